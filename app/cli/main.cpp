@@ -1,0 +1,367 @@
+// fabriclab-cli: run, validate and list scenarios without the GUI.
+//
+//   fabriclab-cli run SCENARIO [--set key.path=value]... [--json FILE] [--csv DIR]
+//                              [--seed N] [--threads N] [--quiet]
+//   fabriclab-cli validate SCENARIO [--set key.path=value]...
+//   fabriclab-cli list [--dir DIR]
+//
+// Exit status: 0 success, 1 internal error, 2 bad input (usage, scenario, overrides,
+// unwritable outputs), 130 interrupted (Ctrl-C: the run stops cooperatively, the summary
+// of what was simulated is printed, no output file is written).
+#include <signal.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <atomic>
+#include <charconv>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/progress_bar.h"
+#include "cli/summary.h"
+#include "results/atomic_file.h"
+#include "results/csv_writer.h"
+#include "results/json_writer.h"
+#include "scenario/input_error.h"
+#include "scenario/scenario_io.h"
+#include "sim/run.h"
+#include "topology/topology.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kProgram = "fabriclab-cli";
+constexpr int kExitOk = 0, kExitInternal = 1, kExitBadInput = 2, kExitInterrupted = 130;
+
+// ---------------------------------------------------------------------------------------
+// Ctrl-C: the first SIGINT asks the run to stop cooperatively; a second one quits at once.
+
+std::atomic<bool> gCancel{false};
+static_assert(std::atomic<bool>::is_always_lock_free);
+
+extern "C" void onSigint(int) {
+  if (gCancel.exchange(true)) ::_exit(kExitInterrupted);
+}
+
+class SigintGuard {
+ public:
+  SigintGuard() {
+    struct sigaction sa {};
+    sa.sa_handler = onSigint;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    ::sigaction(SIGINT, &sa, &old_);
+  }
+  ~SigintGuard() { ::sigaction(SIGINT, &old_, nullptr); }
+  SigintGuard(const SigintGuard&) = delete;
+  SigintGuard& operator=(const SigintGuard&) = delete;
+
+ private:
+  struct sigaction old_ {};
+};
+
+// ---------------------------------------------------------------------------------------
+// Scenario preparation shared by run and validate.
+
+struct ScenarioOptions {
+  std::string path;
+  std::vector<std::string> sets;
+  std::string seed, threads;  // shorthands for --set run.seed= / run.threads=
+};
+
+void requireReadableFile(const std::string& path) {
+  std::error_code ec;
+  if (!fs::exists(path, ec))
+    throw fl::InputError({path, 0, 0}, "SCENARIO", "an existing scenario file", "no such file");
+  if (fs::is_directory(path, ec))
+    throw fl::InputError({path, 0, 0}, "SCENARIO", "a scenario file", "a directory");
+  std::ifstream in(path);
+  if (!in) throw fl::InputError({path, 0, 0}, "SCENARIO", "a readable scenario file", "no read permission");
+}
+
+// Applies `key=value` for a shorthand option, reporting errors against the option.
+void applyShorthand(fl::Scenario& s, const std::string& option, const std::string& key,
+                    const std::string& value) {
+  try {
+    fl::applyOverride(s, key + "=" + value);
+  } catch (const fl::InputError& e) {
+    throw fl::InputError({option, 0, 0}, e.keyPath().empty() ? key : e.keyPath(), e.expected(),
+                         e.found(), e.hint());
+  }
+}
+
+bool isUnsigned(const std::string& v, std::uint64_t& out) {
+  if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos) return false;
+  auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
+  return ec == std::errc() && p == v.data() + v.size();
+}
+
+fl::Scenario prepareScenario(const ScenarioOptions& o) {
+  requireReadableFile(o.path);
+  fl::Scenario s = fl::loadScenario(o.path);
+  for (const std::string& set : o.sets) {
+    if (set.find('=') == std::string::npos)
+      throw fl::InputError({"--set", 0, 0}, set, "key.path=value", "'" + set + "'");
+    fl::applyOverride(s, set);
+  }
+  std::uint64_t n = 0;
+  if (!o.seed.empty()) {
+    if (!isUnsigned(o.seed, n))
+      throw fl::InputError({"--seed", 0, 0}, "run.seed", "a non-negative integer", "'" + o.seed + "'");
+    applyShorthand(s, "--seed", "run.seed", o.seed);
+  }
+  if (!o.threads.empty()) {
+    if (!isUnsigned(o.threads, n) || n < 1 || n > 4096)
+      throw fl::InputError({"--threads", 0, 0}, "run.threads", "a thread count from 1 to 4096",
+                           "'" + o.threads + "'");
+    applyShorthand(s, "--threads", "run.threads", o.threads);
+  }
+  fl::validateScenario(s);
+  return s;
+}
+
+std::string topologyOneLine(const fl::Scenario& s) {
+  const auto topology = fl::topo::buildTopology(s.topology);
+  if (!topology->description.empty()) return topology->description;
+  return topology->kind + ": " + std::to_string(topology->endpointCount()) + " endpoints, " +
+         std::to_string(topology->nodes().size()) + " nodes, " +
+         std::to_string(topology->links().size()) + " links";
+}
+
+// ---------------------------------------------------------------------------------------
+// Subcommands.
+
+int cmdValidate(const ScenarioOptions& o) {
+  const fl::Scenario s = prepareScenario(o);
+  std::string line = o.path + ": ok (" + topologyOneLine(s) + ", " + fl::cli::workloadOneLine(s);
+  if (!s.sweep.empty()) {
+    std::size_t points = 1;
+    for (const fl::SweepAxis& a : s.sweep) points *= a.values.size();
+    line += ", sweep of " + std::to_string(points) + (points == 1 ? " point" : " points");
+  }
+  std::cout << line << ")\n";
+  return kExitOk;
+}
+
+struct RunOptions {
+  ScenarioOptions scenario;
+  std::string json, csv;
+  bool quiet = false;
+};
+
+int cmdRun(const RunOptions& o) {
+  const fl::Scenario s = prepareScenario(o.scenario);
+  const std::string topology = topologyOneLine(s);
+  const bool jsonToStdout = o.json == "-";
+  // Fail before a possibly long run, not after it; the files are written at the end.
+  if (!o.json.empty() && !jsonToStdout) fl::checkFileWritable(o.json, "--json");
+  if (!o.csv.empty()) fl::checkCsvDirectory(o.csv);
+
+  const bool quiet = o.quiet || jsonToStdout;
+  std::vector<fl::SweepPoint> points;
+  bool interrupted = false;
+  {
+    SigintGuard sigint;
+    fl::cli::ProgressBar bar(!o.quiet && fl::cli::ProgressBar::stderrIsTerminal(),
+                             s.name.empty() ? "running" : s.name);
+    bool noted = false;
+    fl::RunControl control;
+    control.cancel = &gCancel;
+    control.progress = [&](double fraction) {
+      if (gCancel.load(std::memory_order_relaxed) && !noted) {
+        noted = true;
+        bar.setNote("stopping... (Ctrl-C again to quit at once)");
+      }
+      bar.update(fraction);
+    };
+    try {
+      points = fl::runSweep(s, control);
+    } catch (...) {
+      bar.finish();
+      // A run stopped by Ctrl-C may end in an exception rather than partial results.
+      if (!gCancel.load()) throw;
+      interrupted = true;
+    }
+    bar.finish();
+  }
+  interrupted = interrupted || gCancel.load();
+  for (const fl::SweepPoint& p : points) interrupted = interrupted || p.results.cancelled;
+
+  if (!quiet && !points.empty()) {
+    if (points.size() == 1 && points.front().settings.empty())
+      fl::cli::printRunSummary(std::cout, s, topology, points.front().results);
+    else
+      fl::cli::printSweepTable(std::cout, s, topology, points);
+    std::cout.flush();
+  }
+  if (interrupted) {
+    std::cerr << kProgram << ": interrupted";
+    if (!o.json.empty() || !o.csv.empty()) std::cerr << "; no output file written";
+    std::cerr << '\n';
+    return kExitInterrupted;
+  }
+  for (const fl::SweepPoint& p : points)
+    if (p.results.buffer_overflows != 0)
+      std::cerr << kProgram << ": warning: " << p.results.buffer_overflows
+                << " buffer overflows in the simulated network (a simulator bug)\n";
+
+  if (!o.json.empty()) {
+    const std::string text = fl::jsonText(fl::sweepToJson(points, s));
+    if (jsonToStdout)
+      std::cout << text << std::flush;
+    else
+      fl::writeFileAtomically(o.json, text, "--json");
+  }
+  if (!o.csv.empty()) fl::writeCsvSweep(o.csv, points);
+  return kExitOk;
+}
+
+// Bundled scenarios: $FABRICLAB_SCENARIOS_DIR, else <exe>/../share/fabriclab/scenarios
+// (installed), else the source tree's scenarios/.
+fs::path scenarioDirectory() {
+  std::error_code ec;
+  if (const char* env = std::getenv("FABRICLAB_SCENARIOS_DIR"); env && *env) return env;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const fs::path installed = exe.parent_path().parent_path() / "share" / "fabriclab" / "scenarios";
+    if (fs::is_directory(installed, ec)) return installed;
+  }
+  return fs::path(FABRICLAB_SOURCE_DIR) / "scenarios";
+}
+
+std::string firstLine(const std::string& text) {
+  std::string line = text.substr(0, text.find('\n'));
+  const auto b = line.find_first_not_of(" \t\r");
+  const auto e = line.find_last_not_of(" \t\r");
+  return b == std::string::npos ? std::string() : line.substr(b, e - b + 1);
+}
+
+int cmdList(const std::string& dirOption) {
+  const fs::path dir = dirOption.empty() ? scenarioDirectory() : fs::path(dirOption);
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec))
+    throw fl::InputError({dir.string(), 0, 0}, dirOption.empty() ? "" : "--dir",
+                         "a directory of scenarios", "no such directory");
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const auto ext = entry.path().extension();
+    if (entry.is_regular_file(ec) && (ext == ".yaml" || ext == ".yml")) files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  if (files.empty()) {
+    std::cerr << kProgram << ": no scenarios in " << dir.string() << '\n';
+    return kExitOk;
+  }
+  std::size_t width = 0;
+  for (const fs::path& f : files) width = std::max(width, f.filename().string().size());
+  for (const fs::path& f : files) {
+    std::string text;
+    try {
+      const fl::Scenario s = fl::loadScenario(f.string());
+      text = firstLine(s.description);
+      if (text.empty()) text = s.name;
+    } catch (const std::exception& e) {
+      text = std::string("(invalid: ") + e.what() + ")";
+    }
+    const std::string name = f.filename().string();
+    std::cout << name << std::string(width - name.size() + 2, ' ') << text << '\n';
+  }
+  std::cout << "(" << files.size() << " scenarios in " << dir.string() << ")\n";
+  return kExitOk;
+}
+
+// ---------------------------------------------------------------------------------------
+
+void addScenarioOptions(CLI::App& cmd, ScenarioOptions& o, bool shorthands) {
+  cmd.add_option("SCENARIO", o.path, "Scenario file (YAML)")->required();
+  cmd.add_option("--set", o.sets,
+                 "Override one setting, e.g. --set workload.collective.size=\"4 MiB\" (repeatable; "
+                 "applied in order, same checks as the file)")
+      ->type_name("KEY.PATH=VALUE")
+      ->allow_extra_args(false);  // one value per --set, so SCENARIO may follow it
+  if (shorthands) {
+    cmd.add_option("--seed", o.seed, "Same as --set run.seed=N")->type_name("N");
+    cmd.add_option("--threads", o.threads, "Same as --set run.threads=N (results never depend on it)")
+        ->type_name("N");
+  }
+}
+
+int realMain(int argc, char** argv) {
+  CLI::App app{"FabricLab: simulate GPU interconnect fabrics (NVSwitch, meshes, hierarchies).",
+               kProgram};
+  app.set_version_flag("--version", std::string(kProgram) + " " + FABRICLAB_VERSION);
+  app.require_subcommand(1);
+  app.get_formatter()->column_width(34);
+  app.footer(
+      "Exit status: 0 success, 1 internal error, 2 bad input, 130 interrupted.\n"
+      "Run 'fabriclab-cli COMMAND --help' for the options of a command.");
+
+  RunOptions run;
+  CLI::App* runCmd = app.add_subcommand("run", "Run a scenario (or its sweep) and report the results");
+  addScenarioOptions(*runCmd, run.scenario, true);
+  runCmd->add_option("--json", run.json, "Write the results as JSON to FILE ('-': standard output)")
+      ->type_name("FILE");
+  runCmd->add_option("--csv", run.csv, "Write links, link_bins, switches and phases CSV tables into DIR")
+      ->type_name("DIR");
+  runCmd->add_flag("-q,--quiet", run.quiet, "Print no summary and no progress bar");
+
+  ScenarioOptions validate;
+  CLI::App* validateCmd =
+      app.add_subcommand("validate", "Check a scenario (and overrides) without running it");
+  addScenarioOptions(*validateCmd, validate, false);
+
+  std::string listDir;
+  CLI::App* listCmd = app.add_subcommand("list", "List the bundled scenarios");
+  listCmd->add_option("--dir", listDir, "List the scenarios of DIR instead")->type_name("DIR");
+
+  // CLI11 reports a mistyped subcommand as an unexpected argument; name it properly.
+  if (argc > 1 && argv[1][0] != '-') {
+    const std::string cmd = argv[1];
+    if (cmd != "run" && cmd != "validate" && cmd != "list") {
+      std::cerr << kProgram << ": error: unknown command '" << cmd
+                << "' (expected run, validate or list)\n"
+                << "Run 'fabriclab-cli --help' for usage.\n";
+      return kExitBadInput;
+    }
+  }
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(e);
+    std::cerr << kProgram << ": error: " << e.what() << '\n';
+    std::string sub;
+    for (const CLI::App* s : app.get_subcommands()) sub = " " + s->get_name();
+    std::cerr << "Run 'fabriclab-cli" << sub << " --help' for usage.\n";
+    return kExitBadInput;
+  }
+
+  if (runCmd->parsed()) return cmdRun(run);
+  if (validateCmd->parsed()) return cmdValidate(validate);
+  if (listCmd->parsed()) return cmdList(listDir);
+  return kExitBadInput;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return realMain(argc, argv);
+  } catch (const fl::InputError& e) {
+    std::cerr << kProgram << ": error: " << e.what() << '\n';
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << kProgram << ": internal error: " << e.what() << '\n';
+    return kExitInternal;
+  } catch (...) {
+    std::cerr << kProgram << ": internal error: unknown exception\n";
+    return kExitInternal;
+  }
+}

@@ -1,0 +1,265 @@
+#include "cli/summary.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <ostream>
+
+namespace fl::cli {
+namespace {
+
+std::string printf1(const char* fmt, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, fmt, v);
+  return buf;
+}
+
+const char* opName(CollectiveOp op) {
+  switch (op) {
+    case CollectiveOp::P2P: return "p2p";
+    case CollectiveOp::AllReduce: return "all_reduce";
+    case CollectiveOp::ReduceScatter: return "reduce_scatter";
+    case CollectiveOp::AllGather: return "all_gather";
+    case CollectiveOp::AllToAll: return "all_to_all";
+    case CollectiveOp::AllToAllV: return "all_to_all_v";
+  }
+  return "?";
+}
+
+const char* algorithmName(CollectiveAlgorithm a) {
+  switch (a) {
+    case CollectiveAlgorithm::Ring: return "ring";
+    case CollectiveAlgorithm::Nvls: return "nvls";
+    case CollectiveAlgorithm::Direct: return "direct";
+  }
+  return "?";
+}
+
+const char* patternName(TrafficPattern p) {
+  switch (p) {
+    case TrafficPattern::Uniform: return "uniform";
+    case TrafficPattern::Transpose: return "transpose";
+    case TrafficPattern::Hotspot: return "hotspot";
+  }
+  return "?";
+}
+
+std::string pad(const std::string& s, std::size_t w, bool right) {
+  if (s.size() >= w) return s;
+  return right ? std::string(w - s.size(), ' ') + s : s + std::string(w - s.size(), ' ');
+}
+
+void line(std::ostream& out, const std::string& label, const std::string& value) {
+  out << "  " << pad(label + ":", 20, false) << value << '\n';
+}
+
+double eventsPerSecond(const Results& r) {
+  return r.wall_seconds > 0 ? static_cast<double>(r.events) / r.wall_seconds : 0;
+}
+
+}  // namespace
+
+std::string formatBytes(double b) {
+  static const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  int u = 0;
+  double v = b;
+  while (std::fabs(v) >= 1024 && u < 5) {
+    v /= 1024;
+    ++u;
+  }
+  if (u == 0) return printf1("%.0f B", v);
+  return printf1(v >= 100 ? "%.1f " : "%.2f ", v) + units[u];
+}
+
+std::string formatRate(double bps) {
+  static const char* units[] = {"B/s", "kB/s", "MB/s", "GB/s", "TB/s", "PB/s"};
+  int u = 0;
+  double v = bps;
+  while (std::fabs(v) >= 1000 && u < 5) {
+    v /= 1000;
+    ++u;
+  }
+  return printf1(v >= 100 ? "%.1f " : "%.2f ", v) + units[u];
+}
+
+std::string formatTime(Time t) {
+  const double ps = static_cast<double>(t);
+  const double a = std::fabs(ps);
+  if (a < 1e3) return printf1("%.0f ps", ps);
+  if (a < 1e6) return printf1("%.2f ns", ps / 1e3);
+  if (a < 1e9) return printf1("%.2f us", ps / 1e6);
+  if (a < 1e12) return printf1("%.2f ms", ps / 1e9);
+  return printf1("%.3f s", ps / 1e12);
+}
+
+std::string formatCount(std::int64_t n) {
+  std::string digits = std::to_string(n < 0 ? -n : n), out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return n < 0 ? "-" + out : out;
+}
+
+std::string workloadOneLine(const Scenario& s) {
+  if (s.workload.kind == WorkloadKind::Collective) {
+    const CollectiveSpec& c = s.workload.collective;
+    std::string text = opName(c.op);
+    if (c.op == CollectiveOp::P2P) {
+      text += " gpu" + std::to_string(c.source) + " -> gpu" + std::to_string(c.destination) + ", " +
+              formatBytes(static_cast<double>(c.size));
+      return text;
+    }
+    text += std::string(" ") + algorithmName(c.algorithm);
+    if (c.op == CollectiveOp::AllToAllV && c.matrix.empty())
+      return text + printf1(", Zipf skew %.2f", c.skew) + ", " +
+             formatBytes(static_cast<double>(c.size)) + " per GPU";
+    if (c.op == CollectiveOp::AllToAllV) return text + ", explicit size matrix";
+    return text + ", " + formatBytes(static_cast<double>(c.size)) + " per GPU";
+  }
+  const TrafficSpec& t = s.workload.traffic;
+  std::string text = std::string(patternName(t.pattern)) + " traffic at " +
+                     printf1("%.0f%%", t.load * 100) + " load for " + formatTime(t.duration);
+  return text;
+}
+
+void printRunSummary(std::ostream& out, const Scenario& s, const std::string& topology,
+                     const Results& r) {
+  out << "scenario " << (r.scenario.empty() ? s.name : r.scenario)
+      << (r.cancelled ? "  (INTERRUPTED: partial results)" : "") << '\n';
+  line(out, "topology", topology);
+  line(out, "workload", workloadOneLine(s));
+  line(out, "seed", std::to_string(r.seed));
+  line(out, "makespan", formatTime(r.makespan));
+  line(out, "events", formatCount(r.events) + " in " + printf1("%.3f s", r.wall_seconds) + " (" +
+                          printf1("%.3g", eventsPerSecond(r)) + " events/s, " +
+                          std::to_string(r.threads) + (r.threads == 1 ? " thread, " : " threads, ") +
+                          std::to_string(r.partitions) +
+                          (r.partitions == 1 ? " partition)" : " partitions)"));
+  line(out, "packets", formatCount(r.packets) + " delivered, " + formatCount(r.packet_hops) + " hops");
+  line(out, "payload efficiency",
+       printf1("%.1f%%", r.payload_efficiency() * 100) + " (" +
+           formatBytes(static_cast<double>(r.payload_bytes)) + " payload in " +
+           formatBytes(static_cast<double>(r.wire_bytes)) + " on the wire)");
+  line(out, "uplink", formatBytes(static_cast<double>(r.uplink_bytes)) + " (" +
+                          formatBytes(static_cast<double>(r.uplink_payload_bytes)) + " payload)");
+  line(out, "downlink", formatBytes(static_cast<double>(r.downlink_bytes)) + " (" +
+                            formatBytes(static_cast<double>(r.downlink_payload_bytes)) + " payload)");
+  if (r.algbw_GBps || r.busbw_GBps) {
+    std::string v;
+    if (r.algbw_GBps) v += "algbw " + printf1("%.2f GB/s", *r.algbw_GBps);
+    if (r.busbw_GBps) v += std::string(v.empty() ? "" : ", ") + "busbw " + printf1("%.2f GB/s", *r.busbw_GBps);
+    v += " (size " + formatBytes(static_cast<double>(r.collective_size_bytes)) + ")";
+    line(out, "bandwidth", v);
+  }
+  if (r.latency) {
+    const LatencyStats& l = *r.latency;
+    line(out, "latency", printf1("mean %.1f ns", l.mean_ns) + printf1(", p50 %.1f ns", l.p50_ns) +
+                             printf1(", p99 %.1f ns", l.p99_ns) + printf1(", max %.1f ns", l.max_ns) +
+                             " (" + formatCount(l.samples) + " samples)");
+  }
+  if (r.accepted_fraction || r.offered_GBps || r.accepted_GBps) {
+    std::string v;
+    if (r.offered_GBps) v += printf1("offered %.2f GB/s", *r.offered_GBps);
+    if (r.accepted_GBps) {
+      if (!v.empty()) v += ", ";
+      v += printf1("accepted %.2f GB/s", *r.accepted_GBps);
+    }
+    if (r.accepted_fraction) {
+      if (!v.empty()) v += ' ';
+      v += printf1("(%.1f%% accepted)", *r.accepted_fraction * 100);
+    }
+    line(out, "throughput", v + " per endpoint");
+  }
+  if (r.buffer_overflows != 0)
+    line(out, "WARNING", formatCount(r.buffer_overflows) + " buffer overflows (simulator bug)");
+
+  // The busiest link directions: by utilisation, then bytes, then id for stable output.
+  std::vector<const LinkDirectionResult*> links;
+  for (const LinkDirectionResult& l : r.links) links.push_back(&l);
+  std::stable_sort(links.begin(), links.end(), [](auto* a, auto* b) {
+    if (a->utilization != b->utilization) return a->utilization > b->utilization;
+    if (a->bytes != b->bytes) return a->bytes > b->bytes;
+    return false;
+  });
+  if (links.size() > 5) links.resize(5);
+  if (!links.empty() && links.front()->bytes > 0) {
+    out << "  busiest link directions:\n";
+    std::size_t w = 0;
+    for (auto* l : links) w = std::max(w, l->from.size() + l->to.size() + 4);
+    for (auto* l : links) {
+      if (l->bytes == 0) break;
+      out << "    " << pad(l->id, 8, false) << pad(l->from + " -> " + l->to, w + 2, false)
+          << pad(l->kind, 8, false) << pad(printf1("%.1f%%", l->utilization * 100), 7, true) << "  "
+          << formatBytes(static_cast<double>(l->bytes)) << '\n';
+    }
+  }
+}
+
+void printSweepTable(std::ostream& out, const Scenario& s, const std::string& topology,
+                     const std::vector<SweepPoint>& points) {
+  out << "scenario " << s.name << ": sweep of " << points.size() << " points\n";
+  line(out, "topology", topology);
+  line(out, "workload", workloadOneLine(s));
+
+  std::vector<std::string> header;
+  for (const SweepAxis& a : s.sweep) header.push_back(a.key);
+  if (header.empty() && !points.empty())
+    for (const auto& kv : points.front().settings) header.push_back(kv.first);
+  const std::size_t settingColumns = header.size();
+
+  bool anyBw = false, anyLatency = false, anyAccepted = false;
+  for (const SweepPoint& p : points) {
+    anyBw |= p.results.algbw_GBps.has_value() || p.results.busbw_GBps.has_value();
+    anyLatency |= p.results.latency.has_value();
+    anyAccepted |= p.results.accepted_fraction.has_value();
+  }
+  for (const char* h : {"makespan", "events", "efficiency"}) header.push_back(h);
+  if (anyBw) header.insert(header.end(), {"algbw GB/s", "busbw GB/s"});
+  if (anyLatency) header.insert(header.end(), {"mean ns", "p99 ns"});
+  if (anyAccepted) header.push_back("accepted");
+
+  std::vector<std::vector<std::string>> rows;
+  for (const SweepPoint& p : points) {
+    const Results& r = p.results;
+    std::vector<std::string> row;
+    for (std::size_t i = 0; i < settingColumns; ++i) {
+      std::string v;
+      for (const auto& [k, val] : p.settings)
+        if (k == header[i]) v = val;
+      row.push_back(v);
+    }
+    row.push_back(formatTime(r.makespan) + (r.cancelled ? " (stopped)" : ""));
+    row.push_back(formatCount(r.events));
+    row.push_back(printf1("%.1f%%", r.payload_efficiency() * 100));
+    if (anyBw) {
+      row.push_back(r.algbw_GBps ? printf1("%.2f", *r.algbw_GBps) : "-");
+      row.push_back(r.busbw_GBps ? printf1("%.2f", *r.busbw_GBps) : "-");
+    }
+    if (anyLatency) {
+      row.push_back(r.latency ? printf1("%.1f", r.latency->mean_ns) : "-");
+      row.push_back(r.latency ? printf1("%.1f", r.latency->p99_ns) : "-");
+    }
+    if (anyAccepted) row.push_back(r.accepted_fraction ? printf1("%.1f%%", *r.accepted_fraction * 100) : "-");
+    rows.push_back(std::move(row));
+  }
+
+  std::vector<std::size_t> width(header.size());
+  for (std::size_t c = 0; c < header.size(); ++c) {
+    width[c] = header[c].size();
+    for (const auto& row : rows) width[c] = std::max(width[c], row[c].size());
+  }
+  auto printRow = [&](const std::vector<std::string>& cells) {
+    out << ' ';
+    for (std::size_t c = 0; c < cells.size(); ++c)
+      out << ' ' << pad(cells[c], width[c], c >= settingColumns) << (c + 1 < cells.size() ? " " : "");
+    out << '\n';
+  };
+  printRow(header);
+  std::vector<std::string> rule;
+  for (std::size_t w : width) rule.push_back(std::string(w, '-'));
+  printRow(rule);
+  for (const auto& row : rows) printRow(row);
+}
+
+}  // namespace fl::cli

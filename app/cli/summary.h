@@ -1,0 +1,33 @@
+// Human-readable text for the CLI: one-line descriptions of a scenario's parts, units,
+// the run summary and the sweep table. Pure functions of their inputs (no I/O besides
+// the stream given), so tests and the GUI's status line can reuse them.
+#pragma once
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "results/results.h"
+#include "scenario/scenario.h"
+#include "sim/run.h"
+
+namespace fl::cli {
+
+std::string formatBytes(double bytes);          // "1.50 MiB"
+std::string formatRate(double bytesPerSecond);  // "25.0 GB/s"
+std::string formatTime(Time t);                 // "12.35 us"
+std::string formatCount(std::int64_t n);        // "1,234,567"
+
+// "all_reduce ring, 1.00 MiB per GPU", "uniform traffic at 30% load for 20.0 us"
+std::string workloadOneLine(const Scenario& s);
+
+// The summary of a finished (or cancelled) run. `topology` is the built fabric's
+// one-line description.
+void printRunSummary(std::ostream& out, const Scenario& s, const std::string& topology,
+                     const Results& r);
+
+// One row per sweep point: its settings and the key figures.
+void printSweepTable(std::ostream& out, const Scenario& s, const std::string& topology,
+                     const std::vector<SweepPoint>& points);
+
+}  // namespace fl::cli

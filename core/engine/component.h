@@ -1,0 +1,46 @@
+// A simulated component (switch, endpoint, workload agent). It lives in exactly one
+// partition and talks to others only by scheduling events; an event for a component
+// of another partition must be at least one lookahead in the future (links guarantee
+// it), and may carry a small trivially-copyable payload (a packet) that the receiver
+// imports into its own partition's storage.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "engine/event.h"
+
+namespace fl {
+
+class Partition;
+class Simulator;
+
+class Component {
+ public:
+  virtual ~Component() = default;
+  virtual void handle(const Event& e) = 0;
+  // Called when an event crossed partitions with a payload: store it locally and return
+  // the handle that replaces Event::arg.
+  virtual std::uint64_t importPayload(const std::byte* data, std::uint32_t size);
+
+  ComponentId id() const { return id_; }
+  Partition& partition() const { return *partition_; }
+  Time now() const;
+
+ protected:
+  void schedule(Time at, ComponentId target, std::uint32_t kind, std::uint32_t arg32 = 0,
+                std::uint64_t arg = 0);
+  // Schedules an event whose `arg` is a local handle of `payload`. Returns true when the
+  // target is in another partition: the payload was copied and the caller must release
+  // its local handle.
+  bool scheduleWithPayload(Time at, ComponentId target, std::uint32_t kind, std::uint32_t arg32,
+                           std::uint64_t localHandle, const void* payload, std::uint32_t size);
+  bool isLocal(ComponentId target) const;
+
+ private:
+  friend class Simulator;
+  ComponentId id_ = 0;
+  Partition* partition_ = nullptr;
+  std::uint64_t sequence_ = 0;
+};
+
+}  // namespace fl

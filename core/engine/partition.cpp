@@ -1,0 +1,33 @@
+#include "engine/partition.h"
+
+#include <stdexcept>
+#include <string>
+
+#include "engine/component.h"
+
+namespace fl {
+
+void Partition::post(const CrossEvent& e) {
+  // Conservative synchronisation: another partition may already be past anything
+  // earlier than the window's end.
+  if (e.event.time < windowEnd_)
+    throw std::logic_error("event for another partition inside the lookahead window (at " +
+                           std::to_string(e.event.time) + " ps, window ends " +
+                           std::to_string(windowEnd_) + " ps)");
+  outbox_.push_back(e);
+}
+
+std::int64_t Partition::runUntil(Time end, std::int64_t maxEvents) {
+  windowEnd_ = end;
+  std::int64_t done = 0;
+  while (done < maxEvents && !queue_.empty() && queue_.top().time < end) {
+    Event e = queue_.pop();
+    now_ = e.time;
+    components_[e.target]->handle(e);
+    ++done;
+  }
+  events_ += done;
+  return done;
+}
+
+}  // namespace fl

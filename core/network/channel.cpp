@@ -1,0 +1,47 @@
+#include "network/channel.h"
+
+#include <algorithm>
+
+namespace fl::net {
+
+void Channel::configure(double bytesPerSecond, Time latency, int flitBytes, Time binWidth) {
+  rate_ = bytesPerSecond;
+  latency_ = latency;
+  flitTime_ = std::max<Time>(1, transferTime(flitBytes, bytesPerSecond));
+  binWidth_ = binWidth;
+}
+
+Time Channel::serialisation(std::int64_t wireBytes) const {
+  return std::max<Time>(1, transferTime(static_cast<double>(wireBytes), rate_));
+}
+
+void Channel::record(Time start, Time end, std::int64_t wireBytes, std::int64_t payloadBytes) {
+  stats_.wireBytes += wireBytes;
+  stats_.payloadBytes += payloadBytes;
+  stats_.packets += 1;
+  stats_.busy += end - start;
+
+  // Spread the bytes over the bins the transmission overlaps, proportionally, keeping
+  // the exact total (the last bin takes the rounding remainder).
+  const auto first = static_cast<std::size_t>(start / binWidth_);
+  const auto last = static_cast<std::size_t>((end - 1) / binWidth_);
+  auto& bins = stats_.binBytes;
+  if (bins.size() <= last) bins.resize(last + 1, 0);
+  if (first == last) {
+    bins[first] += wireBytes;
+    return;
+  }
+  const Time duration = end - start;
+  std::int64_t assigned = 0;
+  for (std::size_t b = first; b < last; ++b) {
+    const Time lo = std::max<Time>(start, static_cast<Time>(b) * binWidth_);
+    const Time hi = static_cast<Time>(b + 1) * binWidth_;
+    const auto share = static_cast<std::int64_t>(
+        static_cast<__int128>(wireBytes) * (hi - lo) / duration);
+    bins[b] += share;
+    assigned += share;
+  }
+  bins[last] += wireBytes - assigned;
+}
+
+}  // namespace fl::net

@@ -1,0 +1,76 @@
+// A GPU or die as the network sees it: a send queue of messages turned into packets
+// lazily (so a 16 GiB transfer never materialises millions of packets), injected on
+// whichever of its links is free and has credits, with a limit on outstanding requests;
+// and the receive side, which answers reads, ld_reduce fan-out reads and acknowledged
+// writes, and hands deliveries to the workload agent.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <unordered_map>
+#include <vector>
+
+#include "network/endpoint_agent.h"
+#include "network/network_node.h"
+
+namespace fl::net {
+
+// A unit of work posted by a workload: `bytes` of data moved by operation `op`.
+struct Message {
+  Op op = Op::Write;            // Write, ReadRequest, McStore, LdReduce or Red
+  topo::NodeId destination = -1;// endpoint for Write/ReadRequest; -1 for NVLS ops (the switch
+                                // at the end of the chosen link); a switch for Red
+  std::int64_t bytes = 0;       // data bytes (requested bytes for reads and ld_reduce)
+  std::uint64_t tag = 0;
+  std::int32_t group = -1;      // McStore, LdReduce, Red with multicast result
+  std::uint16_t expected = 0;   // LdReduce/Red: operands of the full reduction
+  topo::NodeId requester = -1;  // Red: where the result goes (endpoint) when group < 0
+  std::uint32_t firstPiece = 0; // pieces are numbered from here (reduction keys follow)
+  Time created = -1;            // -1: when posted (synthetic traffic stamps generation time)
+  bool measured = false;
+};
+
+struct EndpointStats {
+  std::int64_t packetsInjected = 0;
+  std::int64_t packetsConsumed = 0;
+  std::int64_t payloadConsumed = 0;
+};
+
+class EndpointNode : public NetworkNode {
+ public:
+  EndpointNode(Network& net, topo::NodeId node, int endpointIndex);
+  void wire() override;
+  void handle(const Event& e) override;
+
+  void setAgent(EndpointAgent* a) { agent_ = a; }
+  void post(const Message& m);
+  int endpointIndex() const { return endpoint_; }
+  int outstanding() const { return outstanding_; }
+  const EndpointStats& stats() const { return stats_; }
+  bool idle() const;
+
+ private:
+  struct Job {
+    Message m;
+    std::int64_t remaining = 0;
+    std::uint32_t nextPiece = 0;
+  };
+
+  void tryInjectAll();
+  void tryInject(int port);
+  bool takeResponse(std::deque<PacketHandle>& q, int port);
+  bool takeRequest(int port);
+  void deliver(int inPort, PacketHandle h);
+  void respond(const Packet& request, Op op, std::uint32_t payload, int port);
+  bool needsResponse(Op op) const;
+
+  int endpoint_;
+  EndpointAgent* agent_ = nullptr;
+  std::deque<Job> jobs_;                         // request-class work, served round-robin
+  std::vector<std::deque<PacketHandle>> portResponses_;  // responses tied to a port
+  std::deque<PacketHandle> responses_;           // responses for any port
+  std::unordered_map<std::uint64_t, int> ldReducePending_;  // piece -> operands still due
+  int outstanding_ = 0;
+  EndpointStats stats_;
+};
+
+}  // namespace fl::net

@@ -1,0 +1,137 @@
+#include "network/network.h"
+
+#include <algorithm>
+
+#include "results/results.h"
+#include "scenario/scenario.h"
+
+namespace fl::net {
+
+Network::Network(const topo::Topology& topology, const NetworkSpec& spec, Time bin,
+                 Simulator& sim, const std::vector<int>& partitionOf)
+    : topology_(topology), partitionOf_(partitionOf) {
+  config_.wire = WireFormat::from(spec);
+  config_.virtualChannels = spec.virtual_channels;
+  config_.vcDepthFlits = spec.vc_depth_flits;
+  config_.switchLatency = spec.switch_latency;
+  config_.reductionBuffer = spec.reduction_buffer;
+  config_.reductionThroughput = spec.reduction_throughput;
+  config_.outstandingRequests = spec.outstanding_requests;
+  config_.acknowledgedWrites = spec.acknowledged_writes;
+  config_.packetPayload = spec.packet_payload;
+  config_.bin = bin;
+  pools_.resize(static_cast<std::size_t>(sim.partitionCount()));
+
+  const auto& nodes = topology.nodes();
+  nodes_.reserve(nodes.size());
+  componentOf_.resize(nodes.size());
+  for (const topo::Node& n : nodes) {
+    std::unique_ptr<NetworkNode> c;
+    if (topo::isEndpoint(n.kind)) {
+      auto e = std::make_unique<EndpointNode>(*this, n.id, n.endpoint);
+      endpoints_.push_back(e.get());
+      c = std::move(e);
+    } else {
+      auto s = std::make_unique<SwitchNode>(*this, n.id);
+      switches_.push_back(s.get());
+      c = std::move(s);
+    }
+    componentOf_[static_cast<std::size_t>(n.id)] = sim.add(*c, partitionOf[static_cast<std::size_t>(n.id)]);
+    nodes_.push_back(std::move(c));
+  }
+  std::sort(endpoints_.begin(), endpoints_.end(),
+            [](auto* a, auto* b) { return a->endpointIndex() < b->endpointIndex(); });
+  for (auto& c : nodes_) c->wire();
+}
+
+Network::~Network() = default;
+
+int Network::addGroup(std::vector<topo::NodeId> members) {
+  groups_.push_back(std::move(members));
+  return static_cast<int>(groups_.size()) - 1;
+}
+
+std::int64_t Network::peakLivePackets() const {
+  std::int64_t s = 0;
+  for (const auto& p : pools_) s += p.peak();
+  return s;
+}
+
+void Network::collect(Results& r, Time makespan) const {
+  r.links.clear();
+  r.switches.clear();
+  r.payload_bytes = r.wire_bytes = r.uplink_bytes = r.downlink_bytes = 0;
+  r.uplink_payload_bytes = r.downlink_payload_bytes = 0;
+  r.packet_hops = 0;
+  r.buffer_overflows = 0;
+  for (const auto& node : nodes_) {
+    r.packet_hops += node->hops();
+    r.buffer_overflows += node->bufferOverflows();
+    const auto& ports = topology_.ports(node->node());
+    const bool fromEndpoint = topo::isEndpoint(topology_.node(node->node()).kind);
+    for (std::size_t i = 0; i < node->outputs().size(); ++i) {
+      const auto& out = node->outputs()[i];
+      const auto& st = out.channel.stats();
+      const topo::Link& link = topology_.link(ports[i].link);
+      LinkDirectionResult d;
+      d.link = link.id;
+      d.direction = ports[i].direction;
+      d.id = std::to_string(link.id) + ":" + std::to_string(d.direction);
+      d.from = topology_.node(node->node()).name;
+      d.to = topology_.node(out.peerNode).name;
+      d.kind = topo::toString(link.kind);
+      d.uplink = fromEndpoint;
+      d.downlink = out.peerIsEndpoint;
+      d.bytes = st.wireBytes;
+      d.payload_bytes = st.payloadBytes;
+      d.packets = st.packets;
+      d.busy = st.busy;
+      d.utilization = makespan > 0 ? static_cast<double>(st.busy) / static_cast<double>(makespan) : 0;
+      d.bin_bytes = st.binBytes;
+      r.payload_bytes += st.payloadBytes;
+      r.wire_bytes += st.wireBytes;
+      if (d.uplink) {
+        r.uplink_bytes += st.wireBytes;
+        r.uplink_payload_bytes += st.payloadBytes;
+      }
+      if (d.downlink) {
+        r.downlink_bytes += st.wireBytes;
+        r.downlink_payload_bytes += st.payloadBytes;
+      }
+      r.links.push_back(std::move(d));
+    }
+  }
+  std::sort(r.links.begin(), r.links.end(), [](const auto& a, const auto& b) {
+    return a.link != b.link ? a.link < b.link : a.direction < b.direction;
+  });
+  for (const SwitchNode* s : switches_) {
+    SwitchResult sr;
+    sr.node = s->node();
+    sr.id = topology_.node(s->node()).name;
+    sr.packets_forwarded = s->stats().packetsForwarded;
+    sr.multicast_replicas = s->stats().multicastReplicas;
+    sr.reductions = s->stats().reductions;
+    sr.reduction_contributions = s->stats().contributions;
+    sr.max_buffer_flits = s->maxBufferFlits();
+    for (const auto& b : s->reductionBuffers()) {
+      sr.evictions += b.evictions();
+      sr.peak_reduction_entries = std::max(sr.peak_reduction_entries, b.peakEntries());
+      sr.peak_reduction_bytes = std::max(sr.peak_reduction_bytes, b.peakBytes());
+    }
+    r.switches.push_back(sr);
+  }
+  r.packets_injected = r.packets_consumed = 0;
+  r.packets_created_in_switches = r.packets_consumed_in_switches = 0;
+  for (const SwitchNode* s : switches_) {
+    r.packets_created_in_switches += s->stats().packetsCreated;
+    r.packets_consumed_in_switches += s->stats().packetsConsumed;
+  }
+  r.packets_in_flight = 0;
+  for (const auto& p : pools_) r.packets_in_flight += p.live();
+  for (const EndpointNode* e : endpoints_) {
+    r.packets_injected += e->stats().packetsInjected;
+    r.packets_consumed += e->stats().packetsConsumed;
+  }
+}
+
+}  // namespace fl::net

@@ -1,0 +1,59 @@
+// The packet-level network of one run: a node component per topology node (switches
+// and endpoints), the packet pools of each partition, multicast groups, and the
+// statistics gathered into Results at the end.
+#pragma once
+#include <memory>
+#include <vector>
+
+#include "engine/simulator.h"
+#include "network/endpoint_node.h"
+#include "network/network_config.h"
+#include "network/packet_pool.h"
+#include "network/switch_node.h"
+#include "topology/topology.h"
+
+namespace fl {
+struct NetworkSpec;
+struct Results;
+}  // namespace fl
+
+namespace fl::net {
+
+class Network {
+ public:
+  // `partitionOf[node]` places each topology node in a simulator partition.
+  Network(const topo::Topology& topology, const NetworkSpec& spec, Time bin, Simulator& sim,
+          const std::vector<int>& partitionOf);
+  ~Network();
+
+  const topo::Topology& topology() const { return topology_; }
+  const NetworkConfig& config() const { return config_; }
+  PacketPool& pool(int partition) { return pools_[static_cast<std::size_t>(partition)]; }
+  ComponentId componentOf(topo::NodeId n) const { return componentOf_[static_cast<std::size_t>(n)]; }
+  int partitionOf(topo::NodeId n) const { return partitionOf_[static_cast<std::size_t>(n)]; }
+
+  EndpointNode& endpoint(int index) { return *endpoints_[static_cast<std::size_t>(index)]; }
+  int endpointCount() const { return static_cast<int>(endpoints_.size()); }
+  const std::vector<SwitchNode*>& switches() const { return switches_; }
+
+  // Multicast groups (NVLS multicast objects). Group ids are dense from 0.
+  int addGroup(std::vector<topo::NodeId> members);
+  const std::vector<topo::NodeId>& group(int id) const { return groups_[static_cast<std::size_t>(id)]; }
+
+  // Link, switch, traffic and invariant statistics, as of now.
+  void collect(Results& r, Time makespan) const;
+  std::int64_t peakLivePackets() const;
+
+ private:
+  const topo::Topology& topology_;
+  NetworkConfig config_;
+  std::vector<int> partitionOf_;
+  std::vector<PacketPool> pools_;
+  std::vector<std::unique_ptr<NetworkNode>> nodes_;  // by topology node id
+  std::vector<ComponentId> componentOf_;
+  std::vector<EndpointNode*> endpoints_;
+  std::vector<SwitchNode*> switches_;
+  std::vector<std::vector<topo::NodeId>> groups_;
+};
+
+}  // namespace fl::net

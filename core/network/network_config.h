@@ -1,0 +1,38 @@
+// Network parameters as the model uses them (derived from NetworkSpec), and the event
+// kinds every network node understands.
+#pragma once
+#include <cstdint>
+
+#include "engine/time.h"
+#include "network/wire_format.h"
+
+namespace fl::net {
+
+enum EventKind : std::uint32_t {
+  kArrive = 1,      // packet head (switch) or tail (endpoint) arrives; arg = handle, arg32 = port
+  kOutputFree = 2,  // a channel finished serialising; arg32 = output port
+  kCredit = 3,      // credits come back; arg32 = output port, arg = vc << 32 | flits
+  kEmit = 4,        // a switch-originated packet is ready; arg = handle
+  kWake = 5,        // an endpoint re-tries injection (e.g. after posting work)
+};
+
+struct NetworkConfig {
+  WireFormat wire;
+  int virtualChannels = 2;
+  int vcDepthFlits = 256;
+  Time switchLatency = 0;
+  std::int64_t reductionBuffer = 64 * 1024;
+  double reductionThroughput = 0;  // bytes/s per switch chip; 0 = unlimited
+  int outstandingRequests = 1024;
+  bool acknowledgedWrites = false;
+  std::int64_t packetPayload = 256;
+  Time bin = kMicrosecond;
+
+  int requestVcs() const { return virtualChannels / 2; }
+  int vcFor(bool response, std::uint32_t spread) const {
+    const int half = virtualChannels / 2;
+    return (response ? half : 0) + static_cast<int>(spread % static_cast<std::uint32_t>(half));
+  }
+};
+
+}  // namespace fl::net

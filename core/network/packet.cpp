@@ -1,0 +1,33 @@
+#include "network/packet.h"
+
+namespace fl::net {
+
+const char* toString(Op op) {
+  switch (op) {
+    case Op::Write: return "write";
+    case Op::Ack: return "ack";
+    case Op::ReadRequest: return "read_request";
+    case Op::ReadResponse: return "read_response";
+    case Op::McStore: return "multimem.st";
+    case Op::LdReduce: return "multimem.ld_reduce";
+    case Op::LdReduceRead: return "ld_reduce_read";
+    case Op::LdReduceData: return "ld_reduce_data";
+    case Op::LdReduceResult: return "ld_reduce_result";
+    case Op::Red: return "multimem.red";
+  }
+  return "?";
+}
+
+bool isResponseClass(Op op) {
+  return op == Op::Ack || op == Op::ReadResponse || op == Op::LdReduceData ||
+         op == Op::LdReduceResult;
+}
+
+bool carriesAddress(Op op) {
+  return op == Op::Write || op == Op::ReadRequest || op == Op::McStore || op == Op::LdReduce ||
+         op == Op::LdReduceRead || op == Op::Red;
+}
+
+bool carriesByteEnable(Op op) { return op == Op::Write || op == Op::McStore || op == Op::Red; }
+
+}  // namespace fl::net

@@ -1,0 +1,56 @@
+// A packet as it crosses the fabric. The wire size is explicit (flits), so payload
+// efficiency is a result of the framing, not a constant. Trivially copyable: it is
+// copied when it crosses a partition boundary.
+#pragma once
+#include <cstdint>
+#include <type_traits>
+
+#include "engine/time.h"
+
+namespace fl::net {
+
+// What the packet does; NVLS primitives are named after their PTX instructions.
+enum class Op : std::uint8_t {
+  Write,         // store carrying data (unicast)
+  Ack,           // acknowledgement of an acknowledged write/reduction
+  ReadRequest,   // load request (no data)
+  ReadResponse,  // load response (data)
+  McStore,       // multimem.st: one packet in, one replica per group member out
+  LdReduce,      // multimem.ld_reduce request from a GPU to a switch
+  LdReduceRead,  // the switch's fan-out read to each member
+  LdReduceData,  // a member's contribution back to the switch
+  LdReduceResult,// the reduced (possibly partial) result back to the requester
+  Red,           // multimem.red: push contribution reduced in the switch
+};
+
+const char* toString(Op op);
+bool isResponseClass(Op op);     // travels on the response virtual channels
+bool carriesAddress(Op op);      // requests carry an address-extension flit
+bool carriesByteEnable(Op op);   // writes carry a byte-enable flit
+
+struct Packet {
+  std::uint64_t id = 0;         // unique per run: (source node << 40) | sequence
+  std::uint64_t tag = 0;        // workload's message tag
+  Time created = 0;             // when the source generated it (latency is measured from here)
+  Time tailAt = 0;              // when its last flit reaches the node now holding it
+  std::int32_t source = -1;     // node that generated it
+  std::int32_t destination = -1;// node it is routed to (an endpoint, or a switch for NVLS)
+  std::int32_t requester = -1;  // LdReduce*: the endpoint that asked; Red: result destination
+  std::int32_t group = -1;      // multicast group
+  std::uint32_t payload = 0;    // data bytes carried
+  std::uint32_t dataBytes = 0;  // data bytes a request refers to (reads, ld_reduce)
+  std::uint32_t wireBytes = 0;  // bytes on the wire, all flits
+  std::uint32_t piece = 0;      // index of this packet within its message
+  std::uint32_t key = 0;        // reduction key (low bits; with requester it is unique)
+  std::uint16_t contributions = 0;  // reductions: how many operands this packet sums
+  std::uint16_t expected = 0;       // reductions: operands the full result needs
+  std::int16_t resultPort = -1;     // switch-internal: port a reduction result leaves by
+  std::uint8_t vc = 0;
+  Op op = Op::Write;
+  bool measured = false;        // synthetic traffic: inside the measurement window
+};
+
+static_assert(std::is_trivially_copyable_v<Packet>);
+static_assert(sizeof(Packet) <= 128);
+
+}  // namespace fl::net

@@ -1,0 +1,42 @@
+// Per-partition packet storage with a free list; handles are indices, stable while the
+// packet lives, so queues hold 4-byte handles instead of packets.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "network/packet.h"
+
+namespace fl::net {
+
+using PacketHandle = std::uint32_t;
+
+class PacketPool {
+ public:
+  PacketHandle allocate(const Packet& p) {
+    ++live_;
+    if (live_ > peak_) peak_ = live_;
+    if (!free_.empty()) {
+      PacketHandle h = free_.back();
+      free_.pop_back();
+      slots_[h] = p;
+      return h;
+    }
+    slots_.push_back(p);
+    return static_cast<PacketHandle>(slots_.size() - 1);
+  }
+  void release(PacketHandle h) {
+    --live_;
+    free_.push_back(h);
+  }
+  Packet& operator[](PacketHandle h) { return slots_[h]; }
+  const Packet& operator[](PacketHandle h) const { return slots_[h]; }
+  std::int64_t live() const { return live_; }
+  std::int64_t peak() const { return peak_; }
+
+ private:
+  std::vector<Packet> slots_;
+  std::vector<PacketHandle> free_;
+  std::int64_t live_ = 0, peak_ = 0;
+};
+
+}  // namespace fl::net

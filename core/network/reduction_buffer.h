@@ -1,0 +1,57 @@
+// The per-port reduction buffer of an NVSwitch: partial sums of in-flight reductions,
+// keyed by (requester, key). Capacity is in bytes; when a new reduction needs room the
+// least recently used partial result is evicted (the switch forwards it unreduced to
+// its destination, which costs traffic and is counted).
+#pragma once
+#include <cstdint>
+#include <list>
+#include <unordered_map>
+#include <vector>
+
+#include "engine/time.h"
+
+namespace fl::net {
+
+struct ReductionEntry {
+  std::uint64_t key = 0;
+  std::int32_t requester = -1;    // node the result goes to
+  std::int32_t group = -1;        // Red: result multicast group (-1: unicast to requester)
+  std::uint32_t bytes = 0;        // size of the partial result
+  std::uint16_t expected = 0;     // contributions still needed for this entry to complete
+  std::uint16_t arrived = 0;      // contributions summed so far
+  std::uint32_t piece = 0;
+  std::uint64_t tag = 0;
+  Time allocated = 0;
+  bool push = false;              // multimem.red (push) rather than ld_reduce (pull)
+  std::int16_t port = -1;         // port whose buffer holds it (the result leaves there)
+};
+
+class ReductionBuffer {
+ public:
+  explicit ReductionBuffer(std::int64_t capacityBytes = 64 * 1024) : capacity_(capacityBytes) {}
+
+  ReductionEntry* find(std::uint64_t key);
+  // Makes room for `bytes` (evicting least recently used entries into `evicted`) and
+  // inserts a new entry. An entry larger than the whole buffer is admitted alone.
+  ReductionEntry& insert(const ReductionEntry& e, std::vector<ReductionEntry>& evicted);
+  void touch(std::uint64_t key);  // marks as most recently used
+  void erase(std::uint64_t key);
+
+  std::int64_t capacity() const { return capacity_; }
+  std::int64_t usedBytes() const { return used_; }
+  std::int64_t entries() const { return static_cast<std::int64_t>(index_.size()); }
+  std::int64_t peakEntries() const { return peakEntries_; }
+  std::int64_t peakBytes() const { return peakBytes_; }
+  std::int64_t evictions() const { return evictions_; }
+  // In LRU order, oldest first (for inspectors).
+  const std::list<ReductionEntry>& contents() const { return lru_; }
+
+ private:
+  std::int64_t capacity_;
+  std::int64_t used_ = 0;
+  std::int64_t peakEntries_ = 0, peakBytes_ = 0, evictions_ = 0;
+  std::list<ReductionEntry> lru_;  // front = least recently used
+  std::unordered_map<std::uint64_t, std::list<ReductionEntry>::iterator> index_;
+};
+
+}  // namespace fl::net

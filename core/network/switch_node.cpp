@@ -1,0 +1,311 @@
+#include "network/switch_node.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "network/network.h"
+
+namespace fl::net {
+
+namespace {
+std::uint64_t reductionKey(std::int32_t requester, std::uint32_t key) {
+  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(requester)) << 32) | key;
+}
+}  // namespace
+
+SwitchNode::SwitchNode(Network& net, topo::NodeId node) : NetworkNode(net, node) {}
+
+void SwitchNode::wire() {
+  NetworkNode::wire();
+  const auto vcs = static_cast<std::size_t>(config().virtualChannels);
+  inq_.assign(out_.size() + 1, std::vector<VcQueue>(vcs));  // + the internal port
+  outState_.assign(out_.size(), OutState{});
+  buffers_.assign(out_.size(), ReductionBuffer(config().reductionBuffer));
+}
+
+void SwitchNode::handle(const Event& e) {
+  switch (e.kind) {
+    case kArrive:
+      arrive(static_cast<int>(e.arg32), static_cast<PacketHandle>(e.arg));
+      break;
+    case kOutputFree:
+      finishTransmission(static_cast<int>(e.arg32));
+      break;
+    case kCredit: {
+      const int port = static_cast<int>(e.arg32);
+      out_[static_cast<std::size_t>(port)].credits[e.arg >> 32] +=
+          static_cast<std::int32_t>(e.arg & 0xffffffffu);
+      tryArbitrate(port);
+      break;
+    }
+    case kEmit: {
+      auto h = static_cast<PacketHandle>(e.arg);
+      pool()[h].tailAt = now();
+      arrive(internalPort(), h);
+      break;
+    }
+    default:
+      throw std::logic_error("switch: unknown event kind");
+  }
+}
+
+void SwitchNode::arrive(int inPort, PacketHandle h) {
+  const Packet& p = pool()[h];
+  VcQueue& q = inq_[static_cast<std::size_t>(inPort)][p.vc];
+  const std::int32_t flits = flitsOf(p);
+  q.packets.push_back({h, flits, 0});
+  q.flits += flits;
+  if (inPort != internalPort()) noteOccupancy(q.flits);
+  if (q.packets.size() == 1) serviceHead(inPort, p.vc);
+}
+
+// The head of an input VC either is consumed here (reduction operands), turns into
+// replicas (multicast), or requests one output port.
+void SwitchNode::serviceHead(int inPort, int vc) {
+  auto& q = inq_[static_cast<std::size_t>(inPort)][static_cast<std::size_t>(vc)].packets;
+  while (!q.empty()) {
+    const Packet& p = pool()[q.front().handle];
+    if (p.destination == node_) {
+      if (consumeHere(inPort, vc)) continue;  // popped: look at the next head
+      return;                                 // replicas requested
+    }
+    const int o = chooseOutput(p.destination);
+    outState_[static_cast<std::size_t>(o)].requests.push_back(
+        {static_cast<std::int16_t>(inPort), static_cast<std::uint8_t>(vc), -1, q.front().flits});
+    tryArbitrate(o);
+    return;
+  }
+}
+
+bool SwitchNode::consumeHere(int inPort, int vc) {
+  // A copy: reducing may allocate packets and move the pool's storage.
+  const Packet p = pool()[inq_[static_cast<std::size_t>(inPort)][static_cast<std::size_t>(vc)]
+                               .packets.front()
+                               .handle];
+  switch (p.op) {
+    case Op::McStore:
+      requestReplicas(inPort, vc, Op::Write);
+      return false;
+    case Op::LdReduce:
+      requestReplicas(inPort, vc, Op::LdReduceRead);
+      return false;
+    case Op::LdReduceData:
+    case Op::Red: {
+      // Operands end here: their data lives on only in the reduction buffer.
+      const int port = p.op == Op::LdReduceData ? p.resultPort
+                       : p.group >= 0          ? static_cast<int>(p.key % out_.size())
+                                               : chooseOutput(p.requester);
+      pool().release(inq_[static_cast<std::size_t>(inPort)][static_cast<std::size_t>(vc)]
+                         .packets.front()
+                         .handle);
+      ++stats_.packetsConsumed;
+      reduce(p, port);
+      popHead(inPort, vc);
+      return true;
+    }
+    default:
+      throw std::logic_error(std::string("switch: cannot consume ") + toString(p.op));
+  }
+}
+
+void SwitchNode::requestReplicas(int inPort, int vc, Op replicaOp) {
+  Buffered& b = inq_[static_cast<std::size_t>(inPort)][static_cast<std::size_t>(vc)].packets.front();
+  const Packet& p = pool()[b.handle];
+  const auto& members = net_.group(p.group);
+  const auto flits = static_cast<std::int32_t>(
+      config().wire.flits(replicaOp, replicaOp == Op::LdReduceRead ? 0 : p.payload));
+  b.pendingReplicas = static_cast<std::uint16_t>(members.size());
+  stats_.multicastReplicas += static_cast<std::int64_t>(members.size()) - 1;
+  std::vector<int> ports;
+  ports.reserve(members.size());
+  for (topo::NodeId m : members) {
+    const int o = chooseOutput(m);
+    ports.push_back(o);
+    outState_[static_cast<std::size_t>(o)].requests.push_back(
+        {static_cast<std::int16_t>(inPort), static_cast<std::uint8_t>(vc), m, flits});
+  }
+  for (int o : ports) tryArbitrate(o);
+}
+
+void SwitchNode::popHead(int inPort, int vc) {
+  VcQueue& q = inq_[static_cast<std::size_t>(inPort)][static_cast<std::size_t>(vc)];
+  const Buffered b = q.packets.front();
+  q.packets.pop_front();
+  q.flits -= b.flits;
+  if (inPort != internalPort()) returnCredit(inPort, vc, b.flits);
+}
+
+int SwitchNode::chooseOutput(topo::NodeId dst) {
+  net_.topology().candidates(node_, dst, candidates_);
+  if (candidates_.empty()) throw std::logic_error("switch: no route");
+  if (candidates_.size() == 1) return candidates_.front();
+  // Parallel links to the same neighbour: take the least loaded, rotating ties so
+  // equal loads alternate. Deterministic: depends only on this switch's state.
+  const std::size_t n = candidates_.size();
+  const std::size_t start = spread_++ % n;
+  int best = candidates_[start];
+  std::size_t bestLoad = SIZE_MAX;
+  for (std::size_t i = 0; i < n; ++i) {
+    const int c = candidates_[(start + i) % n];
+    const std::size_t load = outState_[static_cast<std::size_t>(c)].requests.size() +
+                             (out_[static_cast<std::size_t>(c)].busy ? 1 : 0);
+    if (load < bestLoad) {
+      bestLoad = load;
+      best = c;
+    }
+  }
+  return best;
+}
+
+void SwitchNode::tryArbitrate(int port) {
+  OutPort& o = out_[static_cast<std::size_t>(port)];
+  OutState& s = outState_[static_cast<std::size_t>(port)];
+  if (o.busy || s.requests.empty()) return;
+  // Round-robin over (input port, VC): the first eligible after the last grant.
+  const std::uint32_t vcs = static_cast<std::uint32_t>(config().virtualChannels);
+  const std::uint32_t slots = static_cast<std::uint32_t>(inq_.size()) * vcs;
+  std::size_t best = SIZE_MAX;
+  std::uint32_t bestKey = UINT32_MAX;
+  for (std::size_t i = 0; i < s.requests.size(); ++i) {
+    const Request& r = s.requests[i];
+    if (o.credits[r.vc] < r.flits) continue;
+    const std::uint32_t slot = static_cast<std::uint32_t>(r.inPort) * vcs + r.vc;
+    const std::uint32_t key = (slot + slots - s.rr) % slots;
+    if (key < bestKey) {
+      bestKey = key;
+      best = i;
+    }
+  }
+  if (best == SIZE_MAX) return;  // wait for credits
+  const Request r = s.requests[best];
+  s.requests[best] = s.requests.back();
+  s.requests.pop_back();
+  s.rr = (static_cast<std::uint32_t>(r.inPort) * vcs + r.vc + 1) % slots;
+  s.current = r;
+
+  const Buffered& b = inq_[static_cast<std::size_t>(r.inPort)][r.vc].packets.front();
+  PacketHandle h = b.handle;
+  if (r.replicaTo >= 0) {
+    Packet copy = pool()[b.handle];
+    copy.id = newPacketId();
+    copy.destination = r.replicaTo;
+    if (copy.op == Op::LdReduce) {
+      copy.op = Op::LdReduceRead;
+      copy.requester = copy.source;
+      copy.source = node_;
+      copy.resultPort = r.inPort;
+    } else {
+      copy.op = Op::Write;
+    }
+    copy.wireBytes = static_cast<std::uint32_t>(r.flits * config().wire.flitBytes);
+    h = pool().allocate(copy);
+    ++stats_.packetsCreated;
+  }
+  ++stats_.packetsForwarded;
+  transmit(port, h);
+}
+
+void SwitchNode::finishTransmission(int port) {
+  OutPort& o = out_[static_cast<std::size_t>(port)];
+  o.busy = false;
+  const Request r = outState_[static_cast<std::size_t>(port)].current;
+  auto& q = inq_[static_cast<std::size_t>(r.inPort)][r.vc];
+  Buffered& b = q.packets.front();
+  bool done = true;
+  if (r.replicaTo >= 0) {
+    done = --b.pendingReplicas == 0;
+    if (done) {  // the original: every replica has left
+      pool().release(b.handle);
+      ++stats_.packetsConsumed;
+    }
+  }
+  if (done) {
+    popHead(r.inPort, r.vc);
+    serviceHead(r.inPort, r.vc);
+  }
+  tryArbitrate(port);
+}
+
+void SwitchNode::reduce(const Packet& p, int bufferPort) {
+  ReductionBuffer& buf = buffers_[static_cast<std::size_t>(bufferPort)];
+  const std::uint64_t key = reductionKey(p.requester, p.key);
+  ReductionEntry* e = buf.find(key);
+  ++stats_.contributions;
+  if (e == nullptr) {
+    ReductionEntry fresh;
+    fresh.key = key;
+    fresh.requester = p.requester;
+    fresh.group = p.op == Op::Red ? p.group : -1;
+    fresh.bytes = p.payload;
+    fresh.expected = p.expected;
+    if (auto f = forwarded_.find(key); f != forwarded_.end()) fresh.expected -= f->second;
+    fresh.piece = p.piece;
+    fresh.tag = p.tag;
+    fresh.allocated = now();
+    fresh.push = p.op == Op::Red;
+    fresh.port = static_cast<std::int16_t>(bufferPort);
+    evicted_.clear();
+    e = &buf.insert(fresh, evicted_);
+    if (evicted_.empty()) ++stats_.reductionHits;
+    for (const ReductionEntry& victim : evicted_) {
+      if (victim.arrived == 0) continue;
+      forwarded_[victim.key] += victim.arrived;
+      ++stats_.partialResults;
+      emitResult(victim, victim.push ? Op::Red : Op::LdReduce, now());
+    }
+  } else {
+    ++stats_.reductionHits;
+    buf.touch(key);
+  }
+  e->arrived = static_cast<std::uint16_t>(e->arrived + p.contributions);
+
+  // The reduction engine adds operands at a finite rate (0: unlimited).
+  Time ready = now();
+  if (config().reductionThroughput > 0) {
+    reductionEngineFree_ = std::max(reductionEngineFree_, now()) +
+                           transferTime(p.payload, config().reductionThroughput);
+    ready = reductionEngineFree_;
+  }
+  if (e->arrived >= e->expected) {
+    ++stats_.reductions;
+    const ReductionEntry done = *e;
+    forwarded_.erase(key);
+    buf.erase(key);
+    emitResult(done, done.push ? Op::Red : Op::LdReduce, ready);
+  }
+}
+
+// A reduced (or, on eviction, partial) result leaves the switch through the internal
+// port: ld_reduce results go back to the requester; red results go to their destination
+// or, for a group, are multicast from here.
+void SwitchNode::emitResult(const ReductionEntry& e, Op requestOp, Time ready) {
+  Packet r;
+  r.id = newPacketId();
+  r.tag = e.tag;
+  r.created = now();
+  r.source = node_;
+  r.piece = e.piece;
+  r.key = static_cast<std::uint32_t>(e.key & 0xffffffffu);
+  r.payload = e.bytes;
+  r.contributions = e.arrived;
+  r.requester = e.requester;
+  if (requestOp == Op::LdReduce) {
+    r.op = Op::LdReduceResult;
+    r.destination = e.requester;
+    r.vc = static_cast<std::uint8_t>(config().vcFor(true, e.piece));
+  } else if (e.group >= 0) {
+    r.op = Op::McStore;
+    r.group = e.group;
+    r.destination = node_;  // consumed here again: replicated to the group
+    r.vc = static_cast<std::uint8_t>(config().vcFor(false, e.piece));
+  } else {
+    r.op = Op::Write;
+    r.destination = e.requester;
+    r.vc = static_cast<std::uint8_t>(config().vcFor(false, e.piece));
+  }
+  r.wireBytes = static_cast<std::uint32_t>(config().wire.wireBytes(r.op, r.payload));
+  ++stats_.packetsCreated;
+  schedule(ready, id(), kEmit, 0, pool().allocate(r));
+}
+
+}  // namespace fl::net

@@ -1,0 +1,163 @@
+#include "results/csv_writer.h"
+
+#include <unistd.h>
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <system_error>
+
+#include "results/atomic_file.h"
+#include "scenario/input_error.h"
+
+namespace fl {
+namespace {
+
+namespace fs = std::filesystem;
+const char* const kKey = "--csv";
+
+// RFC 4180 quoting, only when needed.
+std::string field(const std::string& s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) {
+    if (c == '"') q += '"';
+    q += c;
+  }
+  return q + "\"";
+}
+
+// Shortest text that reads back to the same double: deterministic across runs.
+std::string num(double v) {
+  if (!std::isfinite(v)) return "";
+  char buf[64];
+  auto res = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, res.ptr);
+}
+std::string num(std::int64_t v) { return std::to_string(v); }
+std::string num(int v) { return std::to_string(v); }
+std::string ns(Time t) { return num(toNs(t)); }
+
+template <typename... T>
+void row(std::string& out, const T&... cells) {
+  bool first = true;
+  ((out += (first ? "" : ","), out += cells, first = false), ...);
+  out += '\n';
+}
+
+[[noreturn]] void dirError(const std::string& dir, const std::string& found) {
+  throw InputError(InputLocation{dir, 0, 0}, kKey, "a writable directory", found);
+}
+
+void ensureDirectory(const std::string& dir) {
+  if (dir.empty()) dirError(dir, "an empty path");
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) dirError(dir, ec.message());
+  if (!fs::is_directory(dir, ec)) dirError(dir, "a file that is not a directory");
+}
+
+std::string settingsText(const SweepPoint& p) {
+  std::string s;
+  for (const auto& [k, v] : p.settings) s += (s.empty() ? "" : " ") + k + "=" + v;
+  return s;
+}
+
+std::string optional(const std::optional<double>& v) { return v ? num(*v) : std::string(); }
+
+}  // namespace
+
+std::string linksCsv(const Results& r) {
+  std::string out;
+  row(out, "id", "link", "direction", "from", "to", "kind", "uplink", "downlink", "bytes",
+      "payload_bytes", "packets", "busy_ns", "utilization");
+  for (const LinkDirectionResult& l : r.links)
+    row(out, field(l.id), num(l.link), num(l.direction), field(l.from), field(l.to), field(l.kind),
+        std::string(l.uplink ? "1" : "0"), std::string(l.downlink ? "1" : "0"), num(l.bytes),
+        num(l.payload_bytes), num(l.packets), ns(l.busy), num(l.utilization));
+  return out;
+}
+
+std::string linkBinsCsv(const Results& r) {
+  std::string out;
+  row(out, "link_id", "from", "to", "bin", "start_ns", "bytes");
+  for (const LinkDirectionResult& l : r.links)
+    for (std::size_t i = 0; i < l.bin_bytes.size(); ++i)
+      if (l.bin_bytes[i] != 0)
+        row(out, field(l.id), field(l.from), field(l.to), num(static_cast<std::int64_t>(i)),
+            ns(static_cast<Time>(i) * r.bin), num(l.bin_bytes[i]));
+  return out;
+}
+
+std::string switchesCsv(const Results& r) {
+  std::string out;
+  row(out, "id", "packets_forwarded", "multicast_replicas", "reductions", "reduction_contributions",
+      "evictions", "peak_reduction_entries", "peak_reduction_bytes", "max_buffer_flits");
+  for (const SwitchResult& s : r.switches)
+    row(out, field(s.id), num(s.packets_forwarded), num(s.multicast_replicas), num(s.reductions),
+        num(s.reduction_contributions), num(s.evictions), num(s.peak_reduction_entries),
+        num(s.peak_reduction_bytes), num(s.max_buffer_flits));
+  return out;
+}
+
+std::string phasesCsv(const Results& r) {
+  std::string out;
+  row(out, "name", "start_ns", "end_ns");
+  for (const PhaseMark& p : r.phases) row(out, field(p.name), ns(p.start), ns(p.end));
+  return out;
+}
+
+void writeCsvDirectory(const std::string& dir, const Results& r) {
+  ensureDirectory(dir);
+  const fs::path d(dir);
+  writeFileAtomically((d / "links.csv").string(), linksCsv(r), kKey);
+  writeFileAtomically((d / "link_bins.csv").string(), linkBinsCsv(r), kKey);
+  writeFileAtomically((d / "switches.csv").string(), switchesCsv(r), kKey);
+  writeFileAtomically((d / "phases.csv").string(), phasesCsv(r), kKey);
+}
+
+void writeCsvSweep(const std::string& dir, const std::vector<SweepPoint>& points) {
+  if (points.size() == 1 && points.front().settings.empty()) {
+    writeCsvDirectory(dir, points.front().results);
+    return;
+  }
+  ensureDirectory(dir);
+  std::string index;
+  row(index, "point", "directory", "settings", "makespan_ns", "events", "payload_efficiency",
+      "algbw_GBps", "busbw_GBps", "latency_mean_ns", "latency_p99_ns", "accepted_fraction");
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    char name[32];
+    std::snprintf(name, sizeof name, "point-%03zu", i);
+    const Results& r = points[i].results;
+    writeCsvDirectory((fs::path(dir) / name).string(), r);
+    row(index, num(static_cast<std::int64_t>(i)), std::string(name), field(settingsText(points[i])),
+        ns(r.makespan), num(r.events), num(r.payload_efficiency()), optional(r.algbw_GBps),
+        optional(r.busbw_GBps), r.latency ? num(r.latency->mean_ns) : std::string(),
+        r.latency ? num(r.latency->p99_ns) : std::string(), optional(r.accepted_fraction));
+  }
+  writeFileAtomically((fs::path(dir) / "points.csv").string(), index, kKey);
+}
+
+void checkCsvDirectory(const std::string& dir) {
+  if (dir.empty()) dirError(dir, "an empty path");
+  std::error_code ec;
+  fs::path p = fs::absolute(dir, ec);
+  if (ec) dirError(dir, ec.message());
+  if (fs::exists(p, ec)) {
+    if (!fs::is_directory(p, ec)) dirError(dir, "a file that is not a directory");
+    checkFileWritable((p / "links.csv").string(), kKey);
+    return;
+  }
+  // Not there yet: the nearest existing ancestor must be a writable directory.
+  fs::path a = p.parent_path();
+  while (!a.empty() && !fs::exists(a, ec) && a != a.root_path()) a = a.parent_path();
+  if (!fs::is_directory(a, ec)) dirError(dir, "a path below a file that is not a directory");
+  try {
+    checkFileWritable((a / "probe").string(), kKey);
+  } catch (const InputError& e) {
+    dirError(dir, e.found());
+  }
+}
+
+}  // namespace fl

@@ -1,0 +1,217 @@
+#include "results/json_writer.h"
+
+#include <cmath>
+#include <limits>
+
+namespace fl {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// Finite numbers only: NaN/inf would become null, which readers mistake for "absent".
+double finite(double v) { return std::isfinite(v) ? v : 0.0; }
+
+const char* opName(CollectiveOp op) {
+  switch (op) {
+    case CollectiveOp::P2P: return "p2p";
+    case CollectiveOp::AllReduce: return "all_reduce";
+    case CollectiveOp::ReduceScatter: return "reduce_scatter";
+    case CollectiveOp::AllGather: return "all_gather";
+    case CollectiveOp::AllToAll: return "all_to_all";
+    case CollectiveOp::AllToAllV: return "all_to_all_v";
+  }
+  return "?";
+}
+
+const char* algorithmName(CollectiveAlgorithm a) {
+  switch (a) {
+    case CollectiveAlgorithm::Ring: return "ring";
+    case CollectiveAlgorithm::Nvls: return "nvls";
+    case CollectiveAlgorithm::Direct: return "direct";
+  }
+  return "?";
+}
+
+const char* patternName(TrafficPattern p) {
+  switch (p) {
+    case TrafficPattern::Uniform: return "uniform";
+    case TrafficPattern::Transpose: return "transpose";
+    case TrafficPattern::Hotspot: return "hotspot";
+  }
+  return "?";
+}
+
+Json workloadJson(const Scenario& s) {
+  Json w;
+  if (s.workload.kind == WorkloadKind::Collective) {
+    w["kind"] = "collective";
+    w["op"] = opName(s.workload.collective.op);
+    w["algorithm"] = algorithmName(s.workload.collective.algorithm);
+  } else {
+    w["kind"] = "traffic";
+    w["pattern"] = patternName(s.workload.traffic.pattern);
+    w["load"] = finite(s.workload.traffic.load);
+  }
+  return w;
+}
+
+}  // namespace
+
+Json resultsToJson(const Results& r, const Scenario& scenario) {
+  Json j;
+  j["fabriclab_version"] = FABRICLAB_VERSION;
+  j["scenario"] = r.scenario.empty() ? scenario.name : r.scenario;
+  j["seed"] = r.seed;
+  j["cancelled"] = r.cancelled;
+  j["workload"] = workloadJson(scenario);
+
+  Json e;
+  e["events"] = r.events;
+  e["packets"] = r.packets;
+  e["packet_hops"] = r.packet_hops;
+  e["wall_seconds"] = finite(r.wall_seconds);
+  e["sim_time_ns"] = toNs(r.sim_time);
+  e["threads"] = r.threads;
+  e["partitions"] = r.partitions;
+
+  j["engine"] = std::move(e);
+
+  Json s;
+  s["makespan_ns"] = toNs(r.makespan);
+  s["phases"] = Json::array();
+  for (const PhaseMark& p : r.phases)
+    s["phases"].push_back(Json{{"name", p.name}, {"start_ns", toNs(p.start)}, {"end_ns", toNs(p.end)}});
+
+  j["summary"] = std::move(s);
+
+  Json t;
+  t["payload_bytes"] = r.payload_bytes;
+  t["wire_bytes"] = r.wire_bytes;
+  t["payload_efficiency"] = finite(r.payload_efficiency());
+  t["uplink_bytes"] = r.uplink_bytes;
+  t["downlink_bytes"] = r.downlink_bytes;
+  t["uplink_payload_bytes"] = r.uplink_payload_bytes;
+  t["downlink_payload_bytes"] = r.downlink_payload_bytes;
+
+  j["traffic"] = std::move(t);
+
+  Json links = Json::array();
+  for (const LinkDirectionResult& l : r.links) {
+    Json o;
+    o["id"] = l.id;
+    o["link"] = l.link;
+    o["direction"] = l.direction;
+    o["from"] = l.from;
+    o["to"] = l.to;
+    o["kind"] = l.kind;
+    o["uplink"] = l.uplink;
+    o["downlink"] = l.downlink;
+    o["bytes"] = l.bytes;
+    o["payload_bytes"] = l.payload_bytes;
+    o["packets"] = l.packets;
+    o["busy_ns"] = toNs(l.busy);
+    o["utilization"] = finite(l.utilization);
+    links.push_back(std::move(o));
+  }
+  j["links"] = std::move(links);
+
+  Json switches = Json::array();
+  for (const SwitchResult& w : r.switches) {
+    Json o;
+    o["id"] = w.id;
+    o["packets_forwarded"] = w.packets_forwarded;
+    o["multicast_replicas"] = w.multicast_replicas;
+    o["reductions"] = w.reductions;
+    o["reduction_contributions"] = w.reduction_contributions;
+    o["evictions"] = w.evictions;
+    o["peak_reduction_entries"] = w.peak_reduction_entries;
+    o["peak_reduction_bytes"] = w.peak_reduction_bytes;
+    o["max_buffer_flits"] = w.max_buffer_flits;
+    switches.push_back(std::move(o));
+  }
+  j["switches"] = std::move(switches);
+
+  if (scenario.workload.kind == WorkloadKind::Collective || r.algbw_GBps || r.busbw_GBps ||
+      r.collective_size_bytes > 0) {
+    Json c;
+    c["size_bytes"] = r.collective_size_bytes;
+    if (r.algbw_GBps) c["algbw_GBps"] = finite(*r.algbw_GBps);
+    if (r.busbw_GBps) c["busbw_GBps"] = finite(*r.busbw_GBps);
+    j["collective"] = std::move(c);
+  }
+
+  if (r.latency) {
+    const LatencyStats& l = *r.latency;
+    Json o;
+    o["mean_ns"] = finite(l.mean_ns);
+    o["p50_ns"] = finite(l.p50_ns);
+    o["p99_ns"] = finite(l.p99_ns);
+    o["max_ns"] = finite(l.max_ns);
+    o["samples"] = l.samples;
+    Json edges = Json::array(), counts = Json::array();
+    for (double v : l.histogram_edges_ns) edges.push_back(finite(v));
+    for (std::int64_t v : l.histogram_counts) counts.push_back(v);
+    o["histogram"] = Json{{"edges_ns", std::move(edges)}, {"counts", std::move(counts)}};
+    j["latency"] = std::move(o);
+  }
+
+  if (r.accepted_fraction || r.offered_GBps || r.accepted_GBps) {
+    Json o;
+    if (r.accepted_fraction) o["accepted_fraction"] = finite(*r.accepted_fraction);
+    if (r.offered_GBps) o["offered_GBps"] = finite(*r.offered_GBps);
+    if (r.accepted_GBps) o["accepted_GBps"] = finite(*r.accepted_GBps);
+    j["throughput"] = std::move(o);
+  }
+
+  Json inv;
+  inv["packets_injected"] = r.packets_injected;
+  inv["packets_consumed"] = r.packets_consumed;
+  inv["buffer_overflows"] = r.buffer_overflows;
+
+  j["invariants"] = std::move(inv);
+
+  Json series;
+  series["bin_ns"] = toNs(r.bin);
+  series["bins"] = r.bins;
+  Json sl = Json::array();
+  for (const LinkDirectionResult& l : r.links) {
+    Json bins = Json::array();
+    for (std::int64_t b : l.bin_bytes) bins.push_back(b);
+    sl.push_back(Json{{"id", l.id}, {"bin_bytes", std::move(bins)}});
+  }
+  series["links"] = std::move(sl);
+  j["series"] = std::move(series);
+  return j;
+}
+
+Json sweepToJson(const std::vector<SweepPoint>& points, const Scenario& scenario) {
+  if (points.size() == 1 && points.front().settings.empty())
+    return resultsToJson(points.front().results, scenario);
+  Json j;
+  j["fabriclab_version"] = FABRICLAB_VERSION;
+  j["scenario"] = scenario.name;
+  Json arr = Json::array();
+  for (const SweepPoint& p : points) {
+    Json settings = Json::object();
+    for (const auto& [key, value] : p.settings) settings[key] = value;
+    arr.push_back(Json{{"settings", std::move(settings)}, {"results", resultsToJson(p.results, scenario)}});
+  }
+  j["sweep"] = std::move(arr);
+  return j;
+}
+
+std::string jsonText(const Json& json) { return json.dump(2) + "\n"; }
+
+Json stripWallTime(Json json) {
+  auto strip = [](Json& results) {
+    if (results.is_object() && results.contains("engine") && results["engine"].is_object())
+      results["engine"].erase("wall_seconds");
+  };
+  strip(json);
+  if (json.is_object() && json.contains("sweep") && json["sweep"].is_array())
+    for (Json& p : json["sweep"])
+      if (p.is_object() && p.contains("results")) strip(p["results"]);
+  return json;
+}
+
+}  // namespace fl

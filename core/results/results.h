@@ -1,0 +1,113 @@
+// What a run produces: summary figures (Results) and the time-binned recording that
+// views animate and reports plot. Immutable once the run has finished. Units are kept
+// in names: _ns, _bytes, _GBps, as in the JSON.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/time.h"
+
+namespace fl {
+
+struct PhaseMark {
+  std::string name;
+  Time start = 0;
+  Time end = 0;
+};
+
+// One direction of one link.
+struct LinkDirectionResult {
+  std::string id;      // "<link index>:<direction>" e.g. "12:0"
+  int link = -1;       // topology link index
+  int direction = 0;   // 0: a->b, 1: b->a
+  std::string from, to;  // node names
+  std::string kind;    // access | mesh | border | local | trunk
+  bool uplink = false;   // endpoint -> fabric
+  bool downlink = false; // fabric -> endpoint
+  std::int64_t bytes = 0;          // wire bytes
+  std::int64_t payload_bytes = 0;  // data bytes inside them
+  std::int64_t packets = 0;
+  Time busy = 0;                   // time the channel was serialising
+  double utilization = 0;          // busy / makespan
+  std::vector<std::int64_t> bin_bytes;  // wire bytes per time bin (run.bin); may be shorter
+                                        // than the bin count when the tail is idle
+};
+
+struct SwitchResult {
+  std::string id;   // node name
+  int node = -1;
+  std::int64_t packets_forwarded = 0;
+  std::int64_t multicast_replicas = 0;  // extra copies made by multicast fan-out
+  std::int64_t reductions = 0;          // completed in-switch reductions
+  std::int64_t reduction_contributions = 0;
+  std::int64_t evictions = 0;           // partial results pushed out by LRU eviction
+  std::int64_t peak_reduction_entries = 0;  // max over ports, entries
+  std::int64_t peak_reduction_bytes = 0;    // max over ports, bytes
+  std::int64_t max_buffer_flits = 0;        // max input-buffer occupancy seen (any VC)
+};
+
+struct LatencyStats {
+  std::int64_t samples = 0;
+  double mean_ns = 0, p50_ns = 0, p99_ns = 0, max_ns = 0;
+  // Histogram for plots: bucket i holds packets with latency in [edges[i], edges[i+1]) ns.
+  std::vector<double> histogram_edges_ns;
+  std::vector<std::int64_t> histogram_counts;
+};
+
+struct Results {
+  std::string scenario;  // scenario name
+  std::uint64_t seed = 0;
+  int threads = 1;
+  int partitions = 1;
+
+  // engine
+  std::int64_t events = 0;
+  std::int64_t packets = 0;        // packets delivered to their final consumer
+  std::int64_t packet_hops = 0;    // channel traversals
+  double wall_seconds = 0;
+  Time sim_time = 0;
+  bool cancelled = false;
+
+  // summary
+  Time makespan = 0;
+  std::vector<PhaseMark> phases;
+
+  // traffic
+  std::int64_t payload_bytes = 0;  // over all channels
+  std::int64_t wire_bytes = 0;
+  std::int64_t uplink_bytes = 0;   // wire bytes endpoint -> fabric
+  std::int64_t downlink_bytes = 0; // wire bytes fabric -> endpoint
+  std::int64_t uplink_payload_bytes = 0;
+  std::int64_t downlink_payload_bytes = 0;
+  double payload_efficiency() const {
+    return wire_bytes ? static_cast<double>(payload_bytes) / static_cast<double>(wire_bytes) : 0;
+  }
+
+  std::vector<LinkDirectionResult> links;
+  std::vector<SwitchResult> switches;
+  Time bin = 0;
+  int bins = 0;
+
+  // collectives (nccl-tests' definitions)
+  std::optional<double> algbw_GBps, busbw_GBps;
+  std::int64_t collective_size_bytes = 0;
+
+  // synthetic traffic
+  std::optional<LatencyStats> latency;
+  std::optional<double> accepted_fraction;      // delivered / offered payload in the window
+  std::optional<double> offered_GBps, accepted_GBps;  // per endpoint, payload
+
+  // invariants checked during the run
+  std::int64_t packets_injected = 0;
+  std::int64_t packets_consumed = 0;
+  std::int64_t packets_created_in_switches = 0;   // multicast replicas, reduction results
+  std::int64_t packets_consumed_in_switches = 0;  // reduction operands, multicast originals
+  std::int64_t packets_in_flight = 0;             // left in the fabric at the end (0 when drained)
+  std::int64_t buffer_overflows = 0;  // must stay 0
+  std::int64_t peak_live_packets = 0;
+  std::int64_t reduction_hits = 0, reduction_lookups = 0;  // over all switches
+};
+
+}  // namespace fl

@@ -1,0 +1,143 @@
+// The typed scenario: the single source of truth for a run. The YAML loader, the CLI's
+// --set overrides and the GUI editors all produce this value through the same schema
+// and validation (scenario/schema.h). Units are SI inside: bytes, bytes per second,
+// picoseconds. Defaults here are the documented defaults (docs/scenario.md gives the
+// source of each).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/time.h"
+
+namespace fl {
+
+enum class TopologyKind { NvSwitch, Mesh, Hierarchy };
+
+// One level of a hierarchy, outermost first (e.g. datacenter, node, gpu). `count` is
+// how many children each parent has at this level; the level's link joins each child
+// to its parent's switch.
+struct LevelSpec {
+  std::string name;
+  int count = 1;
+  double bandwidth = 0;  // bytes/s per direction, per link
+  Time latency = 0;
+  bool operator==(const LevelSpec&) const = default;
+};
+
+struct TopologySpec {
+  TopologyKind kind = TopologyKind::NvSwitch;
+  std::string preset;  // "" or one of dgx-h100, gh200-nvl32, nvl64, gb200-nvl72
+
+  // NVSwitch fabrics: `gpus` GPUs, `switches` chips, `links_per_gpu` links per GPU
+  // spread as evenly as possible over the chips; each chip has `switch_ports` ports.
+  int gpus = 8;
+  int switches = 4;
+  int links_per_gpu = 18;
+  int switch_ports = 64;
+
+  // Every link of an NVSwitch fabric or mesh (per link, per direction).
+  double link_bandwidth = 25e9;        // bytes/s, NVLink 4: 25 GB/s per link per direction
+  Time link_latency = 250 * kNanosecond;
+  double link_efficiency = 1.0;        // data-link layer efficiency (CRC, replay, DL flits)
+
+  // Meshes: rows x cols dies per wafer, wafers.rows x wafers.cols wafers.
+  int rows = 8;
+  int cols = 8;
+  int wafer_rows = 1;
+  int wafer_cols = 1;
+  double border_bandwidth = 0;  // bytes/s per border link per direction; 0 = link_bandwidth
+  Time border_latency = 0;      // 0 = link_latency
+  double die_injection_bandwidth = 0;  // die <-> its own router; 0 = 4 x link_bandwidth
+
+  // Hierarchies, outermost level first.
+  std::vector<LevelSpec> levels;
+
+  bool operator==(const TopologySpec&) const = default;
+};
+
+struct NetworkSpec {
+  int flit_bytes = 16;             // NVLink flit
+  int header_flits = 1;            // command/header flit of every packet
+  int address_flits = 1;           // address-extension flit of requests that carry an address
+  int byte_enable_flits = 1;       // byte-enable flit of writes
+  std::int64_t max_packet_payload = 256;  // bytes of data one NVLink packet carries
+  std::int64_t packet_payload = 256;      // bytes of data one simulated packet carries; framing
+                                          // is still accounted per max_packet_payload
+  int virtual_channels = 16;       // split evenly: first half requests, second half responses
+                                   // (seed 000 §V-A: sixteen 256-deep VCs, eight each)
+  int vc_depth_flits = 256;        // input buffer per VC
+  Time switch_latency = 0;         // router traversal, on top of link latency
+  std::int64_t reduction_buffer = 64 * 1024;  // bytes per switch port
+  double reduction_throughput = 0;            // bytes/s of operands per switch chip; 0 = unlimited
+  int outstanding_requests = 1024;            // per endpoint: reads/acked writes in flight
+  bool acknowledged_writes = false;           // posted (false) or acknowledged stores/reductions
+  bool operator==(const NetworkSpec&) const = default;
+};
+
+enum class CollectiveOp { P2P, AllReduce, ReduceScatter, AllGather, AllToAll, AllToAllV };
+enum class CollectiveAlgorithm { Ring, Nvls, Direct };
+
+struct CollectiveSpec {
+  CollectiveOp op = CollectiveOp::AllReduce;
+  CollectiveAlgorithm algorithm = CollectiveAlgorithm::Ring;
+  std::int64_t size = 64ll * 1024 * 1024;  // bytes per GPU (nccl-tests' "size")
+  int source = 0;                          // p2p
+  int destination = 1;                     // p2p
+  // all_to_all_v: bytes from GPU i to GPU j; empty = derived from `skew`.
+  std::vector<std::vector<std::int64_t>> matrix;
+  double skew = 0;  // all_to_all_v without a matrix: Zipf exponent of per-pair sizes
+  bool operator==(const CollectiveSpec&) const = default;
+};
+
+enum class TrafficPattern { Uniform, Transpose, Hotspot };
+
+struct TrafficSpec {
+  TrafficPattern pattern = TrafficPattern::Uniform;
+  double load = 0.3;                 // offered load, fraction of injection bandwidth
+  Time duration = 20 * kMicrosecond; // generation window
+  Time warmup = 2 * kMicrosecond;    // packets created before this are not measured
+  double hotspot_fraction = 0.2;     // hotspot: share of packets sent to the hotspots
+  std::vector<int> hotspots = {0};   // endpoint indices
+  bool operator==(const TrafficSpec&) const = default;
+};
+
+enum class WorkloadKind { Collective, Traffic };
+
+struct WorkloadSpec {
+  WorkloadKind kind = WorkloadKind::Collective;
+  CollectiveSpec collective;
+  TrafficSpec traffic;
+  bool operator==(const WorkloadSpec&) const = default;
+};
+
+struct RunSpec {
+  std::uint64_t seed = 1;
+  Time bin = 1 * kMicrosecond;  // width of recorded time bins
+  int threads = 1;              // worker threads; results never depend on it
+  int partitions = 0;           // 0 = automatic
+  Time time_limit = 10 * kSecond;  // simulated-time safety stop
+  bool operator==(const RunSpec&) const = default;
+};
+
+// A sweep runs the scenario once per point of the cartesian product of its axes.
+// Each value is a YAML scalar string applied through the schema, like --set.
+struct SweepAxis {
+  std::string key;
+  std::vector<std::string> values;
+  bool operator==(const SweepAxis&) const = default;
+};
+
+struct Scenario {
+  int schema_version = 1;
+  std::string name;
+  std::string description;
+  TopologySpec topology;
+  NetworkSpec network;
+  WorkloadSpec workload;
+  RunSpec run;
+  std::vector<SweepAxis> sweep;
+  bool operator==(const Scenario&) const = default;
+};
+
+}  // namespace fl

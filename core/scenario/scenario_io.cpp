@@ -1,0 +1,288 @@
+// Loading scenario files and applying --set overrides (saving: scenario_save.cpp).
+#include "scenario/scenario_io.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "scenario/did_you_mean.h"
+#include "scenario/schema.h"
+#include "scenario/schema_values.h"
+#include "scenario/sweep.h"
+#include "scenario/validate.h"
+
+namespace fl {
+namespace {
+
+constexpr size_t kMaxSweepPointsChecked = 10'000;  // beyond this, points are checked at run time
+
+std::string join(const std::string& prefix, const std::string& key) {
+  return prefix.empty() ? key : prefix + "." + key;
+}
+
+// The path one level up: "a.b[2]" -> "a.b", "a.b" -> "a", "a" -> "".
+std::string parentPath(const std::string& path) {
+  size_t cut = path.find_last_of(".[");
+  return cut == std::string::npos ? std::string() : path.substr(0, cut);
+}
+
+class Loader {
+ public:
+  explicit Loader(std::string file) : file_(std::move(file)) {}
+
+  Scenario load(const YAML::Node& root) {
+    if (!root.IsDefined() || root.IsNull())
+      throw InputError({file_, 0, 0}, "fabriclab", "a scenario map starting with 'fabriclab: 1'",
+                       "an empty file");
+    if (!root.IsMap())
+      throw InputError(locationOf(root), "", "a scenario map starting with 'fabriclab: 1'",
+                       detail::describeNode(root));
+    checkVersion(root);
+    applyPresetFirst(root);
+    walk(root, "");
+    try {
+      validateScenario(s_, [this](std::string_view p) { return keys_.count(std::string(p)) > 0; });
+    } catch (const InputError& e) {
+      throw InputError(locate(e.keyPath()), e.keyPath(), e.expected(), e.found(), e.hint());
+    }
+    for (auto it = root.begin(); it != root.end(); ++it)
+      if (it->first.Scalar() == "sweep") readSweep(it->second, locationOf(it->first));
+    checkSweepPoints();
+    return s_;
+  }
+
+ private:
+  InputLocation locationOf(const YAML::Node& n) const {
+    const YAML::Mark m = n.Mark();
+    return m.line < 0 ? InputLocation{file_, 0, 0} : InputLocation{file_, m.line + 1, m.column + 1};
+  }
+
+  // Where a validation error points: the key itself, or the list holding an element
+  // ("matrix[3]" -> "matrix"); topology keys filled by a preset point at topology.preset;
+  // keys left at their defaults point at the file alone (line 0).
+  InputLocation locate(const std::string& path) const {
+    for (std::string p = path; !p.empty(); p = parentPath(p)) {
+      if (auto it = keys_.find(p); it != keys_.end()) return it->second;
+      if (findParam(p)) break;  // never climb from a key to its section
+    }
+    if (path.rfind("topology.", 0) == 0)
+      if (auto it = keys_.find("topology.preset"); it != keys_.end()) return it->second;
+    return {file_, 0, 0};
+  }
+
+  void checkVersion(const YAML::Node& root) {
+    for (auto it = root.begin(); it != root.end(); ++it) {
+      if (it->first.Scalar() != "fabriclab") continue;
+      const YAML::Node& v = it->second;
+      if (!v.IsScalar() || v.Scalar() != "1")
+        throw InputError(v.IsNull() ? locationOf(it->first) : locationOf(v), "fabriclab",
+                         "schema version 1", detail::describeNode(v), "this FabricLab reads 'fabriclab: 1' files");
+      return;
+    }
+    throw InputError({file_, 0, 0}, "fabriclab", "'fabriclab: 1' (the schema version) at the top level",
+                     "no 'fabriclab' key", "add 'fabriclab: 1' as the first line");
+  }
+
+  // The preset fills the topology before any other key, whatever the key order.
+  void applyPresetFirst(const YAML::Node& root) {
+    for (auto it = root.begin(); it != root.end(); ++it) {
+      if (it->first.Scalar() != "topology" || !it->second.IsMap()) continue;
+      for (auto jt = it->second.begin(); jt != it->second.end(); ++jt)
+        if (jt->first.Scalar() == "preset") {
+          setValue(s_, "topology.preset", jt->second, {file_, true, locationOf(jt->first)});
+          return;
+        }
+    }
+  }
+
+  void walk(const YAML::Node& map, const std::string& prefix) {
+    std::map<std::string, InputLocation> seen;
+    for (auto it = map.begin(); it != map.end(); ++it) {
+      const InputLocation at = locationOf(it->first);
+      if (!it->first.IsScalar())
+        throw InputError(at, prefix, "a key name", detail::describeNode(it->first));
+      const std::string key = it->first.Scalar();
+      const std::string path = join(prefix, key);
+      if (auto [dup, fresh] = seen.emplace(key, at); !fresh)
+        throw InputError(at, path, "each key once", "a second '" + key + "'",
+                         "the first is on line " + std::to_string(dup->second.line));
+      keys_[path] = at;
+      if (prefix.empty() && (key == "fabriclab" || key == "sweep")) continue;
+      if (path == "topology.preset") continue;  // applied first
+      if (const ParamSpec* p = findParam(path)) {
+        p->set(s_, it->second, {file_, true, at});
+        recordNested(it->second, path);
+      } else if (std::vector<std::string> children = childKeys(path); !children.empty()) {
+        if (!it->second.IsMap())
+          throw InputError(it->second.IsNull() ? at : locationOf(it->second), path,
+                           "a map with keys " + joinList(children), detail::describeNode(it->second));
+        walk(it->second, path);
+      } else {
+        std::vector<std::string> siblings = childKeys(prefix);
+        if (prefix.empty()) siblings.insert(siblings.begin(), {"fabriclab", "sweep"});
+        throw InputError(at, path, "a key of " + (prefix.empty() ? std::string("the top level") : "'" + prefix + "'"),
+                         "'" + key + "'", suggestionHint(key, siblings, "keys"));
+      }
+    }
+  }
+
+  // Remembers where list elements were written, for errors like topology.levels[2].count.
+  void recordNested(const YAML::Node& n, const std::string& path) {
+    if (n.IsSequence()) {
+      for (size_t i = 0; i < n.size(); ++i) {
+        const std::string p = path + "[" + std::to_string(i) + "]";
+        keys_[p] = locationOf(n[i]);
+        recordNested(n[i], p);
+      }
+    } else if (n.IsMap()) {
+      for (auto it = n.begin(); it != n.end(); ++it) {
+        const std::string p = path + "." + it->first.Scalar();
+        keys_[p] = locationOf(it->first);
+        recordNested(it->second, p);
+      }
+    }
+  }
+
+  static std::string valueText(const YAML::Node& v) {
+    if (v.IsScalar()) return v.Scalar();
+    YAML::Emitter e;
+    e << YAML::Flow << v;
+    return e.c_str();
+  }
+
+  void readSweep(const YAML::Node& node, const InputLocation& at) {
+    const std::string entry = "a list of {key: <key path>, values: [...]}";
+    if (!node.IsSequence()) throw InputError(node.IsNull() ? at : locationOf(node), "sweep", entry, detail::describeNode(node));
+    for (size_t i = 0; i < node.size(); ++i) {
+      const std::string path = "sweep[" + std::to_string(i) + "]";
+      const YAML::Node item = node[i];
+      if (!item.IsMap()) throw InputError(locationOf(item), path, "a map {key, values}", detail::describeNode(item));
+      SweepAxis axis;
+      YAML::Node values;
+      std::set<std::string> seen;
+      for (auto it = item.begin(); it != item.end(); ++it) {
+        const std::string k = it->first.Scalar();
+        const InputLocation kat = locationOf(it->first);
+        if (k != "key" && k != "values")
+          throw InputError(kat, path + "." + k, "'key' or 'values'", "'" + k + "'",
+                           suggestionHint(k, {"key", "values"}, "keys"));
+        if (!seen.insert(k).second) throw InputError(kat, path + "." + k, "each key once", "a second '" + k + "'");
+        keys_[path + "." + k] = kat;
+        if (k == "values") {
+          values = it->second;
+          continue;
+        }
+        axis.key = detail::scalarText(it->second, path + ".key", {file_, true, kat}, "a key path");
+        if (!isSettablePath(s_, axis.key)) {
+          try {
+            (void)getValue(s_, axis.key);  // throws with the did-you-mean hint
+          } catch (const InputError& e) {
+            throw InputError(locationOf(it->second), path + ".key", e.expected(), e.found(), e.hint());
+          }
+        }
+      }
+      if (!seen.count("key")) throw InputError(locationOf(item), path + ".key", "a key path", "nothing");
+      if (!values.IsSequence() || values.size() == 0)
+        throw InputError(values.IsDefined() && !values.IsNull() ? locationOf(values) : locationOf(item),
+                         path + ".values", "a non-empty list of values", detail::describeNode(values));
+      for (size_t j = 0; j < values.size(); ++j) {
+        const std::string vpath = path + ".values[" + std::to_string(j) + "]";
+        axis.values.push_back(valueText(values[j]));
+        keys_[vpath] = locationOf(values[j]);
+        Scenario copy = s_;
+        try {
+          setValue(copy, axis.key, axis.values.back(), keys_[vpath]);
+        } catch (const InputError& e) {
+          throw InputError(keys_[vpath], vpath, e.expected() + " for " + axis.key, e.found(), e.hint());
+        }
+      }
+      s_.sweep.push_back(axis);
+    }
+  }
+
+  // Every point must be a valid scenario: errors name the value that breaks it.
+  void checkSweepPoints() {
+    if (s_.sweep.empty() || sweepPointCount(s_) > kMaxSweepPointsChecked) return;
+    for (const SweepSettings& point : sweepPoints(s_)) {
+      try {
+        sweepPointScenario(s_, point);
+      } catch (const InputError& e) {
+        size_t axis = point.size() - 1;
+        for (size_t a = 0; a < point.size(); ++a)
+          if (e.keyPath() == point[a].first) axis = a;
+        const auto& values = s_.sweep[axis].values;
+        size_t j = static_cast<size_t>(std::find(values.begin(), values.end(), point[axis].second) - values.begin());
+        std::string with;
+        for (const auto& [k, v] : point) with += (with.empty() ? "" : ", ") + k + "=" + v;
+        const std::string vpath = "sweep[" + std::to_string(axis) + "].values[" + std::to_string(j) + "]";
+        throw InputError(keys_[vpath], vpath, e.keyPath() + ": " + e.expected(), e.found(),
+                         "at sweep point " + with + (e.hint().empty() ? "" : "; " + e.hint()));
+      }
+    }
+  }
+
+  std::string file_;
+  Scenario s_;
+  std::map<std::string, InputLocation> keys_;  // every key path written, and where
+};
+
+}  // namespace
+
+Scenario parseScenario(const std::string& yamlText, const std::string& fileNameForErrors) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(yamlText);
+  } catch (const YAML::Exception& e) {
+    throw InputError({fileNameForErrors, e.mark.line + 1, e.mark.column + 1}, "", "well-formed YAML",
+                     "a syntax error (" + e.msg + ")");
+  }
+  try {
+    return Loader(fileNameForErrors).load(root);
+  } catch (const YAML::Exception& e) {  // defensive: conversions inside yaml-cpp
+    throw InputError({fileNameForErrors, e.mark.line + 1, e.mark.column + 1}, "", "valid YAML", e.msg);
+  }
+}
+
+Scenario loadScenario(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec))
+    throw InputError({path, 0, 0}, "", "a readable scenario file", "no such file");
+  if (std::filesystem::is_directory(path, ec))
+    throw InputError({path, 0, 0}, "", "a readable scenario file", "a directory");
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  if (!in) throw InputError({path, 0, 0}, "", "a readable scenario file", "a file that cannot be read");
+  return parseScenario(text.str(), path);
+}
+
+void applyOverride(Scenario& s, std::string_view assignment) {
+  const InputLocation where{"--set", 0, 0};
+  const size_t eq = assignment.find('=');
+  if (eq == std::string_view::npos || eq == 0)
+    throw InputError(where, "", "key.path=value", "'" + std::string(assignment) + "'");
+  std::string key(assignment.substr(0, eq));
+  while (!key.empty() && key.back() == ' ') key.pop_back();
+  setValue(s, key, assignment.substr(eq + 1), where);
+}
+
+void applyOverrides(Scenario& s, const std::vector<std::string>& assignments) {
+  std::set<std::string> keys;
+  for (const std::string& a : assignments) {
+    applyOverride(s, a);
+    keys.insert(a.substr(0, a.find('=')));
+  }
+  try {
+    validateScenario(s, [&](std::string_view p) { return keys.count(std::string(p)) > 0; });
+  } catch (const InputError& e) {
+    InputLocation where = keys.count(e.keyPath()) ? InputLocation{"--set", 0, 0} : InputLocation{};
+    throw InputError(where, e.keyPath(), e.expected(), e.found(), e.hint());
+  }
+}
+
+}  // namespace fl

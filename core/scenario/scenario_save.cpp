@@ -1,0 +1,131 @@
+// Saving scenarios: short, readable files that load back to an equal Scenario.
+#include <yaml-cpp/yaml.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "scenario/scenario_io.h"
+#include "scenario/schema.h"
+#include "topology/presets.h"
+
+namespace fl {
+namespace {
+
+// Keys to write, grouped into nested sections in schema order.
+struct Section {
+  std::vector<std::pair<std::string, Section>> children;
+  const ParamSpec* param = nullptr;
+
+  Section& child(const std::string& key) {
+    for (auto& c : children)
+      if (c.first == key) return c.second;
+    children.emplace_back(key, Section{});
+    return children.back().second;
+  }
+};
+
+void emitValue(YAML::Emitter& e, const ParamSpec& p, const Scenario& s) {
+  if (p.type == "list of ints") {
+    e << YAML::Flow << YAML::BeginSeq;
+    for (int v : s.workload.traffic.hotspots) e << v;
+    e << YAML::EndSeq;
+  } else if (p.type == "list of levels") {
+    e << YAML::BeginSeq;
+    for (size_t i = 0; i < s.topology.levels.size(); ++i) {
+      e << YAML::Flow << YAML::BeginMap;
+      for (const char* f : {"name", "count", "bandwidth", "latency"})
+        e << YAML::Key << f << YAML::Value
+          << getValue(s, "topology.levels[" + std::to_string(i) + "]." + f);
+      e << YAML::EndMap;
+    }
+    e << YAML::EndSeq;
+  } else if (p.type == "byte matrix") {
+    e << YAML::BeginSeq;
+    for (const auto& row : s.workload.collective.matrix) {
+      e << YAML::Flow << YAML::BeginSeq;
+      for (std::int64_t b : row) e << formatBytes(b);
+      e << YAML::EndSeq;
+    }
+    e << YAML::EndSeq;
+  } else {
+    const std::string text = p.get(s);
+    if (text.find('\n') != std::string::npos) e << YAML::Literal;
+    e << text;
+  }
+}
+
+void emitSection(YAML::Emitter& e, const Section& sec, const Scenario& s) {
+  for (const auto& [key, child] : sec.children) {
+    e << YAML::Key << key << YAML::Value;
+    if (child.param) {
+      emitValue(e, *child.param, s);
+    } else {
+      e << YAML::BeginMap;
+      emitSection(e, child, s);
+      e << YAML::EndMap;
+    }
+  }
+}
+
+}  // namespace
+
+std::string saveScenarioText(const Scenario& s) {
+  // What loading would give without any key but the preset.
+  Scenario base;
+  if (!s.topology.preset.empty()) applyTopologyPreset(s.topology.preset, base.topology);
+  Section root;
+  for (const ParamSpec& p : schema()) {
+    const bool keep = p.path == "topology.preset" ? !s.topology.preset.empty() : p.get(s) != p.get(base);
+    if (!keep) continue;
+    Section* sec = &root;
+    for (size_t start = 0;;) {
+      size_t dot = p.path.find('.', start);
+      sec = &sec->child(p.path.substr(start, dot - start));
+      if (dot == std::string::npos) break;
+      start = dot + 1;
+    }
+    sec->param = &p;
+  }
+  YAML::Emitter e;
+  e << YAML::BeginMap << YAML::Key << "fabriclab" << YAML::Value << 1;
+  emitSection(e, root, s);
+  if (!s.sweep.empty()) {
+    e << YAML::Key << "sweep" << YAML::Value << YAML::BeginSeq;
+    for (const SweepAxis& a : s.sweep) {
+      e << YAML::BeginMap << YAML::Key << "key" << YAML::Value << a.key;
+      e << YAML::Key << "values" << YAML::Value << YAML::Flow << a.values << YAML::EndMap;
+    }
+    e << YAML::EndSeq;
+  }
+  e << YAML::EndMap;
+  return "# FabricLab scenario; keys and units: docs/scenario.md\n" + std::string(e.c_str()) + "\n";
+}
+
+void saveScenario(const Scenario& s, const std::string& path) {
+  namespace fs = std::filesystem;
+  const std::string text = saveScenarioText(s);
+  const fs::path target(path);
+  const fs::path tmp = target.parent_path() / std::string(".").append(target.filename().string()).append(".saving");
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw InputError({path, 0, 0}, "", "a writable scenario file", std::strerror(errno));
+    out << text;
+    out.close();
+    if (!out) {
+      std::error_code ignored;
+      fs::remove(tmp, ignored);
+      throw InputError({path, 0, 0}, "", "a writable scenario file", "a write error");
+    }
+  }
+  std::error_code ec;
+  fs::rename(tmp, target, ec);
+  if (ec) {
+    std::error_code ignored;
+    fs::remove(tmp, ignored);
+    throw InputError({path, 0, 0}, "", "a writable scenario file", ec.message());
+  }
+}
+
+}  // namespace fl

@@ -1,0 +1,148 @@
+// Lookup and text access over the schema table (schema_table.cpp).
+#include "scenario/schema.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <charconv>
+
+#include "scenario/did_you_mean.h"
+#include "scenario/schema_values.h"
+
+namespace fl {
+
+InputLocation ValueSource::at(const YAML::Node& node) const {
+  if (!useMarks || !node.IsDefined() || node.IsNull()) return fallback;
+  const YAML::Mark m = node.Mark();
+  if (m.line < 0) return fallback;
+  return {file, m.line + 1, m.column + 1};
+}
+
+std::string ParamSpec::rangeText() const {
+  auto fmt = [this](double v) {
+    if (quantity && *quantity != QuantityKind::Fraction) return formatQuantity(v, *quantity);
+    if (type == "int" || type == "list of ints") return std::to_string(static_cast<std::int64_t>(v));
+    return formatNumber(v);
+  };
+  if (min && max)
+    return minExclusive ? "greater than " + fmt(*min) + " and at most " + fmt(*max)
+                        : "from " + fmt(*min) + " to " + fmt(*max);
+  if (min) return (minExclusive ? "greater than " : "at least ") + fmt(*min);
+  if (max) return "at most " + fmt(*max);
+  return {};
+}
+
+const ParamSpec* findParam(std::string_view path) {
+  for (const ParamSpec& p : schema())
+    if (p.path == path) return &p;
+  return nullptr;
+}
+
+std::vector<std::string> childKeys(std::string_view prefix) {
+  std::vector<std::string> keys;
+  const std::string start = prefix.empty() ? std::string() : std::string(prefix) + ".";
+  for (const ParamSpec& p : schema()) {
+    if (p.path.compare(0, start.size(), start) != 0 || p.path.size() == start.size()) continue;
+    std::string rest = p.path.substr(start.size());
+    std::string key = rest.substr(0, rest.find('.'));
+    if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
+  }
+  return keys;
+}
+
+namespace {
+
+// "topology.levels[2].bandwidth" -> index 2, field "bandwidth"; false for other paths.
+bool parseLevelPath(std::string_view path, size_t& index, std::string& field) {
+  constexpr std::string_view head = "topology.levels[";
+  if (path.substr(0, head.size()) != head) return false;
+  path.remove_prefix(head.size());
+  auto [p, ec] = std::from_chars(path.data(), path.data() + path.size(), index);
+  if (ec != std::errc()) return false;
+  path.remove_prefix(static_cast<size_t>(p - path.data()));
+  if (path.substr(0, 2) != "].") return false;
+  field = std::string(path.substr(2));
+  for (const ParamSpec& f : detail::levelFieldSpecs())
+    if (f.path == field) return true;
+  return false;
+}
+
+std::vector<std::string> allPaths() {
+  std::vector<std::string> v;
+  for (const ParamSpec& p : schema()) v.push_back(p.path);
+  return v;
+}
+
+std::string lastSegment(std::string_view path) {
+  size_t dot = path.rfind('.');
+  return std::string(dot == std::string_view::npos ? path : path.substr(dot + 1));
+}
+
+// A close full path, else a key whose last segment is close ("topology.bandwith" ->
+// "topology.link.bandwidth"), else the list of keys.
+[[noreturn]] void unknownPath(std::string_view path, const InputLocation& where) {
+  std::string hint;
+  if (auto s = didYouMean(path, allPaths())) {
+    hint = "did you mean '" + *s + "'?";
+  } else {
+    std::vector<std::string> last;
+    for (const ParamSpec& p : schema()) last.push_back(lastSegment(p.path));
+    if (auto seg = didYouMean(lastSegment(path), last))
+      hint = "did you mean '" + schema()[static_cast<size_t>(std::find(last.begin(), last.end(), *seg) - last.begin())].path + "'?";
+    else
+      hint = "valid keys: " + joinList(allPaths());
+  }
+  throw InputError(where, std::string(path), "a key from the schema (docs/scenario.md)",
+                   "'" + std::string(path) + "'", hint);
+}
+
+}  // namespace
+
+std::string getValue(const Scenario& s, std::string_view path) {
+  if (const ParamSpec* p = findParam(path)) return p->get(s);
+  size_t index = 0;
+  std::string field;
+  if (parseLevelPath(path, index, field) && index < s.topology.levels.size())
+    return detail::getLevelField(s.topology.levels[index], field);
+  unknownPath(path, {});
+}
+
+void setValue(Scenario& s, std::string_view path, const YAML::Node& value, const ValueSource& src) {
+  if (const ParamSpec* p = findParam(path)) return p->set(s, value, src);
+  size_t index = 0;
+  std::string field;
+  if (parseLevelPath(path, index, field)) {
+    if (index >= s.topology.levels.size())
+      throw InputError(src.fallback, std::string(path),
+                       "a level index below " + std::to_string(s.topology.levels.size()),
+                       std::to_string(index), "topology.levels has " +
+                           std::to_string(s.topology.levels.size()) + " entries");
+    return detail::setLevelField(s.topology.levels[index], field, value, std::string(path), src);
+  }
+  unknownPath(path, src.fallback);
+}
+
+void setValue(Scenario& s, std::string_view path, std::string_view text, const InputLocation& where) {
+  const ValueSource src{where.file, false, where};
+  const ParamSpec* p = findParam(path);
+  if (p && !p->scalar) {
+    YAML::Node node;
+    try {
+      node = YAML::Load(std::string(text));
+    } catch (const YAML::Exception& e) {
+      throw InputError(where, std::string(path), "a YAML flow list such as " + p->defaultText,
+                       "'" + std::string(text) + "'", e.msg);
+    }
+    return setValue(s, path, node, src);
+  }
+  setValue(s, path, YAML::Node(std::string(text)), src);
+}
+
+bool isSettablePath(const Scenario& s, std::string_view path) {
+  if (findParam(path)) return true;
+  size_t index = 0;
+  std::string field;
+  return parseLevelPath(path, index, field) && index < s.topology.levels.size();
+}
+
+}  // namespace fl

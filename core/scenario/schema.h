@@ -1,0 +1,82 @@
+// The table of every scenario key: its path, type, unit, default, range, meaning and
+// source, bound to the Scenario field it sets. Loading, --set overrides, sweeps, saving,
+// docs/scenario.md and the GUI's editable tree all iterate this one table, so they
+// accept the same text and report errors with the same messages.
+#pragma once
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "scenario/input_error.h"
+#include "scenario/quantity.h"
+#include "scenario/scenario.h"
+
+namespace YAML {
+class Node;
+}
+
+namespace fl {
+
+// Where a YAML value came from, to turn node marks into 1-based InputLocations. Values
+// given as text (--set, sweep values, GUI edits) have no useful marks: they report
+// `fallback`, as do null nodes (whose marks point past the key).
+struct ValueSource {
+  std::string file;
+  bool useMarks = true;
+  InputLocation fallback;
+  InputLocation at(const YAML::Node& node) const;
+};
+
+struct ParamSpec {
+  std::string path;         // "topology.link.bandwidth"
+  std::string type;         // int, float, fraction, bool, enum, string, bytes, bandwidth,
+                            // time, list of ints, list of levels, byte matrix
+  std::string unit;         // SI unit the value is held in ("B/s", "ps"); "" if none
+  std::string defaultText;  // getValue() of a default Scenario
+  std::string doc;          // one line
+  std::string source;       // citation for the default
+  std::optional<double> min, max;  // in the held unit (bytes, B/s, ps)
+  bool minExclusive = false;       // min is a strict bound ("> 0")
+  std::vector<std::string> choices;        // enum values
+  std::optional<QuantityKind> quantity;    // set for bytes, bandwidth, time, fraction
+  bool scalar = true;  // one line of text; false: the text is a YAML flow list
+  std::function<std::string(const Scenario&)> get;
+  std::function<void(Scenario&, const YAML::Node&, const ValueSource&)> set;
+
+  // "1 to 64", "> 0 B/s", "≥ 0 ns"; "" when unbounded.
+  std::string rangeText() const;
+};
+
+const std::vector<ParamSpec>& schema();
+const ParamSpec* findParam(std::string_view path);
+
+// Child key names under a section prefix ("" = top level, "topology.link" ->
+// bandwidth, latency, efficiency), in schema order. Empty when `prefix` is no section.
+std::vector<std::string> childKeys(std::string_view prefix);
+
+// Formatted value text (quantities canonical: "25 GB/s"; lists as YAML flow text).
+// Also accepts element paths "topology.levels[2].bandwidth". Throws InputError for an
+// unknown path.
+std::string getValue(const Scenario& s, std::string_view path);
+
+// Parses `text` exactly as the loader parses a file value (lists as YAML flow text, e.g.
+// "[0, 3]") and assigns it. Throws InputError naming `path` at `where`. Setting
+// topology.preset keeps every topology value that differs from the old preset's (i.e.
+// was set explicitly) and takes the rest from the new preset. Single-field validation
+// only; validateScenario() checks combinations.
+void setValue(Scenario& s, std::string_view path, std::string_view text,
+              const InputLocation& where = {});
+// The same for a YAML node from a file (errors point at the node's marks).
+void setValue(Scenario& s, std::string_view path, const YAML::Node& value,
+              const ValueSource& source);
+
+// True for schema keys and for element paths "topology.levels[i].<field>" with i in
+// range for `s` (used for sweep keys).
+bool isSettablePath(const Scenario& s, std::string_view path);
+
+// docs/scenario.md.
+std::string schemaMarkdown();
+
+}  // namespace fl

@@ -1,0 +1,302 @@
+// The schema table itself: one entry per scenario key, in the order docs and saved files
+// list them. Defaults are not written here: they are read from a default Scenario
+// (scenario.h), so the table can never disagree with the struct.
+#include <yaml-cpp/yaml.h>
+
+#include <type_traits>
+
+#include "scenario/schema.h"
+#include "scenario/schema_values.h"
+#include "topology/presets.h"
+
+namespace fl {
+namespace {
+
+using namespace detail;
+
+// A field accessor that works for const and non-const scenarios.
+#define FIELD(member) [](auto& s) -> auto& { return s.member; }
+
+struct Range {
+  std::optional<double> min, max;
+  bool minExclusive = false;
+};
+const Range kPositive{0, {}, true};
+const Range kNonNegative{0, {}};
+
+ParamSpec base(std::string path, std::string type, Range r, std::string doc, std::string source) {
+  ParamSpec p;
+  p.path = std::move(path);
+  p.type = std::move(type);
+  p.min = r.min;
+  p.max = r.max;
+  p.minExclusive = r.minExclusive;
+  p.doc = std::move(doc);
+  p.source = std::move(source);
+  return p;
+}
+
+template <class F>
+ParamSpec integer(std::string path, F field, Range r, std::string doc, std::string source = {}) {
+  ParamSpec p = base(std::move(path), "int", r, std::move(doc), std::move(source));
+  p.get = [field](const Scenario& s) { return std::to_string(field(s)); };
+  p.set = [field, rules = p](Scenario& s, const YAML::Node& n, const ValueSource& src) {
+    using T = std::remove_reference_t<decltype(field(s))>;
+    field(s) = static_cast<T>(readInteger(n, rules.path, rules, src));
+  };
+  return p;
+}
+
+template <class F>
+ParamSpec real(std::string path, std::string type, F field, Range r, std::string doc,
+               std::string source = {}) {
+  ParamSpec p = base(std::move(path), type, r, std::move(doc), std::move(source));
+  if (type == "fraction") p.quantity = QuantityKind::Fraction;
+  p.get = [field](const Scenario& s) { return formatNumber(field(s)); };
+  p.set = [field, rules = p](Scenario& s, const YAML::Node& n, const ValueSource& src) {
+    field(s) = readReal(n, rules.path, rules, src);
+  };
+  return p;
+}
+
+template <class F>
+ParamSpec quantity(std::string path, QuantityKind kind, F field, Range r, std::string doc,
+                   std::string source = {}) {
+  static const char* types[] = {"bytes", "bandwidth", "time", "fraction", "int"};
+  ParamSpec p = base(std::move(path), types[static_cast<int>(kind)], r, std::move(doc), std::move(source));
+  p.quantity = kind;
+  p.unit = siUnit(kind);
+  p.get = [field, kind](const Scenario& s) {
+    return formatQuantity(static_cast<double>(field(s)), kind);
+  };
+  p.set = [field, rules = p](Scenario& s, const YAML::Node& n, const ValueSource& src) {
+    using T = std::remove_reference_t<decltype(field(s))>;
+    field(s) = static_cast<T>(readQuantity(n, rules.path, rules, src));
+  };
+  return p;
+}
+
+template <class F>
+ParamSpec boolean(std::string path, F field, std::string doc, std::string source = {}) {
+  ParamSpec p = base(std::move(path), "bool", {}, std::move(doc), std::move(source));
+  p.choices = {"false", "true"};
+  p.get = [field](const Scenario& s) { return std::string(field(s) ? "true" : "false"); };
+  p.set = [field, path = p.path](Scenario& s, const YAML::Node& n, const ValueSource& src) {
+    field(s) = readBool(n, path, src);
+  };
+  return p;
+}
+
+template <class E, class F>
+ParamSpec choice(std::string path, F field, std::vector<std::pair<std::string, E>> values,
+                 std::string doc, std::string source = {}) {
+  ParamSpec p = base(std::move(path), "enum", {}, std::move(doc), std::move(source));
+  for (const auto& v : values) p.choices.push_back(v.first);
+  p.get = [field, values](const Scenario& s) {
+    for (const auto& v : values)
+      if (v.second == field(s)) return v.first;
+    return std::string("?");
+  };
+  p.set = [field, values, rules = p](Scenario& s, const YAML::Node& n, const ValueSource& src) {
+    std::string name = readChoice(n, rules.path, rules, src);
+    for (const auto& v : values)
+      if (v.first == name) field(s) = v.second;
+  };
+  return p;
+}
+
+template <class F>
+ParamSpec text(std::string path, F field, std::string doc) {
+  ParamSpec p = base(std::move(path), "string", {}, std::move(doc), {});
+  p.get = [field](const Scenario& s) { return field(s); };
+  p.set = [field, path = p.path](Scenario& s, const YAML::Node& n, const ValueSource& src) {
+    field(s) = scalarText(n, path, src, "a text");
+  };
+  return p;
+}
+
+// Changing the preset keeps every topology value that differs from what the old preset
+// (or the defaults) gave, i.e. every value set explicitly, and takes the rest from the new
+// preset. So explicit keys win whatever the order of keys, --set flags or sweep axes.
+ParamSpec presetParam() {
+  ParamSpec p = base("topology.preset", "enum", {},
+                     "named system filling the NVSwitch keys first; explicit keys override it",
+                     "see Presets below");
+  p.choices = {"none"};
+  for (const std::string& n : topologyPresetNames()) p.choices.push_back(n);
+  p.get = [](const Scenario& s) { return s.topology.preset.empty() ? std::string("none") : s.topology.preset; };
+  p.set = [rules = p](Scenario& s, const YAML::Node& n, const ValueSource& src) {
+    std::string name = readChoice(n, rules.path, rules, src);
+    if (name == "none") name.clear();
+    Scenario before, after;
+    if (!s.topology.preset.empty()) applyTopologyPreset(s.topology.preset, before.topology);
+    if (!name.empty()) applyTopologyPreset(name, after.topology);
+    for (const ParamSpec& q : schema()) {
+      if (q.path.rfind("topology.", 0) != 0 || q.path == rules.path || !q.scalar) continue;
+      std::string old = q.get(before), fresh = q.get(after);
+      if (old != fresh && q.get(s) == old) q.set(s, YAML::Node(fresh), src);
+    }
+    s.topology.preset = name;
+  };
+  return p;
+}
+
+std::vector<ParamSpec> build() {
+  using Q = QuantityKind;
+  std::vector<ParamSpec> t;
+  t.push_back(text("name", FIELD(name), "short title shown by the GUI and in results"));
+  t.push_back(text("description", FIELD(description), "free text"));
+
+  // --- topology
+  t.push_back(choice<TopologyKind>("topology.kind", FIELD(topology.kind),
+      {{"nvswitch", TopologyKind::NvSwitch}, {"mesh", TopologyKind::Mesh}, {"hierarchy", TopologyKind::Hierarchy}},
+      "fabric family: NVSwitch system, wafer-scale 2-D mesh, or multi-level hierarchy"));
+  t.push_back(presetParam());
+  t.push_back(integer("topology.gpus", FIELD(topology.gpus), {2, 1'000'000}, "nvswitch: number of GPUs",
+                      "hardware.md: HGX / DGX H100 row"));
+  t.push_back(integer("topology.switches", FIELD(topology.switches), {1, 100'000}, "nvswitch: number of NVSwitch chips",
+                      "hardware.md: HGX / DGX H100 row"));
+  t.push_back(integer("topology.links_per_gpu", FIELD(topology.links_per_gpu), {1, 4096},
+                      "nvswitch: NVLinks per GPU, spread as evenly as possible over the chips",
+                      "hardware.md: H100, NVLink 4 row"));
+  t.push_back(integer("topology.switch_ports", FIELD(topology.switch_ports), {1, 1'000'000},
+                      "nvswitch: NVLink ports per switch chip", "hardware.md: 3rd-gen NVSwitch row"));
+  t.push_back(quantity("topology.link.bandwidth", Q::Bandwidth, FIELD(topology.link_bandwidth), kPositive,
+                       "nvswitch and mesh: every link's rate, per link, per direction",
+                       "hardware.md: H100, NVLink 4 row (25 GB/s per link per direction)"));
+  t.push_back(quantity("topology.link.latency", Q::Time, FIELD(topology.link_latency), kNonNegative,
+                       "nvswitch and mesh: propagation delay of every link, per direction",
+                       "seed 000 §V-A; hardware.md: NVLink latency row"));
+  t.push_back(real("topology.link.efficiency", "fraction", FIELD(topology.link_efficiency), {0, 1, true},
+                   "data-link layer efficiency (CRC, replay, DL flits): usable rate = bandwidth x efficiency",
+                   "1 = ideal; presets use 0.98, calibrated to hardware.md: H100 usable GPU-to-GPU bandwidth row"));
+  t.push_back(integer("topology.rows", FIELD(topology.rows), {1, 100'000}, "mesh: rows of dies per wafer"));
+  t.push_back(integer("topology.cols", FIELD(topology.cols), {1, 100'000}, "mesh: columns of dies per wafer"));
+  t.push_back(integer("topology.wafers.rows", FIELD(topology.wafer_rows), {1, 10'000}, "mesh: rows of wafers"));
+  t.push_back(integer("topology.wafers.cols", FIELD(topology.wafer_cols), {1, 10'000}, "mesh: columns of wafers"));
+  t.push_back(quantity("topology.wafers.border_bandwidth", Q::Bandwidth, FIELD(topology.border_bandwidth), kNonNegative,
+                       "mesh: links crossing a wafer border, per link, per direction; 0 = topology.link.bandwidth",
+                       "hardware.md: MoEntwine platform row (cross-wafer border 9 TB/s)"));
+  t.push_back(quantity("topology.wafers.border_latency", Q::Time, FIELD(topology.border_latency), kNonNegative,
+                       "mesh: latency of links crossing a wafer border; 0 = topology.link.latency"));
+  t.push_back(quantity("topology.die_injection_bandwidth", Q::Bandwidth, FIELD(topology.die_injection_bandwidth),
+                       kNonNegative, "mesh: die to its own router, per direction; 0 = 4 x topology.link.bandwidth"));
+  {
+    ParamSpec p = base("topology.levels", "list of levels", {},
+                       "hierarchy: levels, outermost first, each {name, count, bandwidth, latency}", {});
+    p.scalar = false;
+    p.get = [](const Scenario& s) { return levelsText(s.topology.levels); };
+    p.set = [](Scenario& s, const YAML::Node& n, const ValueSource& src) {
+      s.topology.levels = readLevels(n, "topology.levels", src);
+    };
+    t.push_back(p);
+  }
+
+  // --- network
+  t.push_back(quantity("network.flit", Q::Bytes, FIELD(network.flit_bytes), {1, 4096}, "flit size",
+                       "seed 000 §V-A; hardware.md: NVLink flit row"));
+  t.push_back(integer("network.header_flits", FIELD(network.header_flits), {0, 64}, "command/header flits of every packet",
+                      "hardware.md: NVLink flit row"));
+  t.push_back(integer("network.address_flits", FIELD(network.address_flits), {0, 64},
+                      "address-extension flits of requests that carry an address", "hardware.md: NVLink flit row"));
+  t.push_back(integer("network.byte_enable_flits", FIELD(network.byte_enable_flits), {0, 64},
+                      "byte-enable flits of writes", "hardware.md: NVLink flit row"));
+  t.push_back(quantity("network.max_packet_payload", Q::Bytes, FIELD(network.max_packet_payload), {1, 1 << 20},
+                       "data bytes one NVLink packet carries; framing is counted per such packet",
+                       "hardware.md: NVLink flit row (256 B)"));
+  t.push_back(quantity("network.packet_payload", Q::Bytes, FIELD(network.packet_payload), {1, 1 << 30},
+                       "data bytes one simulated packet carries (larger = faster, coarser simulation)"));
+  t.push_back(integer("network.virtual_channels", FIELD(network.virtual_channels), {2, 64},
+                      "virtual channels per port, even: first half requests, second half responses"));
+  t.push_back(integer("network.vc_depth_flits", FIELD(network.vc_depth_flits), {1, 1'000'000},
+                      "input buffer per virtual channel, in flits; must hold a whole packet"));
+  t.push_back(quantity("network.switch.latency", Q::Time, FIELD(network.switch_latency), kNonNegative,
+                       "router/switch traversal, on top of link latency", "seed 000 §V-A (folded into the link's 250 ns)"));
+  t.push_back(quantity("network.switch.reduction_buffer", Q::Bytes, FIELD(network.reduction_buffer), kNonNegative,
+                       "in-switch reduction buffer per switch port", "seed 000 §V-A"));
+  t.push_back(quantity("network.switch.reduction_throughput", Q::Bandwidth, FIELD(network.reduction_throughput),
+                       kNonNegative, "reduction operands per switch chip per second; 0 = unlimited",
+                       "hardware.md: NVSwitch SHARP ALU throughput row (unconfirmed)"));
+  t.push_back(integer("network.outstanding_requests", FIELD(network.outstanding_requests), {1, 1'000'000},
+                      "per endpoint: reads and acknowledged writes in flight"));
+  t.push_back(boolean("network.acknowledged_writes", FIELD(network.acknowledged_writes),
+                      "acknowledged (true) or posted (false) stores and reductions"));
+
+  // --- workload
+  t.push_back(choice<WorkloadKind>("workload.kind", FIELD(workload.kind),
+      {{"collective", WorkloadKind::Collective}, {"traffic", WorkloadKind::Traffic}},
+      "one collective operation, or synthetic traffic at a given load"));
+  t.push_back(choice<CollectiveOp>("workload.collective.op", FIELD(workload.collective.op),
+      {{"p2p", CollectiveOp::P2P}, {"all_reduce", CollectiveOp::AllReduce},
+       {"reduce_scatter", CollectiveOp::ReduceScatter}, {"all_gather", CollectiveOp::AllGather},
+       {"all_to_all", CollectiveOp::AllToAll}, {"all_to_all_v", CollectiveOp::AllToAllV}},
+      "collective operation"));
+  t.push_back(choice<CollectiveAlgorithm>("workload.collective.algorithm", FIELD(workload.collective.algorithm),
+      {{"ring", CollectiveAlgorithm::Ring}, {"nvls", CollectiveAlgorithm::Nvls}, {"direct", CollectiveAlgorithm::Direct}},
+      "ring and nvls: all_reduce, reduce_scatter, all_gather (nvls on nvswitch only); direct: p2p, all_to_all(_v)",
+      "hardware.md: NVLS programming model"));
+  t.push_back(quantity("workload.collective.size", Q::Bytes, FIELD(workload.collective.size), {1, 1e15},
+                       "bytes per GPU, as nccl-tests' size", "hardware.md: Measured collective performance"));
+  t.push_back(integer("workload.collective.source", FIELD(workload.collective.source), {0, 1e9}, "p2p: sending endpoint"));
+  t.push_back(integer("workload.collective.destination", FIELD(workload.collective.destination), {0, 1e9},
+                      "p2p: receiving endpoint"));
+  {
+    ParamSpec p = base("workload.collective.matrix", "byte matrix", {},
+                       "all_to_all_v: bytes from endpoint i (row) to endpoint j (column), N x N; [] = from skew", {});
+    p.scalar = false;
+    p.get = [](const Scenario& s) { return matrixText(s.workload.collective.matrix); };
+    p.set = [](Scenario& s, const YAML::Node& n, const ValueSource& src) {
+      s.workload.collective.matrix = readMatrix(n, "workload.collective.matrix", src);
+    };
+    t.push_back(p);
+  }
+  t.push_back(real("workload.collective.skew", "float", FIELD(workload.collective.skew), {0, 100},
+                   "all_to_all_v without a matrix: Zipf exponent of per-pair sizes (0 = uniform)"));
+  t.push_back(choice<TrafficPattern>("workload.traffic.pattern", FIELD(workload.traffic.pattern),
+      {{"uniform", TrafficPattern::Uniform}, {"transpose", TrafficPattern::Transpose}, {"hotspot", TrafficPattern::Hotspot}},
+      "destination pattern"));
+  t.push_back(real("workload.traffic.load", "fraction", FIELD(workload.traffic.load), {0, 1, true},
+                   "offered load, fraction of each endpoint's injection bandwidth"));
+  t.push_back(quantity("workload.traffic.duration", Q::Time, FIELD(workload.traffic.duration), kPositive,
+                       "packet generation window"));
+  t.push_back(quantity("workload.traffic.warmup", Q::Time, FIELD(workload.traffic.warmup), kNonNegative,
+                       "packets created before this are not measured; less than duration"));
+  t.push_back(real("workload.traffic.hotspot_fraction", "fraction", FIELD(workload.traffic.hotspot_fraction), {0, 1},
+                   "hotspot: share of packets sent to the hotspots"));
+  {
+    ParamSpec p = base("workload.traffic.hotspots", "list of ints", {0, 1e9}, "hotspot: endpoint indices", {});
+    p.scalar = false;
+    p.get = [](const Scenario& s) { return intListText(s.workload.traffic.hotspots); };
+    p.set = [rules = p](Scenario& s, const YAML::Node& n, const ValueSource& src) {
+      s.workload.traffic.hotspots = readIntList(n, rules.path, rules, src);
+    };
+    t.push_back(p);
+  }
+
+  // --- run
+  {
+    ParamSpec p = base("run.seed", "int", {0, {}}, "random seed; a run is a pure function of scenario and seed", {});
+    p.get = [](const Scenario& s) { return std::to_string(s.run.seed); };
+    p.set = [rules = p](Scenario& s, const YAML::Node& n, const ValueSource& src) {
+      s.run.seed = readUnsigned(n, rules.path, rules, src);
+    };
+    t.push_back(p);
+  }
+  t.push_back(quantity("run.bin", Q::Time, FIELD(run.bin), kPositive, "width of recorded time bins"));
+  t.push_back(integer("run.threads", FIELD(run.threads), {1, 1024}, "worker threads; results never depend on it"));
+  t.push_back(integer("run.partitions", FIELD(run.partitions), {0, 1'000'000}, "engine partitions; 0 = automatic"));
+  t.push_back(quantity("run.time_limit", Q::Time, FIELD(run.time_limit), kPositive, "simulated-time safety stop"));
+
+  const Scenario defaults;
+  for (ParamSpec& p : t) p.defaultText = p.get(defaults);
+  return t;
+}
+
+}  // namespace
+
+const std::vector<ParamSpec>& schema() {
+  static const std::vector<ParamSpec> table = build();
+  return table;
+}
+
+}  // namespace fl

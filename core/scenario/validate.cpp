@@ -1,0 +1,198 @@
+#include "scenario/validate.h"
+
+#include <climits>
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+
+#include "scenario/input_error.h"
+#include "scenario/quantity.h"
+
+namespace fl {
+namespace {
+
+constexpr std::int64_t kMaxEndpoints = 10'000'000;  // keeps builds within memory
+
+std::int64_t endpoints64(const TopologySpec& t) {
+  auto mul = [](std::int64_t a, std::int64_t b) {
+    return (b != 0 && a > LLONG_MAX / 4 / b) ? LLONG_MAX / 4 : a * b;  // saturate
+  };
+  switch (t.kind) {
+    case TopologyKind::NvSwitch: return t.gpus;
+    case TopologyKind::Mesh: return mul(mul(mul(t.rows, t.cols), t.wafer_rows), t.wafer_cols);
+    case TopologyKind::Hierarchy: {
+      std::int64_t n = t.levels.empty() ? 0 : 1;
+      for (const LevelSpec& l : t.levels) n = mul(n, l.count);
+      return n;
+    }
+  }
+  return 0;
+}
+
+std::string str(std::int64_t v) { return std::to_string(v); }
+
+class Checker {
+ public:
+  explicit Checker(const ExplicitKeyPredicate& isExplicit) : isExplicit_(isExplicit) {}
+
+  // Names the first explicitly written key among `paths` (else the first path).
+  [[noreturn]] void fail(std::initializer_list<std::string> paths, std::string expected,
+                         std::string found, std::string hint = {}) const {
+    std::string path = *paths.begin();
+    if (isExplicit_)
+      for (const std::string& p : paths)
+        if (isExplicit_(p)) {
+          path = p;
+          break;
+        }
+    throw InputError({}, path, std::move(expected), std::move(found), std::move(hint));
+  }
+
+ private:
+  const ExplicitKeyPredicate& isExplicit_;
+};
+
+void checkTopology(const TopologySpec& t, const Checker& c) {
+  const std::int64_t n = endpoints64(t);
+  switch (t.kind) {
+    case TopologyKind::NvSwitch: {
+      if (t.gpus < 2) c.fail({"topology.gpus"}, "at least 2 GPUs", str(t.gpus));
+      if (t.links_per_gpu < t.switches)
+        c.fail({"topology.links_per_gpu", "topology.switches"},
+               "links_per_gpu of at least switches (" + str(t.switches) + "), so each GPU reaches every chip",
+               "links_per_gpu " + str(t.links_per_gpu), "each GPU needs a link to every switch chip");
+      // Links spread evenly: the busiest chip gets ceil(links / switches) of each GPU's links.
+      const std::int64_t perChip = (t.links_per_gpu + t.switches - 1) / t.switches;
+      if (std::int64_t(t.gpus) * perChip > t.switch_ports)
+        c.fail({"topology.links_per_gpu", "topology.gpus", "topology.switch_ports", "topology.switches"},
+               "at most " + str(t.switch_ports) + " ports used per switch chip",
+               str(t.gpus) + " GPUs x " + str(perChip) + " links to a chip = " + str(t.gpus * perChip) + " ports",
+               "more links per GPU than switch ports allow");
+      break;
+    }
+    case TopologyKind::Mesh:
+      if (n < 2)
+        c.fail({"topology.rows", "topology.cols", "topology.wafers.rows", "topology.wafers.cols"},
+               "at least 2 dies (rows x cols x wafers)", str(n) + " die");
+      if (n > kMaxEndpoints)
+        c.fail({"topology.rows", "topology.cols", "topology.wafers.rows", "topology.wafers.cols"},
+               "at most " + str(kMaxEndpoints) + " dies", str(n) + " dies");
+      break;
+    case TopologyKind::Hierarchy:
+      if (t.levels.empty())
+        c.fail({"topology.levels"}, "at least one level for a hierarchy", "no levels",
+               "add topology.levels: [{name: node, count: 8, bandwidth: 25 GB/s, latency: 250 ns}]");
+      for (size_t i = 0; i < t.levels.size(); ++i)
+        if (t.levels[i].count < 1)
+          c.fail({"topology.levels[" + str(i) + "].count"}, "a count of at least 1", str(t.levels[i].count));
+      if (n < 2) c.fail({"topology.levels"}, "at least 2 endpoints (product of level counts)", str(n));
+      if (n > kMaxEndpoints)
+        c.fail({"topology.levels"}, "at most " + str(kMaxEndpoints) + " endpoints (product of level counts)",
+               str(n) + " endpoints");
+      break;
+  }
+}
+
+void checkNetwork(const NetworkSpec& net, const Checker& c) {
+  if (net.flit_bytes < 1) c.fail({"network.flit"}, "a flit of at least 1 B", str(net.flit_bytes));
+  if (net.packet_payload < 1 || net.max_packet_payload < 1)
+    c.fail({"network.packet_payload", "network.max_packet_payload"}, "a payload of at least 1 B", "0 B");
+  if (net.virtual_channels < 2 || net.virtual_channels % 2 != 0)
+    c.fail({"network.virtual_channels"}, "an even number of virtual channels, at least 2",
+           str(net.virtual_channels), "the first half carries requests, the second half responses");
+  // Framing is per NVLink packet; data flits are counted over the whole simulated packet.
+  const std::int64_t packets = (net.packet_payload + net.max_packet_payload - 1) / net.max_packet_payload;
+  const std::int64_t overhead = net.header_flits + net.address_flits + net.byte_enable_flits;
+  const std::int64_t data = (net.packet_payload + net.flit_bytes - 1) / net.flit_bytes;
+  const std::int64_t flits = packets * overhead + data;
+  if (flits > net.vc_depth_flits)
+    c.fail({"network.packet_payload", "network.vc_depth_flits", "network.flit", "network.max_packet_payload",
+            "network.header_flits", "network.address_flits", "network.byte_enable_flits"},
+           "a packet of at most vc_depth_flits (" + str(net.vc_depth_flits) + ") flits",
+           formatBytes(net.packet_payload) + " = " + str(packets) + " x " + str(overhead) + " framing + " +
+               str(data) + " data flits = " + str(flits) + " flits",
+           "virtual cut-through needs room for a whole packet: raise network.vc_depth_flits or lower "
+           "network.packet_payload");
+}
+
+const char* opName(CollectiveOp op) {
+  static const char* names[] = {"p2p", "all_reduce", "reduce_scatter", "all_gather", "all_to_all", "all_to_all_v"};
+  return names[static_cast<int>(op)];
+}
+
+void checkCollective(const Scenario& s, const Checker& c) {
+  const CollectiveSpec& w = s.workload.collective;
+  const std::int64_t n = endpoints64(s.topology);
+  const bool reduceFamily = w.op == CollectiveOp::AllReduce || w.op == CollectiveOp::ReduceScatter ||
+                            w.op == CollectiveOp::AllGather;
+  const std::string op = opName(w.op);
+  switch (w.algorithm) {
+    case CollectiveAlgorithm::Nvls:
+      if (s.topology.kind != TopologyKind::NvSwitch)
+        c.fail({"workload.collective.algorithm", "topology.kind"},
+               "topology.kind nvswitch for algorithm nvls", "a " + std::string(s.topology.kind == TopologyKind::Mesh ? "mesh" : "hierarchy"),
+               "nvls reduces and multicasts inside NVSwitch chips; use ring elsewhere");
+      [[fallthrough]];
+    case CollectiveAlgorithm::Ring:
+      if (!reduceFamily)
+        c.fail({"workload.collective.algorithm", "workload.collective.op"},
+               "op all_reduce, reduce_scatter or all_gather for this algorithm", "op " + op,
+               "use algorithm: direct for p2p, all_to_all and all_to_all_v");
+      break;
+    case CollectiveAlgorithm::Direct:
+      if (reduceFamily)
+        c.fail({"workload.collective.algorithm", "workload.collective.op"},
+               "op p2p, all_to_all or all_to_all_v for algorithm direct", "op " + op,
+               "use algorithm: ring or nvls for " + op);
+      break;
+  }
+  if (w.op == CollectiveOp::P2P) {
+    if (w.source >= n) c.fail({"workload.collective.source"}, "an endpoint below " + str(n), str(w.source));
+    if (w.destination >= n)
+      c.fail({"workload.collective.destination"}, "an endpoint below " + str(n), str(w.destination));
+    if (w.source == w.destination)
+      c.fail({"workload.collective.destination", "workload.collective.source"},
+             "a destination other than the source", str(w.destination));
+  }
+  if (!w.matrix.empty()) {
+    if (std::int64_t(w.matrix.size()) != n)
+      c.fail({"workload.collective.matrix"}, str(n) + " rows, one per endpoint",
+             str(std::int64_t(w.matrix.size())) + " rows");
+    for (size_t i = 0; i < w.matrix.size(); ++i)
+      if (std::int64_t(w.matrix[i].size()) != n)
+        c.fail({"workload.collective.matrix[" + str(i) + "]"}, str(n) + " columns, one per endpoint",
+               "a row of " + str(std::int64_t(w.matrix[i].size())));
+  }
+}
+
+void checkTraffic(const Scenario& s, const Checker& c) {
+  const TrafficSpec& w = s.workload.traffic;
+  const std::int64_t n = endpoints64(s.topology);
+  if (w.warmup >= w.duration)
+    c.fail({"workload.traffic.warmup", "workload.traffic.duration"},
+           "a warmup shorter than the duration (" + formatTime(w.duration) + ")", formatTime(w.warmup));
+  if (w.pattern == TrafficPattern::Hotspot && w.hotspots.empty())
+    c.fail({"workload.traffic.hotspots"}, "at least one hotspot endpoint", "an empty list");
+  for (size_t i = 0; i < w.hotspots.size(); ++i)
+    if (w.hotspots[i] < 0 || w.hotspots[i] >= n)
+      c.fail({"workload.traffic.hotspots[" + str(i) + "]"}, "an endpoint below " + str(n), str(w.hotspots[i]));
+}
+
+}  // namespace
+
+int endpointCount(const TopologySpec& t) {
+  const std::int64_t n = endpoints64(t);
+  return n > INT_MAX ? INT_MAX : static_cast<int>(n);
+}
+
+void validateScenario(const Scenario& s, const ExplicitKeyPredicate& isExplicit) {
+  const Checker c(isExplicit);
+  if (s.schema_version != 1) c.fail({"fabriclab"}, "schema version 1", str(s.schema_version));
+  checkTopology(s.topology, c);
+  checkNetwork(s.network, c);
+  if (s.workload.kind == WorkloadKind::Collective) checkCollective(s, c);
+  else checkTraffic(s, c);
+  if (s.run.bin <= 0) c.fail({"run.bin"}, "a bin width greater than 0 ns", formatTime(s.run.bin));
+}
+
+}  // namespace fl

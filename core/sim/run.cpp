@@ -1,0 +1,80 @@
+#include "sim/run.h"
+
+#include <chrono>
+#include <cmath>
+
+#include "engine/simulator.h"
+#include "network/network.h"
+#include "scenario/sweep.h"
+#include "scenario/validate.h"
+#include "sim/partitioner.h"
+#include "topology/topology.h"
+#include "workloads/workload.h"
+
+namespace fl {
+
+Results runScenario(const Scenario& s, const RunControl& control) {
+  validateScenario(s);
+  const auto wallStart = std::chrono::steady_clock::now();
+  auto topology = topo::buildTopology(s.topology);
+  Results r = runOnTopology(s, *topology, control);
+  r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+  return r;
+}
+
+Results runOnTopology(const Scenario& s, const topo::Topology& topology, const RunControl& control) {
+  const auto wallStart = std::chrono::steady_clock::now();
+  const int wanted = s.run.partitions > 0 ? s.run.partitions : s.run.threads;
+  const Partitioning parts = partitionTopology(topology, wanted);
+  Simulator sim(parts.parts);
+  if (parts.parts > 1) sim.setLookahead(parts.lookahead);
+
+  net::Network network(topology, s.network, s.run.bin, sim, parts.partitionOf);
+  auto workload = work::makeWorkload(s, network, sim);
+
+  auto lastReport = std::chrono::steady_clock::now();
+  const auto tick = [&](Time) {
+    if (!control.progress) return;
+    const auto t = std::chrono::steady_clock::now();
+    if (t - lastReport < std::chrono::milliseconds(50)) return;
+    lastReport = t;
+    control.progress(workload->progress());
+  };
+  const EngineStats stats = sim.run(s.run.time_limit, s.run.threads, control.cancel, tick);
+
+  Results r;
+  r.scenario = s.name;
+  r.seed = s.run.seed;
+  r.threads = s.run.threads;
+  r.partitions = parts.parts;
+  r.events = stats.events;
+  r.sim_time = stats.endTime;
+  r.cancelled = stats.cancelled;
+  r.makespan = workload->makespan();
+  if (r.makespan <= 0) r.makespan = stats.endTime;
+  workload->finish(r);
+  network.collect(r, r.makespan);
+  r.packets = r.packets_consumed;
+  r.peak_live_packets = network.peakLivePackets();
+  r.bin = s.run.bin;
+  r.bins = static_cast<int>((r.makespan + s.run.bin - 1) / s.run.bin);
+  r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+  if (control.progress) control.progress(1.0);
+  return r;
+}
+
+std::vector<SweepPoint> runSweep(const Scenario& s, const RunControl& control) {
+  std::vector<SweepPoint> points;
+  const auto settings = sweepPoints(s);
+  const double total = static_cast<double>(settings.size());
+  for (std::size_t i = 0; i < settings.size(); ++i) {
+    RunControl inner = control;
+    if (control.progress)
+      inner.progress = [&, i](double f) { control.progress((static_cast<double>(i) + f) / total); };
+    points.push_back({settings[i], runScenario(sweepPointScenario(s, settings[i]), inner)});
+    if (control.cancel && control.cancel->load()) break;
+  }
+  return points;
+}
+
+}  // namespace fl

@@ -1,0 +1,43 @@
+// Running a scenario: build the topology and network, attach the workload, run the
+// engine, gather Results. A run is a pure function of (Scenario, seed): the thread
+// count changes wall time only.
+#pragma once
+#include <atomic>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "results/results.h"
+#include "scenario/scenario.h"
+
+namespace fl {
+
+struct RunControl {
+  const std::atomic<bool>* cancel = nullptr;  // set to stop cooperatively
+  // Called from the running thread with the fraction done (0..1), at most ~20 times a second.
+  std::function<void(double fraction)> progress;
+};
+
+// Throws fl::InputError when the scenario cannot be built (impossible topology or
+// workload), std::runtime_error for internal errors.
+Results runScenario(const Scenario& scenario, const RunControl& control = {});
+
+namespace topo {
+class Topology;
+}
+// The same on a topology built by the caller (tests, custom fabrics); scenario.topology
+// is ignored and the scenario is not validated.
+Results runOnTopology(const Scenario& scenario, const topo::Topology& topology,
+                      const RunControl& control = {});
+
+struct SweepPoint {
+  std::vector<std::pair<std::string, std::string>> settings;  // key path -> value
+  Results results;
+};
+
+// Runs every point of scenario.sweep (cartesian product, first axis outermost); a
+// scenario without a sweep yields one point with no settings.
+std::vector<SweepPoint> runSweep(const Scenario& scenario, const RunControl& control = {});
+
+}  // namespace fl

@@ -1,0 +1,89 @@
+#include "topology/presets.h"
+
+#include "engine/time.h"
+#include "scenario/did_you_mean.h"
+#include "scenario/input_error.h"
+#include "scenario/scenario.h"
+
+namespace fl {
+namespace {
+
+struct Preset {
+  const char* name;
+  const char* summary;
+  int gpus, switches, linksPerGpu, switchPorts;
+  double linkBandwidth;  // bytes/s per link per direction
+  Time linkLatency;
+  double linkEfficiency;
+};
+
+// Link efficiency 0.98 is a calibration, not a datasheet figure: 256 B packets framed as
+// 1 header + 1 address + 1 byte-enable flit + 16 data flits of 16 B give a wire efficiency
+// of 16/19 = 84.2 %; x 450 GB/s x 0.98 = 371 GB/s, matching the measured 370-377 GB/s
+// H100 peer bandwidth (hardware.md: "H100 usable GPU-to-GPU bandwidth" row; NVLink flit
+// row for the framing). The same data-link layer is assumed for the other NVLink 4 systems.
+//
+// Latency: 250 ns per GPU-switch link, as simulated by DySHARP and CAIS (hardware.md:
+// "NVLink latency" row, seeds 000 and 002). NVIDIA does not publish it.
+const Preset kPresets[] = {
+    // hardware.md: "HGX / DGX H100" row (8 GPUs, 4 NVSwitch chips, all GPUs wired to all
+    // four), "H100, NVLink 4" row (18 links x 25 GB/s per direction), "3rd-gen NVSwitch"
+    // row (64 ports). The 18 links split 5/4/4/5 over the chips.
+    {"dgx-h100", "DGX-H100: 8 GPUs, 4 NVSwitch chips (64 ports), 18 NVLink 4 links per GPU",
+     8, 4, 18, 64, 25e9, 250 * kNanosecond, 0.98},
+    // hardware.md: "GH200 NVL32 (as simulated by DySHARP)" row (seed 000 §V-A): 32 GPUs,
+    // 9 chips, 900 GB/s bidirectional per GPU = 18 links, 2 to each chip.
+    {"gh200-nvl32", "GH200 NVL32: 32 GPUs, 9 NVSwitch chips (64 ports), 18 NVLink 4 links per GPU",
+     32, 9, 18, 64, 25e9, 250 * kNanosecond, 0.98},
+    // hardware.md: "64-GPU node (DySHARP sensitivity study)" row (seed 000 §VI-C1): 18
+    // chips of 64 ports, one port per GPU per chip.
+    {"nvl64", "NVL64: 64 GPUs, 18 NVSwitch chips (64 ports), 18 NVLink 4 links per GPU",
+     64, 18, 18, 64, 25e9, 250 * kNanosecond, 0.98},
+    // hardware.md: "GB200 NVL72" row (72 GPUs, 18 switch chips, one link from each GPU to
+    // each chip) and "B200, NVLink 5" row (18 x 100 GB/s bidirectional = 50 GB/s per link
+    // per direction). 72 ports per chip follow from one port per GPU. The 250 ns latency
+    // is the NVLink 4 figure carried over: unconfirmed for NVLink 5.
+    {"gb200-nvl72", "GB200 NVL72: 72 GPUs, 18 NVLink switch chips (72 ports), 18 NVLink 5 links per GPU",
+     72, 18, 18, 72, 50e9, 250 * kNanosecond, 0.98},
+};
+
+const Preset* find(std::string_view name) {
+  for (const Preset& p : kPresets)
+    if (name == p.name) return &p;
+  return nullptr;
+}
+
+}  // namespace
+
+const std::vector<std::string>& topologyPresetNames() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> v;
+    for (const Preset& p : kPresets) v.emplace_back(p.name);
+    return v;
+  }();
+  return names;
+}
+
+void applyTopologyPreset(std::string_view name, TopologySpec& spec) {
+  const Preset* p = find(name);
+  if (!p)
+    throw InputError({}, "topology.preset", "one of " + joinList(topologyPresetNames()),
+                     "'" + std::string(name) + "'",
+                     suggestionHint(name, topologyPresetNames(), "presets"));
+  spec.kind = TopologyKind::NvSwitch;
+  spec.preset = p->name;
+  spec.gpus = p->gpus;
+  spec.switches = p->switches;
+  spec.links_per_gpu = p->linksPerGpu;
+  spec.switch_ports = p->switchPorts;
+  spec.link_bandwidth = p->linkBandwidth;
+  spec.link_latency = p->linkLatency;
+  spec.link_efficiency = p->linkEfficiency;
+}
+
+std::string topologyPresetSummary(std::string_view name) {
+  const Preset* p = find(name);
+  return p ? p->summary : "";
+}
+
+}  // namespace fl

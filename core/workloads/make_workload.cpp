@@ -1,0 +1,19 @@
+#include <stdexcept>
+
+#include "workloads/collective.h"
+#include "workloads/synthetic_traffic.h"
+
+namespace fl::work {
+
+std::unique_ptr<Workload> makeWorkload(const Scenario& s, net::Network& net, Simulator& sim) {
+  if (s.workload.kind == WorkloadKind::Traffic) return makeSyntheticTraffic(s, net, sim);
+  const CollectiveSpec& c = s.workload.collective;
+  switch (c.algorithm) {
+    case CollectiveAlgorithm::Ring: return makeRingCollective(c, net, sim);
+    case CollectiveAlgorithm::Nvls: return makeNvlsCollective(c, net, sim);
+    case CollectiveAlgorithm::Direct: return makeDirectCollective(c, net, sim);
+  }
+  throw std::logic_error("unknown collective algorithm");
+}
+
+}  // namespace fl::work

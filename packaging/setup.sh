@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# FabricLab set-up: installs missing Debian packages, configures and builds (Release,
+# ccache when present), then runs what was asked:
+#   packaging/setup.sh run   [ARGS...]  the main job (default scenario; see README)
+#   packaging/setup.sh test             build everything and run the test suite (ctest)
+#   packaging/setup.sh bench            run the benchmarks (ctest label "bench")
+#   packaging/setup.sh build            only install and build
+# Idempotent: nothing is installed or printed about packages when all are present.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build="${FABRICLAB_BUILD_DIR:-$here/build}"
+mode="${1:-build}"; [ $# -gt 0 ] && shift
+
+packages=(
+  build-essential cmake ccache pkg-config
+  qt6-base-dev qt6-svg-dev libqt6svg6-dev qt6-qpa-plugins libgl-dev
+  libqcustomplot-dev libyaml-cpp-dev libboost-dev libtbb-dev libomp-dev
+  nlohmann-json3-dev libcli11-dev
+  xvfb xauth
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}" >&2
+  sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq >/dev/null
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+if [ ! -f "$build/CMakeCache.txt" ]; then
+  cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" >/dev/null
+fi
+cmake --build "$build" -j2 -- --no-print-directory >"$build/build.log" 2>&1 || { tail -n 60 "$build/build.log" >&2; exit 1; }
+
+case "$mode" in
+  build) ;;
+  run)
+    exec "$build/app/fabriclab-cli" run "$here/scenarios/default.yaml" --json "$build/default-results.json" "$@" ;;
+  test)
+    cd "$build" && exec ctest --output-on-failure -LE bench -j2 "$@" ;;
+  bench)
+    cd "$build" && exec ctest --output-on-failure -L bench -V "$@" ;;
+  *) echo "usage: packaging/setup.sh [build|run|test|bench] [ARGS...]" >&2; exit 2 ;;
+esac
