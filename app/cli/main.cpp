@@ -30,6 +30,7 @@
 #include "results/json_writer.h"
 #include "scenario/input_error.h"
 #include "scenario/scenario_io.h"
+#include "scenario/validate.h"
 #include "sim/run.h"
 #include "topology/topology.h"
 
@@ -105,25 +106,23 @@ bool isUnsigned(const std::string& v, std::uint64_t& out) {
 
 fl::Scenario prepareScenario(const ScenarioOptions& o) {
   requireReadableFile(o.path);
-  fl::Scenario s = fl::loadScenario(o.path);
-  for (const std::string& set : o.sets) {
-    if (set.find('=') == std::string::npos)
-      throw fl::InputError({"--set", 0, 0}, set, "key.path=value", "'" + set + "'");
-    fl::applyOverride(s, set);
-  }
+  fl::Scenario s = fl::loadScenario(o.path);  // validated
+  std::vector<std::string> assignments = o.sets;
   std::uint64_t n = 0;
-  if (!o.seed.empty()) {
-    if (!isUnsigned(o.seed, n))
-      throw fl::InputError({"--seed", 0, 0}, "run.seed", "a non-negative integer", "'" + o.seed + "'");
-    applyShorthand(s, "--seed", "run.seed", o.seed);
+  if (!o.seed.empty() && !isUnsigned(o.seed, n))
+    throw fl::InputError({"--seed", 0, 0}, "run.seed", "a non-negative integer below 2^64", "'" + o.seed + "'");
+  if (!o.threads.empty() && (!isUnsigned(o.threads, n) || n < 1))
+    throw fl::InputError({"--threads", 0, 0}, "run.threads", "a thread count of at least 1",
+                         "'" + o.threads + "'");
+  // The shorthands are tried first so that their errors (e.g. above run.threads' maximum)
+  // name the option, and applied again after the --set flags so that they win.
+  if (!o.seed.empty()) applyShorthand(s, "--seed", "run.seed", o.seed);
+  if (!o.threads.empty()) applyShorthand(s, "--threads", "run.threads", o.threads);
+  if (!assignments.empty() || !o.seed.empty() || !o.threads.empty()) {
+    if (!o.seed.empty()) assignments.push_back("run.seed=" + o.seed);
+    if (!o.threads.empty()) assignments.push_back("run.threads=" + o.threads);
+    fl::applyOverrides(s, assignments);  // every flag in order, then cross-field checks
   }
-  if (!o.threads.empty()) {
-    if (!isUnsigned(o.threads, n) || n < 1 || n > 4096)
-      throw fl::InputError({"--threads", 0, 0}, "run.threads", "a thread count from 1 to 4096",
-                           "'" + o.threads + "'");
-    applyShorthand(s, "--threads", "run.threads", o.threads);
-  }
-  fl::validateScenario(s);
   return s;
 }
 
@@ -138,7 +137,7 @@ std::string topologyOneLine(const fl::Scenario& s) {
 // ---------------------------------------------------------------------------------------
 // Subcommands.
 
-int cmdValidate(const ScenarioOptions& o) {
+int cmdValidate(const ScenarioOptions& o, bool quiet) {
   const fl::Scenario s = prepareScenario(o);
   std::string line = o.path + ": ok (" + topologyOneLine(s) + ", " + fl::cli::workloadOneLine(s);
   if (!s.sweep.empty()) {
@@ -146,7 +145,7 @@ int cmdValidate(const ScenarioOptions& o) {
     for (const fl::SweepAxis& a : s.sweep) points *= a.values.size();
     line += ", sweep of " + std::to_string(points) + (points == 1 ? " point" : " points");
   }
-  std::cout << line << ")\n";
+  if (!quiet) std::cout << line << ")\n";
   return kExitOk;
 }
 
@@ -316,6 +315,8 @@ int realMain(int argc, char** argv) {
   CLI::App* validateCmd =
       app.add_subcommand("validate", "Check a scenario (and overrides) without running it");
   addScenarioOptions(*validateCmd, validate, false);
+  bool validateQuiet = false;
+  validateCmd->add_flag("-q,--quiet", validateQuiet, "Print nothing on success (errors still go to stderr)");
 
   std::string listDir;
   CLI::App* listCmd = app.add_subcommand("list", "List the bundled scenarios");
@@ -344,7 +345,7 @@ int realMain(int argc, char** argv) {
   }
 
   if (runCmd->parsed()) return cmdRun(run);
-  if (validateCmd->parsed()) return cmdValidate(validate);
+  if (validateCmd->parsed()) return cmdValidate(validate, validateQuiet);
   if (listCmd->parsed()) return cmdList(listDir);
   return kExitBadInput;
 }

@@ -18,7 +18,9 @@ int terminalColumns() {
 
 std::string seconds(double s) {
   char buf[32];
-  if (s < 60)
+  if (s < 9.95)
+    std::snprintf(buf, sizeof buf, "%.1fs", s);
+  else if (s < 60)
     std::snprintf(buf, sizeof buf, "%.0fs", s);
   else if (s < 3600)
     std::snprintf(buf, sizeof buf, "%dm%02ds", static_cast<int>(s) / 60, static_cast<int>(s) % 60);

@@ -26,9 +26,8 @@ void Channel::record(Time start, Time end, std::int64_t wireBytes, std::int64_t 
   const auto first = static_cast<std::size_t>(start / binWidth_);
   const auto last = static_cast<std::size_t>((end - 1) / binWidth_);
   auto& bins = stats_.binBytes;
-  if (bins.size() <= last) bins.resize(last + 1, 0);
   if (first == last) {
-    bins[first] += wireBytes;
+    bins.add(static_cast<std::int32_t>(first), wireBytes);
     return;
   }
   const Time duration = end - start;
@@ -38,10 +37,10 @@ void Channel::record(Time start, Time end, std::int64_t wireBytes, std::int64_t 
     const Time hi = static_cast<Time>(b + 1) * binWidth_;
     const auto share = static_cast<std::int64_t>(
         static_cast<__int128>(wireBytes) * (hi - lo) / duration);
-    bins[b] += share;
+    bins.add(static_cast<std::int32_t>(b), share);
     assigned += share;
   }
-  bins[last] += wireBytes - assigned;
+  bins.add(static_cast<std::int32_t>(last), wireBytes - assigned);
 }
 
 }  // namespace fl::net

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "engine/time.h"
+#include "results/results.h"
 
 namespace fl::net {
 
@@ -13,7 +14,7 @@ struct ChannelStats {
   std::int64_t payloadBytes = 0;
   std::int64_t packets = 0;
   Time busy = 0;
-  std::vector<std::int64_t> binBytes;  // wire bytes per time bin, grown on demand
+  BinSeries binBytes;  // wire bytes per time bin
 };
 
 class Channel {

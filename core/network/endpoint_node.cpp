@@ -93,8 +93,13 @@ bool EndpointNode::takeRequest(int port) {
     const Message& m = j.m;
     // A Red contribution must reach its chosen switch; other work may take any link
     // that leads towards its destination.
+    // NVLS requests interleave over the links by address (piece), as NVLink spreads a
+    // multicast object's addresses over the switch chips: each link, and so each chip in
+    // proportion to its links, carries an equal share of the in-switch work.
     bool usable = true;
     if (m.op == Op::Red) usable = o.peerNode == m.destination;
+    if (m.op == Op::LdReduce || m.op == Op::McStore)
+      usable = j.nextPiece % static_cast<std::uint32_t>(out_.size()) == static_cast<std::uint32_t>(port);
     if (needsResponse(m.op) && outstanding_ >= config().outstandingRequests) usable = false;
     const std::int64_t chunk = std::min<std::int64_t>(j.remaining, config().packetPayload);
     const bool request = m.op == Op::ReadRequest || m.op == Op::LdReduce;

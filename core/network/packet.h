@@ -45,6 +45,7 @@ struct Packet {
   std::uint16_t contributions = 0;  // reductions: how many operands this packet sums
   std::uint16_t expected = 0;       // reductions: operands the full result needs
   std::int16_t resultPort = -1;     // switch-internal: port a reduction result leaves by
+  std::uint16_t replicasLeft = 0;   // switch-internal: multicast replicas still to send
   std::uint8_t vc = 0;
   Op op = Op::Write;
   bool measured = false;        // synthetic traffic: inside the measurement window

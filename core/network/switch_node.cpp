@@ -18,7 +18,7 @@ SwitchNode::SwitchNode(Network& net, topo::NodeId node) : NetworkNode(net, node)
 void SwitchNode::wire() {
   NetworkNode::wire();
   const auto vcs = static_cast<std::size_t>(config().virtualChannels);
-  inq_.assign(out_.size() + 1, std::vector<VcQueue>(vcs));  // + the internal port
+  occupancy_.assign(out_.size() + 1, std::vector<std::int64_t>(vcs, 0));  // + the internal port
   outState_.assign(out_.size(), OutState{});
   buffers_.assign(out_.size(), ReductionBuffer(config().reductionBuffer));
 }
@@ -49,90 +49,74 @@ void SwitchNode::handle(const Event& e) {
   }
 }
 
+// A packet's head has arrived: it is buffered, then either consumed here (reduction
+// operands), turned into replicas (multicast) or queued for one output port.
 void SwitchNode::arrive(int inPort, PacketHandle h) {
-  const Packet& p = pool()[h];
-  VcQueue& q = inq_[static_cast<std::size_t>(inPort)][p.vc];
+  // A copy: reducing may allocate packets and move the pool's storage.
+  const Packet p = pool()[h];
   const std::int32_t flits = flitsOf(p);
-  q.packets.push_back({h, flits, 0});
-  q.flits += flits;
-  if (inPort != internalPort()) noteOccupancy(q.flits);
-  if (q.packets.size() == 1) serviceHead(inPort, p.vc);
-}
+  std::int64_t& occupied = occupancy_[static_cast<std::size_t>(inPort)][p.vc];
+  occupied += flits;
+  if (inPort != internalPort()) noteOccupancy(occupied);
 
-// The head of an input VC either is consumed here (reduction operands), turns into
-// replicas (multicast), or requests one output port.
-void SwitchNode::serviceHead(int inPort, int vc) {
-  auto& q = inq_[static_cast<std::size_t>(inPort)][static_cast<std::size_t>(vc)].packets;
-  while (!q.empty()) {
-    const Packet& p = pool()[q.front().handle];
-    if (p.destination == node_) {
-      if (consumeHere(inPort, vc)) continue;  // popped: look at the next head
-      return;                                 // replicas requested
-    }
-    const int o = chooseOutput(p.destination);
-    outState_[static_cast<std::size_t>(o)].requests.push_back(
-        {static_cast<std::int16_t>(inPort), static_cast<std::uint8_t>(vc), -1, q.front().flits});
-    tryArbitrate(o);
+  if (p.destination != node_) {
+    requestOutput(chooseOutput(p.destination),
+                  {h, static_cast<std::int16_t>(inPort), p.vc, -1, flits, flits});
     return;
   }
-}
-
-bool SwitchNode::consumeHere(int inPort, int vc) {
-  // A copy: reducing may allocate packets and move the pool's storage.
-  const Packet p = pool()[inq_[static_cast<std::size_t>(inPort)][static_cast<std::size_t>(vc)]
-                               .packets.front()
-                               .handle];
   switch (p.op) {
     case Op::McStore:
-      requestReplicas(inPort, vc, Op::Write);
-      return false;
+      multicast(inPort, h, flits, Op::Write);
+      return;
     case Op::LdReduce:
-      requestReplicas(inPort, vc, Op::LdReduceRead);
-      return false;
+      multicast(inPort, h, flits, Op::LdReduceRead);
+      return;
     case Op::LdReduceData:
     case Op::Red: {
       // Operands end here: their data lives on only in the reduction buffer.
       const int port = p.op == Op::LdReduceData ? p.resultPort
                        : p.group >= 0          ? static_cast<int>(p.key % out_.size())
                                                : chooseOutput(p.requester);
-      pool().release(inq_[static_cast<std::size_t>(inPort)][static_cast<std::size_t>(vc)]
-                         .packets.front()
-                         .handle);
+      pool().release(h);
       ++stats_.packetsConsumed;
+      release(inPort, p.vc, flits);
       reduce(p, port);
-      popHead(inPort, vc);
-      return true;
+      return;
     }
     default:
       throw std::logic_error(std::string("switch: cannot consume ") + toString(p.op));
   }
 }
 
-void SwitchNode::requestReplicas(int inPort, int vc, Op replicaOp) {
-  Buffered& b = inq_[static_cast<std::size_t>(inPort)][static_cast<std::size_t>(vc)].packets.front();
-  const Packet& p = pool()[b.handle];
+void SwitchNode::multicast(int inPort, PacketHandle h, std::int32_t flits, Op replicaOp) {
+  Packet& p = pool()[h];
   const auto& members = net_.group(p.group);
-  const auto flits = static_cast<std::int32_t>(
+  const auto replicaFlits = static_cast<std::int32_t>(
       config().wire.flits(replicaOp, replicaOp == Op::LdReduceRead ? 0 : p.payload));
-  b.pendingReplicas = static_cast<std::uint16_t>(members.size());
+  p.replicasLeft = static_cast<std::uint16_t>(members.size());
   stats_.multicastReplicas += static_cast<std::int64_t>(members.size()) - 1;
-  std::vector<int> ports;
-  ports.reserve(members.size());
+  const std::uint8_t vc = p.vc;
+  ports_.clear();
   for (topo::NodeId m : members) {
     const int o = chooseOutput(m);
-    ports.push_back(o);
+    ports_.push_back(o);
     outState_[static_cast<std::size_t>(o)].requests.push_back(
-        {static_cast<std::int16_t>(inPort), static_cast<std::uint8_t>(vc), m, flits});
+        {h, static_cast<std::int16_t>(inPort), vc, m, replicaFlits, flits});
   }
-  for (int o : ports) tryArbitrate(o);
+  // Copy: arbitration may reuse ports_ through a nested multicast.
+  const std::vector<int> chosen = ports_;
+  for (int o : chosen) tryArbitrate(o);
 }
 
-void SwitchNode::popHead(int inPort, int vc) {
-  VcQueue& q = inq_[static_cast<std::size_t>(inPort)][static_cast<std::size_t>(vc)];
-  const Buffered b = q.packets.front();
-  q.packets.pop_front();
-  q.flits -= b.flits;
-  if (inPort != internalPort()) returnCredit(inPort, vc, b.flits);
+void SwitchNode::requestOutput(int port, const Request& r) {
+  outState_[static_cast<std::size_t>(port)].requests.push_back(r);
+  tryArbitrate(port);
+}
+
+// The packet has left its input buffer: free its flits and tell the upstream node.
+void SwitchNode::release(int inPort, int vc, std::int32_t flits) {
+  occupancy_[static_cast<std::size_t>(inPort)][static_cast<std::size_t>(vc)] -= flits;
+  if (inPort != internalPort()) returnCredit(inPort, vc, flits);
 }
 
 int SwitchNode::chooseOutput(topo::NodeId dst) {
@@ -161,34 +145,39 @@ void SwitchNode::tryArbitrate(int port) {
   OutPort& o = out_[static_cast<std::size_t>(port)];
   OutState& s = outState_[static_cast<std::size_t>(port)];
   if (o.busy || s.requests.empty()) return;
-  // Round-robin over (input port, VC): the first eligible after the last grant.
+  // Round-robin over (input port, VC) slots: the first eligible slot after the last
+  // grant; within a slot the earliest request, so order per (input, VC, output) holds.
   const std::uint32_t vcs = static_cast<std::uint32_t>(config().virtualChannels);
-  const std::uint32_t slots = static_cast<std::uint32_t>(inq_.size()) * vcs;
+  const std::uint32_t slots = static_cast<std::uint32_t>(occupancy_.size()) * vcs;
   std::size_t best = SIZE_MAX;
   std::uint32_t bestKey = UINT32_MAX;
+  blocked_.clear();
   for (std::size_t i = 0; i < s.requests.size(); ++i) {
     const Request& r = s.requests[i];
-    if (o.credits[r.vc] < r.flits) continue;
     const std::uint32_t slot = static_cast<std::uint32_t>(r.inPort) * vcs + r.vc;
     const std::uint32_t key = (slot + slots - s.rr) % slots;
-    if (key < bestKey) {
-      bestKey = key;
-      best = i;
+    if (key >= bestKey) continue;
+    if (std::find(blocked_.begin(), blocked_.end(), slot) != blocked_.end()) continue;
+    if (o.credits[r.vc] < r.flits) {  // later packets of this slot wait behind it
+      blocked_.push_back(slot);
+      continue;
     }
+    bestKey = key;
+    best = i;
+    if (key == 0) break;
   }
   if (best == SIZE_MAX) return;  // wait for credits
   const Request r = s.requests[best];
-  s.requests[best] = s.requests.back();
-  s.requests.pop_back();
+  s.requests.erase(s.requests.begin() + static_cast<std::ptrdiff_t>(best));
   s.rr = (static_cast<std::uint32_t>(r.inPort) * vcs + r.vc + 1) % slots;
   s.current = r;
 
-  const Buffered& b = inq_[static_cast<std::size_t>(r.inPort)][r.vc].packets.front();
-  PacketHandle h = b.handle;
+  PacketHandle h = r.handle;
   if (r.replicaTo >= 0) {
-    Packet copy = pool()[b.handle];
+    Packet copy = pool()[r.handle];
     copy.id = newPacketId();
     copy.destination = r.replicaTo;
+    copy.replicasLeft = 0;
     if (copy.op == Op::LdReduce) {
       copy.op = Op::LdReduceRead;
       copy.requester = copy.source;
@@ -209,20 +198,16 @@ void SwitchNode::finishTransmission(int port) {
   OutPort& o = out_[static_cast<std::size_t>(port)];
   o.busy = false;
   const Request r = outState_[static_cast<std::size_t>(port)].current;
-  auto& q = inq_[static_cast<std::size_t>(r.inPort)][r.vc];
-  Buffered& b = q.packets.front();
-  bool done = true;
+  bool left = true;
   if (r.replicaTo >= 0) {
-    done = --b.pendingReplicas == 0;
-    if (done) {  // the original: every replica has left
-      pool().release(b.handle);
+    Packet& original = pool()[r.handle];
+    left = --original.replicasLeft == 0;
+    if (left) {  // every replica has left: the original is done
+      pool().release(r.handle);
       ++stats_.packetsConsumed;
     }
   }
-  if (done) {
-    popHead(r.inPort, r.vc);
-    serviceHead(r.inPort, r.vc);
-  }
+  if (left) release(r.inPort, r.vc, r.bufferedFlits);
   tryArbitrate(port);
 }
 

@@ -1,11 +1,14 @@
 // An input-buffered switch with virtual channels: NVSwitch chips, hierarchy switches
-// and the routers inside mesh dies. Deterministic routing from the topology, round-robin
-// output arbitration, virtual cut-through, and in-switch computing as NVLink SHARP
-// ships it: multicast (multimem.st), pull reduction (multimem.ld_reduce) and push
-// reduction (multimem.red) with a per-port reduction buffer.
+// and the routers inside mesh dies. Each input VC buffer is organised as virtual output
+// queues: a packet requests its output(s) as soon as its head arrives, so a packet
+// waiting for a busy output (or a multicast waiting for its last replica) never blocks
+// packets behind it bound elsewhere; order is kept per (input, VC, output).
+// Deterministic routing from the topology, round-robin output arbitration, virtual
+// cut-through, and in-switch computing as NVLink SHARP ships it: multicast
+// (multimem.st), pull reduction (multimem.ld_reduce) and push reduction (multimem.red)
+// with a per-port reduction buffer.
 #pragma once
 #include <cstdint>
-#include <deque>
 #include <unordered_map>
 #include <vector>
 
@@ -35,44 +38,38 @@ class SwitchNode : public NetworkNode {
   const std::vector<ReductionBuffer>& reductionBuffers() const { return buffers_; }
 
  private:
-  struct Buffered {
-    PacketHandle handle;
-    std::int32_t flits;
-    std::uint16_t pendingReplicas;
-  };
-  struct VcQueue {
-    std::deque<Buffered> packets;
-    std::int64_t flits = 0;
-  };
   struct Request {
+    PacketHandle handle;
     std::int16_t inPort;
     std::uint8_t vc;
     std::int32_t replicaTo;  // multicast replica destination node, -1 for the packet itself
     std::int32_t flits;      // flits of what will be sent
+    std::int32_t bufferedFlits;  // flits the packet holds in its input buffer
   };
   struct OutState {
-    std::vector<Request> requests;
+    std::vector<Request> requests;  // in arrival order
     std::uint32_t rr = 0;
     Request current{};
   };
 
   int internalPort() const { return static_cast<int>(out_.size()); }
   void arrive(int inPort, PacketHandle h);
-  void serviceHead(int inPort, int vc);
-  bool consumeHere(int inPort, int vc);  // returns true when the head was popped
-  void requestReplicas(int inPort, int vc, Op replicaOp);
-  void popHead(int inPort, int vc);
+  void requestOutput(int port, const Request& r);
+  void multicast(int inPort, PacketHandle h, std::int32_t flits, Op replicaOp);
+  void release(int inPort, int vc, std::int32_t flits);
   void tryArbitrate(int port);
   void finishTransmission(int port);
   int chooseOutput(topo::NodeId dst);
   void reduce(const Packet& p, int bufferPort);
   void emitResult(const ReductionEntry& e, Op requestOp, Time ready);
 
-  std::vector<std::vector<VcQueue>> inq_;  // [port (+ internal)][vc]
+  std::vector<std::vector<std::int64_t>> occupancy_;  // [port (+ internal)][vc] flits
   std::vector<OutState> outState_;
   std::vector<ReductionBuffer> buffers_;   // per port
   std::unordered_map<std::uint64_t, std::uint16_t> forwarded_;  // contributions sent early
   std::vector<int> candidates_;
+  std::vector<int> ports_;
+  std::vector<std::uint32_t> blocked_;
   std::vector<ReductionEntry> evicted_;
   std::uint32_t spread_ = 0;
   Time reductionEngineFree_ = 0;

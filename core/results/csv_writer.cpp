@@ -83,10 +83,10 @@ std::string linkBinsCsv(const Results& r) {
   std::string out;
   row(out, "link_id", "from", "to", "bin", "start_ns", "bytes");
   for (const LinkDirectionResult& l : r.links)
-    for (std::size_t i = 0; i < l.bin_bytes.size(); ++i)
-      if (l.bin_bytes[i] != 0)
+    for (std::size_t k = 0; k < l.bin_bytes.bins.size(); ++k)
+      if (const auto i = l.bin_bytes.bins[k]; l.bin_bytes.bytes[k] != 0)
         row(out, field(l.id), field(l.from), field(l.to), num(static_cast<std::int64_t>(i)),
-            ns(static_cast<Time>(i) * r.bin), num(l.bin_bytes[i]));
+            ns(static_cast<Time>(i) * r.bin), num(l.bin_bytes.bytes[k]));
   return out;
 }
 

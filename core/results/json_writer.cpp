@@ -71,8 +71,9 @@ Json resultsToJson(const Results& r, const Scenario& scenario) {
   e["packet_hops"] = r.packet_hops;
   e["wall_seconds"] = finite(r.wall_seconds);
   e["sim_time_ns"] = toNs(r.sim_time);
-  e["threads"] = r.threads;
+  // No thread count here: results are identical for any, so it is not a result.
   e["partitions"] = r.partitions;
+  e["peak_live_packets"] = r.peak_live_packets;
 
   j["engine"] = std::move(e);
 
@@ -130,6 +131,7 @@ Json resultsToJson(const Results& r, const Scenario& scenario) {
     switches.push_back(std::move(o));
   }
   j["switches"] = std::move(switches);
+  j["switch_totals"] = Json{{"reduction_hits", r.reduction_hits}, {"reduction_lookups", r.reduction_lookups}};
 
   if (scenario.workload.kind == WorkloadKind::Collective || r.algbw_GBps || r.busbw_GBps ||
       r.collective_size_bytes > 0) {
@@ -166,6 +168,9 @@ Json resultsToJson(const Results& r, const Scenario& scenario) {
   Json inv;
   inv["packets_injected"] = r.packets_injected;
   inv["packets_consumed"] = r.packets_consumed;
+  inv["packets_created_in_switches"] = r.packets_created_in_switches;
+  inv["packets_consumed_in_switches"] = r.packets_consumed_in_switches;
+  inv["packets_in_flight"] = r.packets_in_flight;
   inv["buffer_overflows"] = r.buffer_overflows;
 
   j["invariants"] = std::move(inv);
@@ -176,7 +181,7 @@ Json resultsToJson(const Results& r, const Scenario& scenario) {
   Json sl = Json::array();
   for (const LinkDirectionResult& l : r.links) {
     Json bins = Json::array();
-    for (std::int64_t b : l.bin_bytes) bins.push_back(b);
+    for (std::int64_t b : l.bin_bytes.dense(r.bins)) bins.push_back(b);
     sl.push_back(Json{{"id", l.id}, {"bin_bytes", std::move(bins)}});
   }
   series["links"] = std::move(sl);

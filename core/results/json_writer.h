@@ -5,7 +5,8 @@
 //
 //   fabriclab_version, scenario, seed, cancelled,
 //   workload{kind, op, algorithm | pattern, load},
-//   engine{events, packets, packet_hops, wall_seconds, sim_time_ns, threads, partitions},
+//   engine{events, packets, packet_hops, wall_seconds, sim_time_ns, threads, partitions,
+//          peak_live_packets},
 //   summary{makespan_ns, phases[{name, start_ns, end_ns}]},
 //   traffic{payload_bytes, wire_bytes, payload_efficiency, uplink_bytes, downlink_bytes,
 //           uplink_payload_bytes, downlink_payload_bytes},
@@ -14,10 +15,12 @@
 //   switches[{id, packets_forwarded, multicast_replicas, reductions,
 //             reduction_contributions, evictions, peak_reduction_entries,
 //             peak_reduction_bytes, max_buffer_flits}],
+//   switch_totals{reduction_hits, reduction_lookups},
 //   collective{size_bytes, algbw_GBps, busbw_GBps}          (collective workloads)
 //   latency{mean_ns, p50_ns, p99_ns, max_ns, samples, histogram{edges_ns, counts}}
 //   throughput{accepted_fraction, offered_GBps, accepted_GBps}   (when measured)
-//   invariants{packets_injected, packets_consumed, buffer_overflows},
+//   invariants{packets_injected, packets_consumed, packets_created_in_switches,
+//              packets_consumed_in_switches, packets_in_flight, buffer_overflows},
 //   series{bin_ns, bins, links[{id, bin_bytes[]}]}
 //
 // Sweeps: {"fabriclab_version", "scenario", "sweep": [{"settings": {key: value},

@@ -11,6 +11,25 @@
 
 namespace fl {
 
+// Bytes per time bin, stored sparsely (bins with traffic only, in increasing order):
+// a 1000-datacenter fabric has tens of thousands of channels, mostly idle per bin.
+struct BinSeries {
+  std::vector<std::int32_t> bins;
+  std::vector<std::int64_t> bytes;
+
+  void add(std::int32_t bin, std::int64_t b) {
+    if (!bins.empty() && bins.back() == bin) {
+      bytes.back() += b;
+    } else {
+      bins.push_back(bin);
+      bytes.push_back(b);
+    }
+  }
+  std::int64_t at(std::int32_t bin) const;
+  std::vector<std::int64_t> dense(std::int32_t count) const;
+  bool operator==(const BinSeries&) const = default;
+};
+
 struct PhaseMark {
   std::string name;
   Time start = 0;
@@ -31,8 +50,7 @@ struct LinkDirectionResult {
   std::int64_t packets = 0;
   Time busy = 0;                   // time the channel was serialising
   double utilization = 0;          // busy / makespan
-  std::vector<std::int64_t> bin_bytes;  // wire bytes per time bin (run.bin); may be shorter
-                                        // than the bin count when the tail is idle
+  BinSeries bin_bytes;  // wire bytes per time bin (run.bin)
 };
 
 struct SwitchResult {

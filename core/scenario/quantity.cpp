@@ -1,5 +1,6 @@
 #include "scenario/quantity.h"
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <limits>

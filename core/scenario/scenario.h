@@ -48,7 +48,7 @@ struct TopologySpec {
   int wafer_cols = 1;
   double border_bandwidth = 0;  // bytes/s per border link per direction; 0 = link_bandwidth
   Time border_latency = 0;      // 0 = link_latency
-  double die_injection_bandwidth = 0;  // die <-> its own router; 0 = 4 x link_bandwidth
+  double die_injection_bandwidth = 0;  // die <-> its own router; 0 = link_bandwidth
 
   // Hierarchies, outermost level first.
   std::vector<LevelSpec> levels;

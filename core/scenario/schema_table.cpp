@@ -180,7 +180,7 @@ std::vector<ParamSpec> build() {
   t.push_back(quantity("topology.wafers.border_latency", Q::Time, FIELD(topology.border_latency), kNonNegative,
                        "mesh: latency of links crossing a wafer border; 0 = topology.link.latency"));
   t.push_back(quantity("topology.die_injection_bandwidth", Q::Bandwidth, FIELD(topology.die_injection_bandwidth),
-                       kNonNegative, "mesh: die to its own router, per direction; 0 = 4 x topology.link.bandwidth"));
+                       kNonNegative, "mesh: die to its own router, per direction; 0 = topology.link.bandwidth (one injection channel, as in BookSim)"));
   {
     ParamSpec p = base("topology.levels", "list of levels", {},
                        "hierarchy: levels, outermost first, each {name, count, bandwidth, latency}", {});

@@ -157,7 +157,7 @@ void checkCollective(const Scenario& s, const Checker& c) {
   if (!w.matrix.empty()) {
     if (std::int64_t(w.matrix.size()) != n)
       c.fail({"workload.collective.matrix"}, str(n) + " rows, one per endpoint",
-             str(std::int64_t(w.matrix.size())) + " rows");
+             str(std::int64_t(w.matrix.size())) + (w.matrix.size() == 1 ? " row" : " rows"));
     for (size_t i = 0; i < w.matrix.size(); ++i)
       if (std::int64_t(w.matrix[i].size()) != n)
         c.fail({"workload.collective.matrix[" + str(i) + "]"}, str(n) + " columns, one per endpoint",

@@ -37,7 +37,7 @@ std::unique_ptr<Topology> buildMesh(const TopologySpec& spec) {
   auto t = std::make_unique<Topology>();
   const int R = spec.rows * spec.wafer_rows, C = spec.cols * spec.wafer_cols;
   const double injection =
-      spec.die_injection_bandwidth > 0 ? spec.die_injection_bandwidth : 4 * spec.link_bandwidth;
+      spec.die_injection_bandwidth > 0 ? spec.die_injection_bandwidth : spec.link_bandwidth;
   const double borderBw = spec.border_bandwidth > 0 ? spec.border_bandwidth : spec.link_bandwidth;
   const Time borderLat = spec.border_latency > 0 ? spec.border_latency : spec.link_latency;
   auto router = [C](int r, int c) { return static_cast<NodeId>(2 * (r * C + c) + 1); };

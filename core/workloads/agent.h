@@ -36,6 +36,10 @@ class Agent : public Component, public net::EndpointAgent {
   void finish() { if (finishedAt_ < 0) finishedAt_ = now(); }
   void beginPhase(const std::string& name) { phases_.push_back({name, now(), now()}); }
   void endPhase() { if (!phases_.empty()) phases_.back().end = now(); }
+  void endPhase(const std::string& name) {
+    for (auto& p : phases_)
+      if (p.name == name) p.end = now();
+  }
   void wakeAt(Time t, std::uint64_t arg = 0) { schedule(t, id(), kTimer, 0, arg); }
 
   net::EndpointNode& endpoint_;

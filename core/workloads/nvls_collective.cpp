@@ -48,7 +48,7 @@ class NvlsAgent : public Agent {
       if (c < n_) return;
       ++piecesReduced_;
       const std::int64_t bytes = pieceBytes(p.piece);
-      if (piecesReduced_ == pieces_) endPhase();
+      if (piecesReduced_ == pieces_) endPhase("ld_reduce");
       if (gather_) {
         if (!storing_) {
           beginPhase("multimem_st");
@@ -62,7 +62,7 @@ class NvlsAgent : public Agent {
       received_ += p.payload;
     }
     if (received_ >= expected_ && (!reduce_ || piecesReduced_ == pieces_)) {
-      endPhase();
+      endPhase(gather_ ? "multimem_st" : "ld_reduce");
       finish();
     }
   }

@@ -341,7 +341,7 @@ void TestTopology::meshAttributes() {
     const Node& b = t->node(l.b);
     switch (l.kind) {
       case LinkKind::Local:
-        QCOMPARE(l.bandwidth, 4 * s.link_bandwidth);
+        QCOMPARE(l.bandwidth, s.link_bandwidth);  // default: one injection channel
         QCOMPARE(l.latency, Time(0));
         QCOMPARE(l.efficiency, 1.0);
         break;
@@ -360,7 +360,7 @@ void TestTopology::meshAttributes() {
     }
     if (l.kind != LinkKind::Local) QCOMPARE(std::abs(a.row - b.row) + std::abs(a.col - b.col), 1);
   }
-  // Defaults: border = link values, injection = 4 x link.
+  // Defaults: border = link values; an explicit injection bandwidth is kept.
   TopologySpec d = mesh(2, 2, 1, 2);
   d.die_injection_bandwidth = 3e12;
   auto u = buildTopology(d);
