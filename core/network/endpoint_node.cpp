@@ -104,7 +104,7 @@ bool EndpointNode::takeRequest(int port) {
     const std::int64_t chunk = std::min<std::int64_t>(j.remaining, config().packetPayload);
     const bool request = m.op == Op::ReadRequest || m.op == Op::LdReduce;
     const std::uint32_t payload = request ? 0 : static_cast<std::uint32_t>(chunk);
-    const int vc = config().vcFor(false, j.nextPiece);
+    const int vc = config().vcFor(false, vcSpread_);
     const auto wire = static_cast<std::uint32_t>(config().wire.wireBytes(m.op, payload));
     if (usable && o.credits[static_cast<std::size_t>(vc)] <
                       static_cast<std::int32_t>(wire / static_cast<std::uint32_t>(config().wire.flitBytes)))
@@ -139,6 +139,7 @@ bool EndpointNode::takeRequest(int port) {
     }
     j.remaining -= chunk;
     ++j.nextPiece;
+    ++vcSpread_;
     if (j.remaining > 0) jobs_.push_back(j);  // round-robin: to the back of the queue
     jobs_.pop_front();
     ++stats_.packetsInjected;
@@ -165,7 +166,7 @@ void EndpointNode::respond(const Packet& request, Op op, std::uint32_t payload, 
   r.contributions = op == Op::LdReduceData ? 1 : 0;
   r.resultPort = request.resultPort;
   r.op = op;
-  r.vc = static_cast<std::uint8_t>(config().vcFor(true, request.piece));
+  r.vc = static_cast<std::uint8_t>(config().vcFor(true, vcSpread_++));
   r.wireBytes = static_cast<std::uint32_t>(config().wire.wireBytes(op, payload));
   const PacketHandle h = pool().allocate(r);
   if (port >= 0)

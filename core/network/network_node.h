@@ -62,6 +62,7 @@ class NetworkNode : public Component {
   std::vector<OutPort> out_;
   std::vector<InPort> in_;
   std::uint64_t packetSeq_ = 0;
+  std::uint32_t vcSpread_ = 0;  // rotates the VC of packets this node creates
   std::int64_t overflows_ = 0;
   std::int64_t maxBufferFlits_ = 0;
   std::int64_t hops_ = 0;

@@ -277,16 +277,16 @@ void SwitchNode::emitResult(const ReductionEntry& e, Op requestOp, Time ready) {
   if (requestOp == Op::LdReduce) {
     r.op = Op::LdReduceResult;
     r.destination = e.requester;
-    r.vc = static_cast<std::uint8_t>(config().vcFor(true, e.piece));
+    r.vc = static_cast<std::uint8_t>(config().vcFor(true, vcSpread_++));
   } else if (e.group >= 0) {
     r.op = Op::McStore;
     r.group = e.group;
     r.destination = node_;  // consumed here again: replicated to the group
-    r.vc = static_cast<std::uint8_t>(config().vcFor(false, e.piece));
+    r.vc = static_cast<std::uint8_t>(config().vcFor(false, vcSpread_++));
   } else {
     r.op = Op::Write;
     r.destination = e.requester;
-    r.vc = static_cast<std::uint8_t>(config().vcFor(false, e.piece));
+    r.vc = static_cast<std::uint8_t>(config().vcFor(false, vcSpread_++));
   }
   r.wireBytes = static_cast<std::uint32_t>(config().wire.wireBytes(r.op, r.payload));
   ++stats_.packetsCreated;
