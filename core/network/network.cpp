@@ -86,6 +86,7 @@ void Network::collect(Results& r, Time makespan) const {
       d.payload_bytes = st.payloadBytes;
       d.packets = st.packets;
       d.busy = st.busy;
+      d.capacity_Bps = out.channel.rate();
       d.utilization = makespan > 0 ? static_cast<double>(st.busy) / static_cast<double>(makespan) : 0;
       d.bin_bytes = st.binBytes;
       r.payload_bytes += st.payloadBytes;

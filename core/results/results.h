@@ -49,6 +49,7 @@ struct LinkDirectionResult {
   std::int64_t payload_bytes = 0;  // data bytes inside them
   std::int64_t packets = 0;
   Time busy = 0;                   // time the channel was serialising
+  double capacity_Bps = 0;         // usable rate: bandwidth x efficiency (bytes/s)
   double utilization = 0;          // busy / makespan
   BinSeries bin_bytes;  // wire bytes per time bin (run.bin)
 };

@@ -38,12 +38,25 @@ Results runOnTopology(const Scenario& s, const topo::Topology& topology, const R
   auto workload = work::makeWorkload(s, network, sim);
 
   auto lastReport = std::chrono::steady_clock::now();
-  const auto tick = [&](Time) {
-    if (!control.progress) return;
+  auto lastSnapshot = lastReport;
+  const auto snapshotEvery = std::chrono::duration<double>(1.0 / std::max(0.1, control.snapshotHz));
+  const auto tick = [&](Time now) {
     const auto t = std::chrono::steady_clock::now();
-    if (t - lastReport < std::chrono::milliseconds(50)) return;
-    lastReport = t;
-    control.progress(workload->progress());
+    if (control.progress && t - lastReport >= std::chrono::milliseconds(50)) {
+      lastReport = t;
+      control.progress(workload->progress());
+    }
+    if (control.snapshot && t - lastSnapshot >= snapshotEvery) {
+      lastSnapshot = t;
+      Results partial;
+      partial.scenario = s.name;
+      partial.seed = s.run.seed;
+      partial.sim_time = partial.makespan = now;
+      partial.bin = s.run.bin;
+      partial.bins = static_cast<int>((now + s.run.bin - 1) / s.run.bin);
+      network.collect(partial, now);
+      control.snapshot(partial);
+    }
   };
   const EngineStats stats = sim.run(s.run.time_limit, s.run.threads, control.cancel, tick);
 

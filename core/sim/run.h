@@ -17,6 +17,11 @@ struct RunControl {
   const std::atomic<bool>* cancel = nullptr;  // set to stop cooperatively
   // Called from the running thread with the fraction done (0..1), at most ~20 times a second.
   std::function<void(double fraction)> progress;
+  // Called from the running thread with the results so far (links' bins up to now,
+  // sim_time = now, makespan = now), at most `snapshotHz` times a wall-clock second.
+  // For live views; the callee copies what it needs.
+  std::function<void(const Results& partial)> snapshot;
+  double snapshotHz = 20;
 };
 
 // Throws fl::InputError when the scenario cannot be built (impossible topology or
