@@ -5,9 +5,12 @@
 // Prints events/s, packet-hops/s and bytes per in-flight packet. Targets (issue 2):
 // >= 10 M events/s on one core, <= 200 B per in-flight packet.
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
+#include <utility>
 
 #include "scenario/scenario.h"
 #include "sim/run.h"
@@ -35,19 +38,30 @@ void report(const char* name, const Scenario& s) {
               static_cast<long long>(r.peak_live_packets), after / 1024, (after - before) / 1024);
 }
 
+// Runs `s` in a child process; returns (peak RSS KiB, peak live packets).
+std::pair<long, long long> measureInChild(const Scenario& s) {
+  int fd[2];
+  if (pipe(fd) != 0) return {0, 0};
+  const pid_t pid = fork();
+  if (pid == 0) {
+    close(fd[0]);
+    const Results r = runScenario(s);
+    const long long out[2] = {peakRssKiB(), static_cast<long long>(r.peak_live_packets)};
+    (void)!write(fd[1], out, sizeof out);
+    _exit(0);
+  }
+  close(fd[1]);
+  long long in[2] = {0, 0};
+  (void)!read(fd[0], in, sizeof in);
+  close(fd[0]);
+  waitpid(pid, nullptr, 0);
+  return {static_cast<long>(in[0]), in[1]};
+}
+
 }  // namespace
 
 int main() {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
-  Scenario mesh;
-  mesh.name = "mesh 8x8 uniform 30 %";
-  mesh.topology.kind = TopologyKind::Mesh;
-  mesh.workload.kind = WorkloadKind::Traffic;
-  mesh.workload.traffic.load = 0.3;
-  mesh.workload.traffic.duration = 200 * kMicrosecond;
-  mesh.workload.traffic.warmup = 20 * kMicrosecond;
-  report("(a) 8x8 mesh, uniform, 256 B, 30 % load", mesh);
-
   Scenario a2a;
   a2a.topology.kind = TopologyKind::NvSwitch;
   a2a.topology.gpus = 8;
@@ -57,19 +71,31 @@ int main() {
   a2a.workload.collective.op = CollectiveOp::AllToAll;
   a2a.workload.collective.algorithm = CollectiveAlgorithm::Direct;
   a2a.workload.collective.size = 256ll << 20;
-  report("(b) DGX-H100 all-to-all, 256 MiB, 256 B", a2a);
+  // Memory per in-flight packet: the same all-to-all with deep buffers (many packets in
+  // flight) and shallow ones; each in a process forked
+  // before anything else ran, so peak RSS is its own. The slope
+  // (extra RSS / extra live packets) counts the packet, its queue entries and its events.
+  Scenario deep = a2a;
+  deep.workload.collective.size = 64ll << 20;
+  deep.network.vc_depth_flits = 1 << 16;
+  Scenario shallow = deep;
+  shallow.network.vc_depth_flits = 64;
+  const auto [deepRss, deepLive] = measureInChild(deep);
+  const auto [shallowRss, shallowLive] = measureInChild(shallow);
+  std::printf("(memory) DGX-H100 all-to-all: %lld live packets -> %ld KiB peak RSS; %lld -> %ld KiB: %.0f B per in-flight packet\n",
+              deepLive, deepRss, shallowLive, shallowRss,
+              deepLive > shallowLive ? (deepRss - shallowRss) * 1024.0 / double(deepLive - shallowLive) : 0.0);
 
-  // In-flight packets: a saturated mesh holds many packets in buffers and source queues.
-  Scenario sat = mesh;
-  sat.workload.traffic.load = 1.0;
-  sat.workload.traffic.duration = 50 * kMicrosecond;
-  sat.workload.traffic.warmup = 5 * kMicrosecond;
-  const long before = peakRssKiB();
-  const Results r = runScenario(sat);
-  const long after = peakRssKiB();
-  std::printf("(memory) saturated 8x8 mesh: peak live packets %lld, RSS growth %ld KiB -> %.0f B per live packet (upper bound: includes queues and stats)\n",
-              static_cast<long long>(r.peak_live_packets), after - before,
-              r.peak_live_packets > 0 ? (after - before) * 1024.0 / r.peak_live_packets : 0.0);
+  Scenario mesh;
+  mesh.name = "mesh 8x8 uniform 30 %";
+  mesh.topology.kind = TopologyKind::Mesh;
+  mesh.workload.kind = WorkloadKind::Traffic;
+  mesh.workload.traffic.load = 0.3;
+  mesh.workload.traffic.duration = 200 * kMicrosecond;
+  mesh.workload.traffic.warmup = 20 * kMicrosecond;
+  report("(a) 8x8 mesh, uniform, 256 B, 30 % load", mesh);
+
+  report("(b) DGX-H100 all-to-all, 256 MiB, 256 B", a2a);
 
   Scenario dc;
   dc.topology.kind = TopologyKind::Hierarchy;
@@ -81,6 +107,7 @@ int main() {
   dc.workload.traffic.duration = 2 * kMillisecond;
   dc.workload.traffic.warmup = 200 * kMicrosecond;
   dc.run.bin = 1 * kMillisecond;
+  dc.network.vc_depth_flits = 1 << 20;  // a bandwidth-delay product of buffer for 5 ms links
   report("(c) 1000 datacenters x 2 nodes x 4 GPUs", dc);
   return 0;
 }

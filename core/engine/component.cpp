@@ -17,7 +17,7 @@ bool Component::isLocal(ComponentId target) const { return partition_->owns(targ
 
 void Component::schedule(Time at, ComponentId target, std::uint32_t kind, std::uint32_t arg32,
                          std::uint64_t arg) {
-  Event e{at, id_, target, sequence_++, kind, arg32, arg};
+  const Event e(at, eventOrder(id_, sequence_++), target, kind, arg32, arg);
   if (partition_->owns(target)) {
     partition_->push(e);
   } else {
@@ -30,7 +30,7 @@ void Component::schedule(Time at, ComponentId target, std::uint32_t kind, std::u
 bool Component::scheduleWithPayload(Time at, ComponentId target, std::uint32_t kind,
                                     std::uint32_t arg32, std::uint64_t localHandle,
                                     const void* payload, std::uint32_t size) {
-  Event e{at, id_, target, sequence_++, kind, arg32, localHandle};
+  const Event e(at, eventOrder(id_, sequence_++), target, kind, arg32, localHandle);
   if (partition_->owns(target)) {
     partition_->push(e);
     return false;

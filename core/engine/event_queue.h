@@ -1,6 +1,10 @@
-// A partition's pending events: a 4-ary min-heap on (time, source, sequence).
-// 4-ary keeps the heap shallow and cache-friendly for the millions of events per second
-// the engine targets.
+// A partition's pending events, popped in (time, order) order.
+//
+// A calendar queue: the near future is a ring of buckets `width` picoseconds wide (most
+// events are a serialisation time or a link latency ahead, and land there with an O(1)
+// append); the bucket being processed is sorted once; events scheduled into the current
+// bucket go to a small heap beside it; events beyond the ring's horizon wait in a heap.
+// The order is exactly that of one big heap, so results do not depend on the bucket width.
 #pragma once
 #include <cstddef>
 #include <vector>
@@ -11,58 +15,34 @@ namespace fl {
 
 class EventQueue {
  public:
-  bool empty() const { return heap_.empty(); }
-  std::size_t size() const { return heap_.size(); }
-  const Event& top() const { return heap_.front(); }
-  Time nextTime() const { return heap_.empty() ? kTimeNever : heap_.front().time; }
+  EventQueue() { configure(1 << 20); }
 
-  void push(const Event& e) {
-    heap_.push_back(e);
-    siftUp(heap_.size() - 1);
-  }
+  // Sizes the ring so that `horizon` (the longest common scheduling distance, e.g. the
+  // largest link latency) fits. Only while empty.
+  void configure(Time horizon);
 
-  Event pop() {
-    Event top = heap_.front();
-    heap_.front() = heap_.back();
-    heap_.pop_back();
-    if (!heap_.empty()) siftDown(0);
-    return top;
-  }
-
-  void clear() { heap_.clear(); }
+  bool empty() const { return size_ == 0; }
+  std::size_t size() const { return size_; }
+  Time nextTime();  // kTimeNever when empty
+  void push(const Event& e);
+  Event pop();      // requires !empty()
 
  private:
-  static constexpr std::size_t kArity = 4;
+  void advance();   // makes the current bucket non-empty (requires !empty())
+  static void heapPush(std::vector<Event>& h, const Event& e);
+  static Event heapPop(std::vector<Event>& h);
 
-  void siftUp(std::size_t i) {
-    Event e = heap_[i];
-    while (i > 0) {
-      std::size_t parent = (i - 1) / kArity;
-      if (!before(e, heap_[parent])) break;
-      heap_[i] = heap_[parent];
-      i = parent;
-    }
-    heap_[i] = e;
-  }
-
-  void siftDown(std::size_t i) {
-    const std::size_t n = heap_.size();
-    Event e = heap_[i];
-    for (;;) {
-      std::size_t first = i * kArity + 1;
-      if (first >= n) break;
-      std::size_t best = first;
-      std::size_t last = first + kArity < n ? first + kArity : n;
-      for (std::size_t c = first + 1; c < last; ++c)
-        if (before(heap_[c], heap_[best])) best = c;
-      if (!before(heap_[best], e)) break;
-      heap_[i] = heap_[best];
-      i = best;
-    }
-    heap_[i] = e;
-  }
-
-  std::vector<Event> heap_;
+  std::vector<std::vector<Event>> ring_;
+  std::size_t mask_ = 0;
+  int shift_ = 0;            // bucket width = 2^shift ps
+  Time base_ = 0;            // start of the current bucket
+  std::size_t cursor_ = 0;   // ring index of the current bucket
+  std::vector<Event> sorted_;  // the current bucket, sorted; consumed from next_
+  std::size_t next_ = 0;
+  std::vector<Event> late_;    // heap: pushed into the current bucket after it was sorted
+  std::vector<Event> far_;     // heap: beyond the ring's horizon
+  std::size_t inRing_ = 0;     // events in ring buckets other than the current one
+  std::size_t size_ = 0;
 };
 
 }  // namespace fl

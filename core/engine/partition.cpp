@@ -20,7 +20,7 @@ void Partition::post(const CrossEvent& e) {
 std::int64_t Partition::runUntil(Time end, std::int64_t maxEvents) {
   windowEnd_ = end;
   std::int64_t done = 0;
-  while (done < maxEvents && !queue_.empty() && queue_.top().time < end) {
+  while (done < maxEvents && !queue_.empty() && queue_.nextTime() < end) {
     Event e = queue_.pop();
     now_ = e.time;
     components_[e.target]->handle(e);

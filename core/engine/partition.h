@@ -33,7 +33,8 @@ class Partition {
   int index() const { return index_; }
   Time now() const { return now_; }
   std::int64_t eventsProcessed() const { return events_; }
-  Time nextTime() const { return queue_.nextTime(); }
+  Time nextTime() { return queue_.nextTime(); }
+  void configureQueue(Time horizon) { queue_.configure(horizon); }
   std::size_t pending() const { return queue_.size(); }
 
   void push(const Event& e) { queue_.push(e); }

@@ -9,7 +9,7 @@
 namespace fl {
 
 namespace {
-constexpr ComponentId kExternalSource = 0xffffffffu;
+constexpr ComponentId kExternalSource = kMaxComponents - 1;
 constexpr std::int64_t kBatch = 1 << 16;  // events between cancellation checks and ticks
 }  // namespace
 
@@ -24,6 +24,7 @@ Simulator::~Simulator() = default;
 ComponentId Simulator::add(Component& c, int partition) {
   if (partition < 0 || partition >= partitionCount())
     throw std::out_of_range("partition index");
+  if (components_.size() + 1 >= kMaxComponents) throw std::length_error("too many components");
   c.id_ = static_cast<ComponentId>(components_.size());
   c.partition_ = partitions_[static_cast<size_t>(partition)].get();
   components_.push_back(&c);
@@ -31,9 +32,13 @@ ComponentId Simulator::add(Component& c, int partition) {
   return c.id_;
 }
 
+void Simulator::setHorizon(Time horizon) {
+  for (auto& p : partitions_) p->configureQueue(horizon);
+}
+
 void Simulator::scheduleInitial(Time at, ComponentId target, std::uint32_t kind,
                                 std::uint32_t arg32, std::uint64_t arg) {
-  Event e{at, kExternalSource, target, initialSequence_++, kind, arg32, arg};
+  const Event e(at, eventOrder(kExternalSource, initialSequence_++), target, kind, arg32, arg);
   partitions_[static_cast<size_t>(partitionOf_[target])]->push(e);
 }
 

@@ -34,6 +34,7 @@ struct GroupBox {
   int parent = -1;       // index of the enclosing group, -1 for none
   bool collapsed = false;
   topo::NodeId switchNode = -1;  // hierarchy: the group's switch (its traffic stands for the group)
+  bool visible = true;   // false inside a collapsed ancestor (kept so indices stay stable)
 };
 
 struct LinkPath {

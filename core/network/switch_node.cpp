@@ -49,6 +49,11 @@ void SwitchNode::handle(const Event& e) {
   }
 }
 
+std::uint32_t SwitchNode::slotOf(int inPort, int vc) const {
+  return static_cast<std::uint32_t>(inPort) * static_cast<std::uint32_t>(config().virtualChannels) +
+         static_cast<std::uint32_t>(vc);
+}
+
 // A packet's head has arrived: it is buffered, then either consumed here (reduction
 // operands), turned into replicas (multicast) or queued for one output port.
 void SwitchNode::arrive(int inPort, PacketHandle h) {
@@ -100,7 +105,7 @@ void SwitchNode::multicast(int inPort, PacketHandle h, std::int32_t flits, Op re
   for (topo::NodeId m : members) {
     const int o = chooseOutput(m);
     ports_.push_back(o);
-    outState_[static_cast<std::size_t>(o)].requests.push_back(
+    outState_[static_cast<std::size_t>(o)].queue.push(slotOf(inPort, vc),
         {h, static_cast<std::int16_t>(inPort), vc, m, replicaFlits, flits});
   }
   // Copy: arbitration may reuse ports_ through a nested multicast.
@@ -109,7 +114,7 @@ void SwitchNode::multicast(int inPort, PacketHandle h, std::int32_t flits, Op re
 }
 
 void SwitchNode::requestOutput(int port, const Request& r) {
-  outState_[static_cast<std::size_t>(port)].requests.push_back(r);
+  outState_[static_cast<std::size_t>(port)].queue.push(slotOf(r.inPort, r.vc), r);
   tryArbitrate(port);
 }
 
@@ -131,7 +136,7 @@ int SwitchNode::chooseOutput(topo::NodeId dst) {
   std::size_t bestLoad = SIZE_MAX;
   for (std::size_t i = 0; i < n; ++i) {
     const int c = candidates_[(start + i) % n];
-    const std::size_t load = outState_[static_cast<std::size_t>(c)].requests.size() +
+    const std::size_t load = outState_[static_cast<std::size_t>(c)].queue.size() +
                              (out_[static_cast<std::size_t>(c)].busy ? 1 : 0);
     if (load < bestLoad) {
       bestLoad = load;
@@ -144,32 +149,10 @@ int SwitchNode::chooseOutput(topo::NodeId dst) {
 void SwitchNode::tryArbitrate(int port) {
   OutPort& o = out_[static_cast<std::size_t>(port)];
   OutState& s = outState_[static_cast<std::size_t>(port)];
-  if (o.busy || s.requests.empty()) return;
-  // Round-robin over (input port, VC) slots: the first eligible slot after the last
-  // grant; within a slot the earliest request, so order per (input, VC, output) holds.
-  const std::uint32_t vcs = static_cast<std::uint32_t>(config().virtualChannels);
-  const std::uint32_t slots = static_cast<std::uint32_t>(occupancy_.size()) * vcs;
-  std::size_t best = SIZE_MAX;
-  std::uint32_t bestKey = UINT32_MAX;
-  blocked_.clear();
-  for (std::size_t i = 0; i < s.requests.size(); ++i) {
-    const Request& r = s.requests[i];
-    const std::uint32_t slot = static_cast<std::uint32_t>(r.inPort) * vcs + r.vc;
-    const std::uint32_t key = (slot + slots - s.rr) % slots;
-    if (key >= bestKey) continue;
-    if (std::find(blocked_.begin(), blocked_.end(), slot) != blocked_.end()) continue;
-    if (o.credits[r.vc] < r.flits) {  // later packets of this slot wait behind it
-      blocked_.push_back(slot);
-      continue;
-    }
-    bestKey = key;
-    best = i;
-    if (key == 0) break;
-  }
-  if (best == SIZE_MAX) return;  // wait for credits
-  const Request r = s.requests[best];
-  s.requests.erase(s.requests.begin() + static_cast<std::ptrdiff_t>(best));
-  s.rr = (static_cast<std::uint32_t>(r.inPort) * vcs + r.vc + 1) % slots;
+  if (o.busy || s.queue.empty()) return;
+  Request r;
+  if (!s.queue.grant([&](const Request& q) { return o.credits[q.vc] >= q.flits; }, r))
+    return;  // wait for credits
   s.current = r;
 
   PacketHandle h = r.handle;

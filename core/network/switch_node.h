@@ -14,6 +14,7 @@
 
 #include "network/network_node.h"
 #include "network/reduction_buffer.h"
+#include "network/virtual_output_queue.h"
 
 namespace fl::net {
 
@@ -38,21 +39,14 @@ class SwitchNode : public NetworkNode {
   const std::vector<ReductionBuffer>& reductionBuffers() const { return buffers_; }
 
  private:
-  struct Request {
-    PacketHandle handle;
-    std::int16_t inPort;
-    std::uint8_t vc;
-    std::int32_t replicaTo;  // multicast replica destination node, -1 for the packet itself
-    std::int32_t flits;      // flits of what will be sent
-    std::int32_t bufferedFlits;  // flits the packet holds in its input buffer
-  };
+  using Request = OutputRequest;
   struct OutState {
-    std::vector<Request> requests;  // in arrival order
-    std::uint32_t rr = 0;
+    VirtualOutputQueue queue;
     Request current{};
   };
 
   int internalPort() const { return static_cast<int>(out_.size()); }
+  std::uint32_t slotOf(int inPort, int vc) const;
   void arrive(int inPort, PacketHandle h);
   void requestOutput(int port, const Request& r);
   void multicast(int inPort, PacketHandle h, std::int32_t flits, Op replicaOp);
@@ -69,7 +63,6 @@ class SwitchNode : public NetworkNode {
   std::unordered_map<std::uint64_t, std::uint16_t> forwarded_;  // contributions sent early
   std::vector<int> candidates_;
   std::vector<int> ports_;
-  std::vector<std::uint32_t> blocked_;
   std::vector<ReductionEntry> evicted_;
   std::uint32_t spread_ = 0;
   Time reductionEngineFree_ = 0;

@@ -33,6 +33,14 @@ Results runOnTopology(const Scenario& s, const topo::Topology& topology, const R
   const Partitioning parts = partitionTopology(topology, wanted);
   Simulator sim(parts.parts);
   if (parts.parts > 1) sim.setLookahead(parts.lookahead);
+  // Event queues are sized for the farthest common event: a packet's serialisation plus
+  // the longest link latency.
+  Time horizon = 0;
+  for (const auto& l : topology.links()) {
+    const double wire = static_cast<double>(net::WireFormat::from(s.network).wireBytes(net::Op::Write, s.network.packet_payload));
+    horizon = std::max(horizon, l.latency + transferTime(wire, l.bandwidth * l.efficiency));
+  }
+  sim.setHorizon(horizon);
 
   net::Network network(topology, s.network, s.run.bin, sim, parts.partitionOf);
   auto workload = work::makeWorkload(s, network, sim);

@@ -1,0 +1,98 @@
+#include "engine/event_queue.h"
+
+#include <algorithm>
+#include <bit>
+#include <stdexcept>
+
+namespace fl {
+
+namespace {
+constexpr std::size_t kBuckets = 4096;
+constexpr std::size_t kKeepCapacity = 64;   // events a ring slot may keep allocated
+// std heaps are max-heaps: invert the order.
+bool later(const Event& a, const Event& b) { return before(b, a); }
+}  // namespace
+
+void EventQueue::configure(Time horizon) {
+  if (size_ != 0) throw std::logic_error("EventQueue::configure on a non-empty queue");
+  const auto perBucket = static_cast<std::uint64_t>(std::max<Time>(1, horizon) / static_cast<Time>(kBuckets) + 1);
+  shift_ = std::bit_width(perBucket - 1);  // smallest power of two >= perBucket
+  ring_.assign(kBuckets, {});
+  mask_ = kBuckets - 1;
+  base_ = 0;
+  cursor_ = 0;
+  sorted_.clear();
+  next_ = 0;
+}
+
+void EventQueue::heapPush(std::vector<Event>& h, const Event& e) {
+  h.push_back(e);
+  std::push_heap(h.begin(), h.end(), later);
+}
+
+Event EventQueue::heapPop(std::vector<Event>& h) {
+  std::pop_heap(h.begin(), h.end(), later);
+  Event e = h.back();
+  h.pop_back();
+  return e;
+}
+
+void EventQueue::push(const Event& e) {
+  ++size_;
+  const Time width = Time{1} << shift_;
+  if (e.time < base_ + width) {
+    heapPush(late_, e);
+    return;
+  }
+  const auto ahead = static_cast<std::uint64_t>((e.time - base_) >> shift_);
+  if (ahead <= mask_) {
+    ring_[(cursor_ + ahead) & mask_].push_back(e);
+    ++inRing_;
+  } else {
+    heapPush(far_, e);
+  }
+}
+
+void EventQueue::advance() {
+  const Time width = Time{1} << shift_;
+  while (next_ == sorted_.size() && late_.empty()) {
+    sorted_.clear();
+    next_ = 0;
+    if (inRing_ == 0) {
+      // Nothing near: jump to the far heap's first event.
+      const Time t = far_.front().time;
+      const Time start = t - (t - base_) % width;
+      cursor_ = (cursor_ + static_cast<std::size_t>((start - base_) >> shift_)) & mask_;
+      base_ = start;
+    } else {
+      cursor_ = (cursor_ + 1) & mask_;
+      base_ += width;
+    }
+    sorted_.swap(ring_[cursor_]);
+    inRing_ -= sorted_.size();
+    // The slot got the old (cleared) current bucket; drop unusually large capacity so a
+    // burst does not pin memory in thousands of slots.
+    if (ring_[cursor_].capacity() > kKeepCapacity) std::vector<Event>().swap(ring_[cursor_]);
+    // Far events whose time has come join this bucket.
+    while (!far_.empty() && far_.front().time < base_ + width) sorted_.push_back(heapPop(far_));
+    std::sort(sorted_.begin(), sorted_.end(), before);
+  }
+}
+
+Time EventQueue::nextTime() {
+  if (size_ == 0) return kTimeNever;
+  advance();
+  if (next_ == sorted_.size()) return late_.front().time;
+  if (late_.empty()) return sorted_[next_].time;
+  return std::min(sorted_[next_].time, late_.front().time);
+}
+
+Event EventQueue::pop() {
+  advance();
+  --size_;
+  if (next_ < sorted_.size() && (late_.empty() || before(sorted_[next_], late_.front())))
+    return sorted_[next_++];
+  return heapPop(late_);
+}
+
+}  // namespace fl

@@ -1,0 +1,262 @@
+// Hierarchies: nested group boxes, root switch at the top. Every non-root switch is a
+// group (its box holds the switch at the top and its children below); groups are indexed
+// in preorder, so an index names the same group whatever is collapsed. A collapsed group
+// is one box (its switch's placement); everything inside it is hidden at its centre.
+// Children go in one row when few, else in rows split around a central spine, with links
+// routed as a comb (up to the channel above their row, along it to the spine, up the
+// spine to the parent), so 1000 datacenter boxes form a grid instead of a hairball.
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "layout/layout_internal.h"
+
+namespace fl::layout::detail {
+
+namespace {
+
+constexpr double kMargin = 40;
+constexpr double kGpuW = 84, kGpuH = 40;
+constexpr double kSwW = 110, kSwH = 36;
+constexpr double kCollapsedW = 150, kCollapsedH = 64;
+constexpr double kPad = 14, kLabel = 24;  // group box padding, label strip at its top
+constexpr double kSwGap = 56;             // parent switch to its first row of children
+constexpr double kGap = 20, kRowGap = 56, kSpine = 40;
+constexpr int kOneRowMax = 8;             // up to this many children: a single row
+constexpr double kAspect = 1.6;           // target width / height of a multi-row grid
+
+struct Item {
+  topo::NodeId node;
+  double x = 0, y = 0;  // top-left, relative to the content origin
+};
+struct Row {
+  double top = 0, height = 0;
+};
+struct Arrangement {
+  std::vector<Item> items;
+  std::vector<int> rowOf;  // per item
+  std::vector<Row> rows;
+  double width = 0, height = 0;
+  bool comb = false;
+};
+
+class HierarchyLayout {
+ public:
+  HierarchyLayout(const topo::Topology& t, const LayoutOptions& o) : t_(t), l_(emptyLayout(t)) {
+    const size_t n = t.nodes().size();
+    children_.resize(n);
+    group_.assign(n, -1);
+    for (const auto& node : t.nodes()) {
+      if (node.parent >= 0) children_[static_cast<size_t>(node.parent)].push_back(node.id);
+      if (node.kind == topo::NodeKind::Switch && node.parent >= 0) {
+        group_[static_cast<size_t>(node.id)] = static_cast<int>(l_.groups.size());
+        GroupBox g;
+        g.label = node.name;
+        g.level = std::max(0, node.level - 1);
+        g.parent = group_[static_cast<size_t>(node.parent)];
+        g.switchNode = node.id;
+        const bool open = o.expandAll || t.endpointCount() < o.autoExpandBelow ||
+                          o.expandedGroups.count(static_cast<int>(l_.groups.size())) > 0;
+        g.collapsed = !open;
+        l_.groups.push_back(g);
+      }
+    }
+    size_.assign(n, {0, 0});
+    arrangement_.resize(n);
+    shown_.assign(n, 0);
+  }
+
+  TopologyLayout run() {
+    std::vector<topo::NodeId> roots;
+    for (const auto& node : t_.nodes())
+      if (node.parent < 0) roots.push_back(node.id);
+    double x = kMargin;
+    for (topo::NodeId r : roots) {  // one root in practice; side by side otherwise
+      measure(r);
+      placeVisible(r, x, kMargin);
+      x += size_[static_cast<size_t>(r)].w + kGap;
+    }
+    for (const auto& node : t_.nodes())  // parents come first: preorder ids
+      if (node.parent >= 0 && !isShown(node.id)) hide(node.id);
+    for (const auto& k : t_.links())
+      if (l_.links[static_cast<size_t>(k.id)].points.empty()) {
+        straightPath(l_, k);
+        l_.links[static_cast<size_t>(k.id)].visible = false;
+      }
+    finishBounds(l_, kMargin);
+    return std::move(l_);
+  }
+
+ private:
+  struct Size {
+    double w, h;
+  };
+
+  bool isOpen(topo::NodeId v) const {
+    const int g = group_[static_cast<size_t>(v)];
+    return g < 0 ? !children_[static_cast<size_t>(v)].empty() : !l_.groups[static_cast<size_t>(g)].collapsed;
+  }
+  bool isShown(topo::NodeId v) const { return shown_[static_cast<size_t>(v)] != 0; }
+
+  void hide(topo::NodeId v) {
+    auto& p = l_.nodes[static_cast<size_t>(v)];
+    const auto& parent = l_.nodes[static_cast<size_t>(t_.node(v).parent)];
+    p.center = parent.center;  // collapsed into the nearest shown ancestor
+    p.width = p.height = 0;
+    p.visible = false;
+    p.group = parent.group;
+    const int g = group_[static_cast<size_t>(v)];
+    if (g >= 0) {
+      auto& box = l_.groups[static_cast<size_t>(g)];
+      box.visible = false;
+      box.x = p.center.x;
+      box.y = p.center.y;
+      box.width = box.height = 0;
+    }
+  }
+
+  // Sizes bottom-up for the shown part of the tree.
+  void measure(topo::NodeId v) {
+    const auto& node = t_.node(v);
+    Size& s = size_[static_cast<size_t>(v)];
+    if (node.kind != topo::NodeKind::Switch) {
+      s = {kGpuW, kGpuH};
+      return;
+    }
+    if (!isOpen(v)) {
+      const bool group = group_[static_cast<size_t>(v)] >= 0;
+      s = {group ? kCollapsedW : kSwW, group ? kCollapsedH : kSwH};
+      return;
+    }
+    for (topo::NodeId c : children_[static_cast<size_t>(v)]) measure(c);
+    Arrangement& a = arrangement_[static_cast<size_t>(v)];
+    arrange(children_[static_cast<size_t>(v)], a);
+    const bool boxed = group_[static_cast<size_t>(v)] >= 0;
+    s.w = std::max(a.width, kSwW) + (boxed ? 2 * kPad : 0);
+    s.h = (boxed ? kLabel + kPad : 0) + kSwH + kSwGap + a.height;
+  }
+
+  void arrange(const std::vector<topo::NodeId>& kids, Arrangement& a) const {
+    a.items.clear();
+    a.rowOf.clear();
+    a.rows.clear();
+    a.comb = kids.size() > static_cast<size_t>(kOneRowMax);
+    if (!a.comb) {
+      double x = 0, h = 0;
+      for (topo::NodeId c : kids) {
+        const Size& s = size_[static_cast<size_t>(c)];
+        a.items.push_back({c, x, 0});
+        a.rowOf.push_back(0);
+        x += s.w + kGap;
+        h = std::max(h, s.h);
+      }
+      a.rows.push_back({0, h});
+      a.width = std::max(0.0, x - kGap);
+      a.height = h;
+      return;
+    }
+    // Rows of two halves around the spine, each half filled up to halfW.
+    double area = 0, maxW = 0;
+    for (topo::NodeId c : kids) {
+      const Size& s = size_[static_cast<size_t>(c)];
+      area += (s.w + kGap) * (s.h + kRowGap);
+      maxW = std::max(maxW, s.w);
+    }
+    const double halfW = std::max(maxW, (std::sqrt(area * kAspect) - kSpine) / 2);
+    size_t i = 0;
+    double y = 0, usedHalf = 0;
+    while (i < kids.size()) {
+      const int row = static_cast<int>(a.rows.size());
+      std::vector<Item> halves[2];
+      double rowH = 0;
+      for (int side = 0; side < 2 && i < kids.size(); ++side) {
+        double w = 0;
+        while (i < kids.size()) {
+          const Size& s = size_[static_cast<size_t>(kids[i])];
+          if (w > 0 && w + kGap + s.w > halfW) break;
+          halves[side].push_back({kids[i], (w > 0 ? w + kGap : 0), 0});
+          w += (w > 0 ? kGap : 0) + s.w;
+          rowH = std::max(rowH, s.h);
+          ++i;
+        }
+        usedHalf = std::max(usedHalf, w);
+        // Left half: shift so it ends at the spine (x relative to the spine, negative).
+        if (side == 0)
+          for (Item& it : halves[0]) it.x -= w + kSpine / 2;
+        else
+          for (Item& it : halves[1]) it.x += kSpine / 2;
+      }
+      if (row > 0) y += kRowGap;
+      for (auto& half : halves)
+        for (Item& it : half) {
+          it.y = y;
+          a.items.push_back(it);
+          a.rowOf.push_back(row);
+        }
+      a.rows.push_back({y, rowH});
+      y += rowH;
+    }
+    a.width = 2 * usedHalf + kSpine;
+    a.height = y;
+    for (Item& it : a.items) it.x += a.width / 2;  // spine at the content's centre
+  }
+
+  void placeVisible(topo::NodeId v, double x, double y) {
+    shown_[static_cast<size_t>(v)] = 1;
+    const Size s = size_[static_cast<size_t>(v)];
+    auto& p = l_.nodes[static_cast<size_t>(v)];
+    const int g = group_[static_cast<size_t>(v)];
+    const topo::NodeId parent = t_.node(v).parent;
+    p.group = g >= 0 ? g : (parent >= 0 ? l_.nodes[static_cast<size_t>(parent)].group : -1);
+    if (g >= 0) {
+      auto& box = l_.groups[static_cast<size_t>(g)];
+      box.x = x;
+      box.y = y;
+      box.width = s.w;
+      box.height = s.h;
+    }
+    if (t_.node(v).kind != topo::NodeKind::Switch || !isOpen(v)) {
+      place(p, x + s.w / 2, y + s.h / 2, s.w, s.h);
+      return;
+    }
+    const bool boxed = g >= 0;
+    const double swY = y + (boxed ? kLabel : 0) + kSwH / 2;
+    place(p, x + s.w / 2, swY, kSwW, kSwH);
+    const Arrangement& a = arrangement_[static_cast<size_t>(v)];
+    const double ox = x + (s.w - a.width) / 2, oy = swY + kSwH / 2 + kSwGap;
+    for (size_t k = 0; k < a.items.size(); ++k) {
+      const Item& it = a.items[k];
+      placeVisible(it.node, ox + it.x, oy + it.y);
+      const auto& c = l_.nodes[static_cast<size_t>(it.node)];
+      std::vector<Point> path{c.center};
+      if (a.comb) {
+        const int row = a.rowOf[k];
+        const double channel = oy + a.rows[static_cast<size_t>(row)].top - (row == 0 ? kSwGap : kRowGap) / 2;
+        path.push_back({c.center.x, channel});
+        path.push_back({p.center.x, channel});
+      }
+      path.push_back(p.center);
+      // The uplink is ports(child)[0]; its a end is the child for the builder's links.
+      const topo::LinkId link = t_.ports(it.node).empty() ? -1 : t_.ports(it.node)[0].link;
+      if (link < 0) continue;
+      if (t_.link(link).a != it.node) std::reverse(path.begin(), path.end());
+      l_.links[static_cast<size_t>(link)].points = std::move(path);
+    }
+  }
+
+  const topo::Topology& t_;
+  TopologyLayout l_;
+  std::vector<std::vector<topo::NodeId>> children_;
+  std::vector<int> group_;  // node -> its own group index (non-root switches), else -1
+  std::vector<Size> size_;
+  std::vector<Arrangement> arrangement_;
+  std::vector<char> shown_;  // placed as visible
+};
+
+}  // namespace
+
+TopologyLayout layoutHierarchy(const topo::Topology& t, const LayoutOptions& options) {
+  return HierarchyLayout(t, options).run();
+}
+
+}  // namespace fl::layout::detail

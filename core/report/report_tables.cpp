@@ -1,0 +1,131 @@
+// resultsSection (declared in report_sections.h): the results tables of one run.
+#include <algorithm>
+
+#include "report/html_util.h"
+#include "report/report_data.h"
+#include "report/report_format.h"
+#include "report/report_sections.h"
+
+namespace fl::report {
+namespace {
+
+constexpr std::size_t kLinkRows = 20, kSwitchRows = 32;
+
+// A time cell: readable text, exact nanoseconds in data-ns for tools and tests.
+Cell timeCell(Time t) { return numCell(formatDuration(t), htmlAttr("data-ns", formatFixed(toNs(t), 3))); }
+Cell bytesCell(std::int64_t b) {
+  return numCell(formatBytes(static_cast<double>(b)), htmlAttr("data-bytes", std::to_string(b)));
+}
+
+std::string heading(const RunView& v, const std::string& text) {
+  const std::string h = "h" + std::to_string(v.headingLevel + 1);
+  return "<" + h + ">" + htmlEscape(text) + "</" + h + ">\n";
+}
+
+std::string phasesTable(const RunView& v) {
+  const Results& r = v.results;
+  if (r.phases.empty()) return "<p class=\"note\">No phases were marked.</p>\n";
+  HtmlTable t(htmlAttr("id", v.idPrefix + "phases"));
+  t.header({{"phase"}, numCell("start"), numCell("end"), numCell("duration")});
+  for (const PhaseMark& p : r.phases) t.row({{p.name}, timeCell(p.start), timeCell(p.end), timeCell(p.end - p.start)});
+  return t.html();
+}
+
+std::string linksTable(const RunView& v) {
+  const Results& r = v.results;
+  const auto links = busiestLinks(r, kLinkRows);
+  if (links.empty()) return "<p class=\"note\">No link carried traffic.</p>\n";
+  HtmlTable t(htmlAttr("id", v.idPrefix + "links"));
+  t.header({numCell("#"), {"link"}, {"from → to"}, {"kind"}, numCell("wire bytes"), numCell("payload"),
+            numCell("packets"), numCell("utilisation")});
+  int rank = 0;
+  for (const LinkDirectionResult* l : links)
+    t.row({numCell(std::to_string(++rank)), {l->id}, {l->from + " → " + l->to}, {l->kind}, bytesCell(l->bytes),
+           bytesCell(l->payload_bytes), numCell(formatCount(l->packets)), numCell(formatPercent(l->utilization))});
+  std::size_t used = 0;
+  for (const LinkDirectionResult& l : r.links) used += l.bytes > 0;
+  return t.html() + "<p class=\"note\">" +
+         htmlEscape("Showing " + std::to_string(links.size()) + " of the " + std::to_string(used) +
+                    " link directions that carried traffic (" + std::to_string(r.links.size()) +
+                    " in all), by utilisation over the run = busy time / makespan.") +
+         "</p>\n";
+}
+
+std::string switchesTable(const RunView& v) {
+  const Results& r = v.results;
+  if (r.switches.empty()) return "<p class=\"note\">This fabric has no switches.</p>\n";
+  std::vector<const SwitchResult*> sw;
+  for (const SwitchResult& s : r.switches) sw.push_back(&s);
+  std::stable_sort(sw.begin(), sw.end(),
+                   [](const auto* a, const auto* b) { return a->packets_forwarded > b->packets_forwarded; });
+  const std::size_t shown = std::min(sw.size(), kSwitchRows);
+  HtmlTable t(htmlAttr("id", v.idPrefix + "switches"));
+  t.header({{"switch"}, numCell("forwarded"), numCell("multicast replicas"), numCell("reductions"),
+            numCell("evictions"), numCell("peak reduction entries")});
+  for (std::size_t i = 0; i < shown; ++i) {
+    const SwitchResult& s = *sw[i];
+    t.row({{s.id}, numCell(formatCount(s.packets_forwarded)), numCell(formatCount(s.multicast_replicas)),
+           numCell(formatCount(s.reductions)), numCell(formatCount(s.evictions)),
+           numCell(formatCount(s.peak_reduction_entries))});
+  }
+  std::string out = t.html();
+  if (shown < sw.size())
+    out += "<p class=\"note\">" +
+           htmlEscape("Showing the " + std::to_string(shown) + " of " + std::to_string(sw.size()) +
+                      " switches that forwarded the most packets.") +
+           "</p>\n";
+  return out;
+}
+
+std::string totalsTable(const RunView& v) {
+  const Results& r = v.results;
+  auto bytes = [](std::int64_t b) { return htmlEscape(formatBytes(static_cast<double>(b))); };
+  std::vector<std::pair<std::string, std::string>> rows = {
+      {"makespan", htmlEscape(formatDuration(r.makespan))},
+      {"payload bytes", bytes(r.payload_bytes)},
+      {"wire bytes", bytes(r.wire_bytes)},
+      {"payload efficiency", htmlEscape(formatPercent(r.payload_efficiency()))},
+      {"uplink (endpoint → fabric)", bytes(r.uplink_bytes) + " wire, " + bytes(r.uplink_payload_bytes) + " payload"},
+      {"downlink (fabric → endpoint)",
+       bytes(r.downlink_bytes) + " wire, " + bytes(r.downlink_payload_bytes) + " payload"},
+      {"packets delivered", htmlEscape(formatCount(r.packets) + " (" + formatCount(r.packet_hops) + " link traversals)")}};
+  if (r.algbw_GBps || r.busbw_GBps) {
+    std::string bw;
+    if (r.algbw_GBps) bw += "algbw " + formatFixed(*r.algbw_GBps, 2) + " GB/s";
+    if (r.busbw_GBps) bw += std::string(bw.empty() ? "" : ", ") + "busbw " + formatFixed(*r.busbw_GBps, 2) + " GB/s";
+    rows.push_back({"collective bandwidth",
+                    htmlEscape(bw + " (size " + formatBytes(static_cast<double>(r.collective_size_bytes)) + " per GPU)")});
+  }
+  if (r.offered_GBps || r.accepted_GBps || r.accepted_fraction) {
+    std::string t;
+    if (r.offered_GBps) t += "offered " + formatFixed(*r.offered_GBps, 2) + " GB/s";
+    if (r.accepted_GBps) t += std::string(t.empty() ? "" : ", ") + "accepted " + formatFixed(*r.accepted_GBps, 2) + " GB/s";
+    if (r.accepted_fraction) t += " (" + formatPercent(*r.accepted_fraction) + " accepted)";
+    rows.push_back({"throughput per endpoint", htmlEscape(t)});
+  }
+  if (r.latency)
+    rows.push_back({"packet latency", htmlEscape("mean " + formatFixed(r.latency->mean_ns, 1) + " ns, p50 " +
+                                                 formatFixed(r.latency->p50_ns, 1) + " ns, p99 " +
+                                                 formatFixed(r.latency->p99_ns, 1) + " ns, max " +
+                                                 formatFixed(r.latency->max_ns, 1) + " ns (" +
+                                                 formatCount(r.latency->samples) + " packets)")});
+  if (r.reduction_lookups > 0)
+    rows.push_back({"in-switch reduction hits",
+                    htmlEscape(formatCount(r.reduction_hits) + " of " + formatCount(r.reduction_lookups) + " lookups")});
+  if (r.buffer_overflows != 0)
+    rows.push_back({"WARNING", htmlEscape(formatCount(r.buffer_overflows) + " buffer overflows (a simulator bug)")});
+  if (r.cancelled) rows.push_back({"WARNING", "the run was stopped early: partial results"});
+  return keyValueTable(rows, htmlAttr("id", v.idPrefix + "totals"));
+}
+
+}  // namespace
+
+std::string resultsSection(const RunView& v) {
+  std::string body = heading(v, "Traffic totals") + totalsTable(v);
+  body += heading(v, "Phases") + phasesTable(v);
+  body += heading(v, "Busiest link directions") + linksTable(v);
+  body += heading(v, "Switches") + switchesTable(v);
+  return htmlSection(v.idPrefix + "results", "Results", body, v.headingLevel);
+}
+
+}  // namespace fl::report

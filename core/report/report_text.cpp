@@ -1,0 +1,46 @@
+#include "report/report_text.h"
+
+#include "scenario/schema.h"
+
+namespace fl::report {
+
+std::string valueText(const Scenario& s, const std::string& key) {
+  try {
+    return getValue(s, key);
+  } catch (const std::exception&) {
+    return {};
+  }
+}
+
+std::string workloadOneLine(const Scenario& s) {
+  if (s.workload.kind == WorkloadKind::Collective) {
+    const std::string op = valueText(s, "workload.collective.op");
+    const std::string size = valueText(s, "workload.collective.size");
+    if (s.workload.collective.op == CollectiveOp::P2P)
+      return "p2p gpu" + std::to_string(s.workload.collective.source) + " → gpu" +
+             std::to_string(s.workload.collective.destination) + ", " + size;
+    std::string text = op + " " + valueText(s, "workload.collective.algorithm");
+    if (s.workload.collective.op == CollectiveOp::AllToAllV && !s.workload.collective.matrix.empty())
+      return text + ", explicit size matrix";
+    if (s.workload.collective.op == CollectiveOp::AllToAllV)
+      text += ", Zipf skew " + valueText(s, "workload.collective.skew");
+    return text + ", " + size + " per GPU";
+  }
+  return valueText(s, "workload.traffic.pattern") + " traffic at " + valueText(s, "workload.traffic.load") +
+         " load for " + valueText(s, "workload.traffic.duration") + " (warm-up " +
+         valueText(s, "workload.traffic.warmup") + ")";
+}
+
+std::string topologyOneLine(const topo::Topology& t) {
+  if (!t.description.empty()) return t.description;
+  return t.kind + ": " + std::to_string(t.endpointCount()) + " endpoints, " + std::to_string(t.nodes().size()) +
+         " nodes, " + std::to_string(t.links().size()) + " links";
+}
+
+std::string settingsText(const std::vector<std::pair<std::string, std::string>>& settings) {
+  std::string out;
+  for (const auto& [k, v] : settings) out += (out.empty() ? "" : ", ") + k + " = " + v;
+  return out;
+}
+
+}  // namespace fl::report

@@ -1,0 +1,255 @@
+#include "report/svg_topology.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "report/chart_axes.h"
+#include "report/colormap.h"
+#include "report/report_format.h"
+#include "report/svg_document.h"
+
+namespace fl::report {
+namespace {
+
+constexpr double kMargin = 12, kLegendHeight = 58;
+const char* const kIdle = "#dedede";
+const char* const kHot = "#d62728";
+
+using Path = std::vector<SvgPoint>;
+
+// The polyline shifted sideways by `d` (positive: right of the direction of travel in
+// screen coordinates), with mitred joints limited to 2 d.
+Path offsetPath(const Path& p, double d) {
+  Path out;
+  const std::size_t n = p.size();
+  auto normal = [&](std::size_t i) {  // of segment i -> i + 1
+    const double dx = p[i + 1].x - p[i].x, dy = p[i + 1].y - p[i].y, len = std::hypot(dx, dy);
+    return len < 1e-9 ? SvgPoint{0, 0} : SvgPoint{-dy / len, dx / len};
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    SvgPoint a = i > 0 ? normal(i - 1) : normal(i), b = i + 1 < n ? normal(i) : normal(i - 1);
+    if (a.x == 0 && a.y == 0) a = b;
+    if (b.x == 0 && b.y == 0) b = a;
+    SvgPoint m{a.x + b.x, a.y + b.y};
+    const double len = std::hypot(m.x, m.y);
+    if (len < 1e-9) {
+      m = a;
+    } else {
+      m = {m.x / len, m.y / len};
+    }
+    const double cosHalf = m.x * a.x + m.y * a.y;
+    const double k = std::min(2.0, cosHalf > 1e-6 ? 1 / cosHalf : 2.0);
+    out.push_back({p[i].x + m.x * d * k, p[i].y + m.y * d * k});
+  }
+  return out;
+}
+
+double pathLength(const Path& p) {
+  double s = 0;
+  for (std::size_t i = 1; i < p.size(); ++i) s += std::hypot(p[i].x - p[i - 1].x, p[i].y - p[i - 1].y);
+  return s;
+}
+
+SvgPoint midpoint(const Path& p) {
+  const double half = pathLength(p) / 2;
+  double s = 0;
+  for (std::size_t i = 1; i < p.size(); ++i) {
+    const double seg = std::hypot(p[i].x - p[i - 1].x, p[i].y - p[i - 1].y);
+    if (s + seg >= half && seg > 0) {
+      const double f = (half - s) / seg;
+      return {p[i - 1].x + f * (p[i].x - p[i - 1].x), p[i - 1].y + f * (p[i].y - p[i - 1].y)};
+    }
+    s += seg;
+  }
+  return p.empty() ? SvgPoint{} : p.front();
+}
+
+// Lanes as wide as the drawing allows: a link's two lanes must leave a gap to the next
+// link of a parallel bundle (same two nodes), and stay thin next to long links.
+double laneWidth(const std::vector<Path>& paths, const std::vector<std::pair<topo::NodeId, topo::NodeId>>& ends) {
+  std::vector<double> lengths;
+  for (const Path& p : paths) lengths.push_back(pathLength(p));
+  if (lengths.empty()) return 4;
+  std::nth_element(lengths.begin(), lengths.begin() + static_cast<long>(lengths.size() / 2), lengths.end());
+  double w = std::clamp(lengths[lengths.size() / 2] * 0.1, 1.0, 6.0);
+  std::map<std::pair<topo::NodeId, topo::NodeId>, std::vector<SvgPoint>> bundles;
+  for (std::size_t i = 0; i < paths.size(); ++i) bundles[ends[i]].push_back(midpoint(paths[i]));
+  double nearest = 1e300;
+  for (const auto& [pair, mids] : bundles)
+    for (std::size_t i = 0; i < mids.size(); ++i)
+      for (std::size_t j = i + 1; j < mids.size() && j < i + 8; ++j)
+        nearest = std::min(nearest, std::hypot(mids[i].x - mids[j].x, mids[i].y - mids[j].y));
+  if (nearest < 1e300) w = std::min(w, std::max(1.0, nearest * 0.36));
+  return w;
+}
+
+std::string shortName(const std::string& name) {
+  const auto slash = name.rfind('/');
+  return slash == std::string::npos ? name : name.substr(slash + 1);
+}
+
+void drawLegend(SvgDocument& doc, double top, double hot) {
+  doc.open("g", {{"class", "legend"}});
+  const double x0 = kMargin + 4, barW = 240, barH = 12, y = top + 16;
+  doc.text(x0, y - 4, "utilisation in the bin shown", "start", {{"fill", "#333"}});
+  constexpr int kStripes = 64;  // stripes rather than a gradient: renders the same everywhere
+  for (int i = 0; i < kStripes; ++i)
+    doc.rect(x0 + barW * i / kStripes, y, barW / kStripes + 0.3, barH,
+             {{"fill", viridis((i + 0.5) / kStripes)}});
+  for (int p = 0; p <= 100; p += 25) {
+    const double x = x0 + barW * p / 100.0;
+    doc.line(x, y + barH, x, y + barH + 4, {{"stroke", "#666"}});
+    doc.text(x, y + barH + 16, std::to_string(p) + "%", "middle", {{"fill", "#333"}, {"font-size", "11"}});
+  }
+  const double x1 = x0 + barW + 28;
+  doc.rect(x1, y, 24, barH, {{"fill", kIdle}});
+  doc.text(x1 + 30, y + 10, "idle", "start", {{"fill", "#333"}});
+  const double x2 = x1 + 74;
+  doc.rect(x2, y, 24, barH, {{"fill", viridis(0.85)}, {"stroke", kHot}, {"stroke-width", "1.6"}});
+  doc.text(x2 + 30, y + 10, "hot (≥ " + formatFixed(hot * 100, 0) + "%)", "start", {{"fill", "#333"}});
+  doc.close();
+}
+
+}  // namespace
+
+TopologyPicture renderTopologySvg(const topo::Topology& t, const layout::TopologyLayout& l,
+                                  const std::vector<LaneValue>& lanes, const TopologyPictureOptions& o) {
+  TopologyPicture pic;
+  const double lw = std::max(1.0, l.width), lh = std::max(1.0, l.height);
+  const double scale = std::min({(o.maxWidth - 2 * kMargin) / lw, (o.maxHeight - 2 * kMargin - kLegendHeight) / lh, 1.6});
+  auto at = [&](const layout::Point& p) { return SvgPoint{kMargin + p.x * scale, kMargin + p.y * scale}; };
+  const double width = std::max(lw * scale + 2 * kMargin, 520.0);
+  const double drawingBottom = lh * scale + 2 * kMargin;
+  SvgDocument doc(width, drawingBottom + kLegendHeight, "topology", "fabric topology coloured by link utilisation");
+
+  std::size_t visibleNodes = 0;
+  for (const layout::NodePlacement& n : l.nodes) visibleNodes += n.visible && n.width > 0;
+  pic.nodeLabels = visibleNodes <= o.labelNodeLimit;
+  std::vector<bool> inCollapsed(t.nodes().size(), false);
+
+  // Open groups are the background; collapsed ones stand for their contents and are drawn
+  // over the lanes that end at their centre, like nodes.
+  auto drawGroup = [&](const layout::GroupBox& g) {
+    const SvgPoint p = at({g.x, g.y});
+    const double gw = g.width * scale, gh = g.height * scale;
+    const std::string fill = g.collapsed ? "#e6e9ee" : (g.level % 2 ? "#ffffff" : "#f3f5f8");
+    doc.open("g", {{"class", g.collapsed ? "group collapsed" : "group"}});
+    doc.title(g.label);
+    doc.rect(p.x, p.y, gw, gh, {{"rx", "6"}, {"fill", fill}, {"stroke", "#b9c0ca"}, {"stroke-width", "1"}});
+    if (g.collapsed && textWidth(g.label, 11) < gw - 8)
+      doc.text(p.x + gw / 2, p.y + gh / 2 + 4, g.label, "middle", {{"fill", "#333"}, {"font-size", "11"}});
+    else if (!g.collapsed && (pic.nodeLabels || l.groups.size() <= 64) && textWidth(g.label, 11) < gw - 8)
+      doc.text(p.x + 6, p.y + 14, g.label, "start", {{"fill", "#555"}, {"font-size", "11"}});
+    doc.close();
+  };
+  doc.open("g", {{"class", "groups"}});
+  for (const layout::GroupBox& g : l.groups) {
+    if (!g.visible || g.width <= 0) continue;
+    if (g.collapsed && g.switchNode >= 0) inCollapsed[static_cast<std::size_t>(g.switchNode)] = true;
+    if (!g.collapsed) drawGroup(g);
+  }
+  doc.close();
+
+  std::vector<topo::LinkId> shown;
+  std::vector<Path> paths;
+  std::vector<std::pair<topo::NodeId, topo::NodeId>> ends;
+  for (const layout::LinkPath& lp : l.links) {
+    if (!lp.visible || lp.points.size() < 2 || lp.link < 0) continue;
+    Path p;
+    for (const layout::Point& q : lp.points) p.push_back(at(q));
+    const topo::Link& k = t.link(lp.link);
+    shown.push_back(lp.link);
+    paths.push_back(std::move(p));
+    ends.push_back({std::min(k.a, k.b), std::max(k.a, k.b)});
+  }
+  const double w = laneWidth(paths, ends);
+  // Hot lanes get a red halo drawn under all lanes: it shows as an outline where the lane
+  // borders idle space, without covering the lane's own colour.
+  auto laneValue = [&](std::size_t i, int dir) {
+    const std::size_t idx = static_cast<std::size_t>(shown[i]) * 2 + static_cast<std::size_t>(dir);
+    return idx < lanes.size() ? lanes[idx] : LaneValue{};
+  };
+  auto isHot = [&](const LaneValue& v) { return v.bytes > 0 && v.utilization >= o.hotThreshold; };
+  auto pointsText = [](const Path& p) {
+    std::string pts;
+    for (const SvgPoint& q : p) pts += (pts.empty() ? "" : " ") + svgNumber(q.x) + "," + svgNumber(q.y);
+    return pts;
+  };
+  // Drawing order: idle lanes first, then by rising utilisation, so busy lanes stay on top
+  // where links cross; the halos of hot lanes go just under the first hot lane.
+  std::vector<std::pair<std::size_t, int>> order;
+  for (std::size_t i = 0; i < shown.size(); ++i)
+    for (int dir = 0; dir < 2; ++dir) order.push_back({i, dir});
+  auto rank = [&](const std::pair<std::size_t, int>& e) {
+    const LaneValue v = laneValue(e.first, e.second);
+    return v.bytes > 0 ? v.utilization : -1.0;
+  };
+  std::stable_sort(order.begin(), order.end(), [&](const auto& x, const auto& y) { return rank(x) < rank(y); });
+  bool halosDrawn = false;
+  doc.open("g", {{"class", "lanes"}, {"fill", "none"}, {"stroke-linejoin", "round"}});
+  for (const auto& [i, dir] : order) {
+    const LaneValue v = laneValue(i, dir);
+    const bool hot = isHot(v);
+    if (hot && !halosDrawn) {
+      halosDrawn = true;
+      doc.open("g", {{"class", "hot-halos"}, {"stroke", kHot}, {"stroke-width", svgNumber(w + 2.4)}});
+      for (const auto& [j, d] : order)
+        if (isHot(laneValue(j, d)))
+          doc.element("polyline", {{"points", pointsText(offsetPath(paths[j], d == 0 ? w / 2 : -w / 2))}});
+      doc.close();
+    }
+    const topo::Link& link = t.link(shown[i]);
+    doc.open("polyline", {{"class", hot ? "lane hot" : "lane"},
+                          {"data-link", std::to_string(shown[i])},
+                          {"data-dir", std::to_string(dir)},
+                          {"points", pointsText(offsetPath(paths[i], dir == 0 ? w / 2 : -w / 2))},
+                          {"stroke", v.bytes > 0 ? viridis(v.utilization) : kIdle},
+                          {"stroke-width", svgNumber(w)}});
+    const topo::Node& from = t.node(dir == 0 ? link.a : link.b);
+    const topo::Node& to = t.node(dir == 0 ? link.b : link.a);
+    doc.title(from.name + " → " + to.name + " (link " + std::to_string(link.id) + "): " +
+              formatPercent(v.utilization) + ", " + formatBytes(static_cast<double>(v.bytes)));
+    doc.close();
+    ++pic.lanes;
+    pic.hotLanes += hot;
+  }
+  doc.close();
+
+  doc.open("g", {{"class", "nodes"}});
+  for (const layout::GroupBox& g : l.groups)
+    if (g.visible && g.width > 0 && g.collapsed) drawGroup(g);
+  for (const layout::NodePlacement& n : l.nodes) {
+    if (!n.visible || n.width <= 0 || n.node < 0 || inCollapsed[static_cast<std::size_t>(n.node)]) continue;
+    const topo::Node& node = t.node(n.node);
+    const bool endpoint = topo::isEndpoint(node.kind);
+    const double bw = std::max(3.0, n.width * scale), bh = std::max(3.0, n.height * scale);
+    const SvgPoint c = at(n.center);
+    doc.open("g", {{"class", endpoint ? "node endpoint" : "node switch"}});
+    doc.title(node.name + " (" + topo::toString(node.kind) + ")");
+    doc.rect(c.x - bw / 2, c.y - bh / 2, bw, bh,
+             {{"rx", endpoint ? "3" : "5"}, {"fill", endpoint ? "#ffffff" : "#4a5568"},
+              {"stroke", endpoint ? "#2d3748" : "#1a202c"}, {"stroke-width", "1.2"}});
+    if (pic.nodeLabels) {
+      // The full (last path part of the) name, else what is in its parentheses: "2,5" for
+      // "die(2,5)" on a crowded wafer.
+      std::string label = shortName(node.name);
+      double fs = bh >= 22 ? 11 : 9;
+      if (textWidth(label, fs) > bw - 4) fs = 9;
+      const auto open = label.find('('), close = label.rfind(')');
+      if (textWidth(label, fs) > bw - 4 && open != std::string::npos && close > open)
+        label = label.substr(open + 1, close - open - 1);
+      if (textWidth(label, fs) <= bw - 4 && bh >= fs + 2)
+        doc.text(c.x, c.y + fs * 0.36, label, "middle",
+                 {{"fill", endpoint ? "#1a202c" : "#ffffff"}, {"font-size", svgNumber(fs)}});
+    }
+    doc.close();
+  }
+  doc.close();
+
+  drawLegend(doc, drawingBottom, o.hotThreshold);
+  pic.svg = doc.finish();
+  return pic;
+}
+
+}  // namespace fl::report
