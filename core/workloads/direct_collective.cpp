@@ -44,12 +44,16 @@ Matrix trafficMatrix(const CollectiveSpec& c, int n) {
 class DirectAgent : public Agent {
  public:
   DirectAgent(net::EndpointNode& ep, const net::Network& net, const Matrix& m, int rank)
-      : Agent(ep), net_(net), row_(m[static_cast<std::size_t>(rank)]) {
+      : Agent(ep), net_(net), row_(m[static_cast<std::size_t>(rank)]), rank_(rank) {
     for (const auto& r : m) expected_ += r[static_cast<std::size_t>(rank)];
   }
   void start() override {
     beginPhase("transfer");
-    for (std::size_t j = 0; j < row_.size(); ++j) {
+    // Staggered order (peer rank+1, rank+2, ...), as all-to-all implementations do, so
+    // that the GPUs do not all start on the same destination (an incast wave).
+    const std::size_t n = row_.size();
+    for (std::size_t d = 1; d <= n; ++d) {
+      const std::size_t j = (static_cast<std::size_t>(rank_) + d) % n;
       if (row_[j] == 0) continue;
       net::Message msg;
       msg.op = net::Op::Write;
@@ -74,6 +78,7 @@ class DirectAgent : public Agent {
   }
   const net::Network& net_;
   std::vector<std::int64_t> row_;
+  int rank_;
 };
 
 }  // namespace
