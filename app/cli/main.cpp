@@ -1,7 +1,7 @@
 // fabriclab-cli: run, validate and list scenarios without the GUI.
 //
 //   fabriclab-cli run SCENARIO [--set key.path=value]... [--json FILE] [--csv DIR]
-//                              [--seed N] [--threads N] [--quiet]
+//                              [--report FILE.html] [--seed N] [--threads N] [--quiet]
 //   fabriclab-cli validate SCENARIO [--set key.path=value]...
 //   fabriclab-cli list [--dir DIR]
 //
@@ -20,6 +20,7 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <ctime>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,7 @@
 #include "results/atomic_file.h"
 #include "results/csv_writer.h"
 #include "results/json_writer.h"
+#include "report/html_report.h"
 #include "scenario/input_error.h"
 #include "scenario/scenario_io.h"
 #include "scenario/validate.h"
@@ -151,9 +153,33 @@ int cmdValidate(const ScenarioOptions& o, bool quiet) {
 
 struct RunOptions {
   ScenarioOptions scenario;
-  std::string json, csv;
+  std::string json, csv, report;
+  std::string commandLine;  // for the report's provenance
   bool quiet = false;
 };
+
+// The command as typed, quoting arguments the shell would split or expand.
+std::string commandLineText(int argc, char** argv) {
+  std::string text = kProgram;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    const bool plain = !a.empty() && a.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                         "0123456789-_./=:,+@%") == std::string::npos;
+    std::string quoted = "'";
+    for (char c : a) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    text += " " + (plain ? a : quoted + "'");
+  }
+  return text;
+}
+
+std::string utcNow() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M UTC", &tm);
+  return buf;
+}
 
 int cmdRun(const RunOptions& o) {
   const fl::Scenario s = prepareScenario(o.scenario);
@@ -162,6 +188,7 @@ int cmdRun(const RunOptions& o) {
   // Fail before a possibly long run, not after it; the files are written at the end.
   if (!o.json.empty() && !jsonToStdout) fl::checkFileWritable(o.json, "--json");
   if (!o.csv.empty()) fl::checkCsvDirectory(o.csv);
+  if (!o.report.empty()) fl::checkFileWritable(o.report, "--report");
 
   const bool quiet = o.quiet || jsonToStdout;
   std::vector<fl::SweepPoint> points;
@@ -202,7 +229,7 @@ int cmdRun(const RunOptions& o) {
   }
   if (interrupted) {
     std::cerr << kProgram << ": interrupted";
-    if (!o.json.empty() || !o.csv.empty()) std::cerr << "; no output file written";
+    if (!o.json.empty() || !o.csv.empty() || !o.report.empty()) std::cerr << "; no output file written";
     std::cerr << '\n';
     return kExitInterrupted;
   }
@@ -219,6 +246,14 @@ int cmdRun(const RunOptions& o) {
       fl::writeFileAtomically(o.json, text, "--json");
   }
   if (!o.csv.empty()) fl::writeCsvSweep(o.csv, points);
+  if (!o.report.empty()) {
+    const auto topology = fl::topo::buildTopology(s.topology);
+    fl::report::ReportOptions ro;
+    ro.commandLine = o.commandLine;
+    ro.date = utcNow();
+    ro.scenarioFile = o.scenario.path;
+    fl::writeFileAtomically(o.report, fl::report::renderHtmlReport(s, points, *topology, ro), "--report");
+  }
   return kExitOk;
 }
 
@@ -309,6 +344,9 @@ int realMain(int argc, char** argv) {
       ->type_name("FILE");
   runCmd->add_option("--csv", run.csv, "Write links, link_bins, switches and phases CSV tables into DIR")
       ->type_name("DIR");
+  runCmd->add_option("--report", run.report,
+                     "Write a self-contained HTML report (inline SVG plots and topology, no external files) to FILE")
+      ->type_name("FILE");
   runCmd->add_flag("-q,--quiet", run.quiet, "Print no summary and no progress bar");
 
   ScenarioOptions validate;
@@ -344,6 +382,7 @@ int realMain(int argc, char** argv) {
     return kExitBadInput;
   }
 
+  run.commandLine = commandLineText(argc, argv);
   if (runCmd->parsed()) return cmdRun(run);
   if (validateCmd->parsed()) return cmdValidate(validate, validateQuiet);
   if (listCmd->parsed()) return cmdList(listDir);

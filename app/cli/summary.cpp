@@ -1,5 +1,7 @@
 #include "cli/summary.h"
 
+#include "scenario/schema.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -14,35 +16,8 @@ std::string printf1(const char* fmt, double v) {
   return buf;
 }
 
-const char* opName(CollectiveOp op) {
-  switch (op) {
-    case CollectiveOp::P2P: return "p2p";
-    case CollectiveOp::AllReduce: return "all_reduce";
-    case CollectiveOp::ReduceScatter: return "reduce_scatter";
-    case CollectiveOp::AllGather: return "all_gather";
-    case CollectiveOp::AllToAll: return "all_to_all";
-    case CollectiveOp::AllToAllV: return "all_to_all_v";
-  }
-  return "?";
-}
 
-const char* algorithmName(CollectiveAlgorithm a) {
-  switch (a) {
-    case CollectiveAlgorithm::Ring: return "ring";
-    case CollectiveAlgorithm::Nvls: return "nvls";
-    case CollectiveAlgorithm::Direct: return "direct";
-  }
-  return "?";
-}
 
-const char* patternName(TrafficPattern p) {
-  switch (p) {
-    case TrafficPattern::Uniform: return "uniform";
-    case TrafficPattern::Transpose: return "transpose";
-    case TrafficPattern::Hotspot: return "hotspot";
-  }
-  return "?";
-}
 
 std::string pad(const std::string& s, std::size_t w, bool right) {
   if (s.size() >= w) return s;
@@ -104,13 +79,13 @@ std::string formatCount(std::int64_t n) {
 std::string workloadOneLine(const Scenario& s) {
   if (s.workload.kind == WorkloadKind::Collective) {
     const CollectiveSpec& c = s.workload.collective;
-    std::string text = opName(c.op);
+    std::string text = getValue(s, "workload.collective.op");
     if (c.op == CollectiveOp::P2P) {
       text += " gpu" + std::to_string(c.source) + " -> gpu" + std::to_string(c.destination) + ", " +
               formatBytes(static_cast<double>(c.size));
       return text;
     }
-    text += std::string(" ") + algorithmName(c.algorithm);
+    text += " " + getValue(s, "workload.collective.algorithm");
     if (c.op == CollectiveOp::AllToAllV && c.matrix.empty())
       return text + printf1(", Zipf skew %.2f", c.skew) + ", " +
              formatBytes(static_cast<double>(c.size)) + " per GPU";
@@ -118,7 +93,7 @@ std::string workloadOneLine(const Scenario& s) {
     return text + ", " + formatBytes(static_cast<double>(c.size)) + " per GPU";
   }
   const TrafficSpec& t = s.workload.traffic;
-  std::string text = std::string(patternName(t.pattern)) + " traffic at " +
+  std::string text = getValue(s, "workload.traffic.pattern") + " traffic at " +
                      printf1("%.0f%%", t.load * 100) + " load for " + formatTime(t.duration);
   return text;
 }

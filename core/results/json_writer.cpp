@@ -1,5 +1,7 @@
 #include "results/json_writer.h"
 
+#include "scenario/schema.h"
+
 #include <cmath>
 #include <limits>
 
@@ -11,45 +13,18 @@ using Json = nlohmann::ordered_json;
 // Finite numbers only: NaN/inf would become null, which readers mistake for "absent".
 double finite(double v) { return std::isfinite(v) ? v : 0.0; }
 
-const char* opName(CollectiveOp op) {
-  switch (op) {
-    case CollectiveOp::P2P: return "p2p";
-    case CollectiveOp::AllReduce: return "all_reduce";
-    case CollectiveOp::ReduceScatter: return "reduce_scatter";
-    case CollectiveOp::AllGather: return "all_gather";
-    case CollectiveOp::AllToAll: return "all_to_all";
-    case CollectiveOp::AllToAllV: return "all_to_all_v";
-  }
-  return "?";
-}
 
-const char* algorithmName(CollectiveAlgorithm a) {
-  switch (a) {
-    case CollectiveAlgorithm::Ring: return "ring";
-    case CollectiveAlgorithm::Nvls: return "nvls";
-    case CollectiveAlgorithm::Direct: return "direct";
-  }
-  return "?";
-}
 
-const char* patternName(TrafficPattern p) {
-  switch (p) {
-    case TrafficPattern::Uniform: return "uniform";
-    case TrafficPattern::Transpose: return "transpose";
-    case TrafficPattern::Hotspot: return "hotspot";
-  }
-  return "?";
-}
 
 Json workloadJson(const Scenario& s) {
   Json w;
   if (s.workload.kind == WorkloadKind::Collective) {
     w["kind"] = "collective";
-    w["op"] = opName(s.workload.collective.op);
-    w["algorithm"] = algorithmName(s.workload.collective.algorithm);
+    w["op"] = getValue(s, "workload.collective.op");
+    w["algorithm"] = getValue(s, "workload.collective.algorithm");
   } else {
     w["kind"] = "traffic";
-    w["pattern"] = patternName(s.workload.traffic.pattern);
+    w["pattern"] = getValue(s, "workload.traffic.pattern");
     w["load"] = finite(s.workload.traffic.load);
   }
   return w;
