@@ -345,7 +345,7 @@ int realMain(int argc, char** argv) {
   runCmd->add_option("--csv", run.csv, "Write links, link_bins, switches and phases CSV tables into DIR")
       ->type_name("DIR");
   runCmd->add_option("--report", run.report,
-                     "Write a self-contained HTML report (inline SVG plots and topology, no external files) to FILE")
+                     "Write a self-contained HTML report (topology, plots, tables) to FILE")
       ->type_name("FILE");
   runCmd->add_flag("-q,--quiet", run.quiet, "Print no summary and no progress bar");
 

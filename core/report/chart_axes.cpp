@@ -55,7 +55,7 @@ double textWidth(const std::string& text, double fontSize) {
   // UTF-8 continuation bytes do not start a glyph.
   std::size_t glyphs = 0;
   for (unsigned char c : text) glyphs += (c & 0xC0) != 0x80;
-  return static_cast<double>(glyphs) * fontSize * 0.58;
+  return static_cast<double>(glyphs) * fontSize * 0.6;
 }
 
 double Scale::operator()(double v) const {

@@ -27,7 +27,8 @@ struct Tick {
 std::vector<double> niceTicks(double lo, double hi, int target, double* step = nullptr);
 // A tick value with as many decimals as the step needs; thousands separated by commas.
 std::string tickLabel(double value, double step);
-// Estimated width in pixels of `text` at 12 px (sans-serif averages ~0.58 em per glyph).
+// Estimated width in pixels of `text` (0.6 em per glyph: DejaVu Sans, the widest common
+// system sans-serif, averages about that; narrower fonts only leave more room).
 double textWidth(const std::string& text, double fontSize = 12);
 
 // Maps data values onto pixels (linear or logarithmic).

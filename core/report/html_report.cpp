@@ -187,7 +187,7 @@ std::string renderHtmlReport(const Scenario& s, const std::vector<SweepPoint>& p
       } catch (const std::exception&) {
       }
     }
-    RunView v{p.results, own ? own.get() : (changesTopology(p) ? nullptr : &topology), o.layout, {}, 2};
+    RunView v{p.results, own ? own.get() : (changesTopology(p) ? nullptr : &topology), o.layout, o.fitLayout, {}, 2};
     std::string body;
     if (wrapped) {
       v.idPrefix = "point-" + std::to_string(i + 1) + "-";

@@ -35,6 +35,9 @@ struct ReportOptions {
   // point when there are at most 4, else the first.
   std::vector<int> detailPoints;
   layout::LayoutOptions layout;  // e.g. hierarchy groups the GUI has expanded
+  // Hierarchies: collapse inner group levels when opening them would make the picture
+  // wider than 3:1. False draws `layout` exactly (the GUI's canvas state).
+  bool fitLayout = true;
 };
 
 // `topology` is the fabric the points ran on. Points whose settings change topology.*

@@ -33,6 +33,32 @@ bool resultsMatch(const Results& r, const topo::Topology& t) {
   return true;
 }
 
+// Hierarchies open every group below 200 endpoints, which can give a strip far wider than
+// a page. Open groups level by level from the outermost while the picture stays within
+// 3:1 (the most detail that is still readable); other fabrics keep their layout.
+layout::TopologyLayout fittedLayout(const topo::Topology& t, const layout::LayoutOptions& options, bool fit) {
+  constexpr double kMaxAspect = 3;
+  auto aspect = [](const layout::TopologyLayout& l) { return l.width / std::max(1.0, l.height); };
+  layout::TopologyLayout l = layout::layoutTopology(t, options);
+  if (!fit || t.kind != "hierarchy" || aspect(l) <= kMaxAspect) return l;
+  layout::LayoutOptions all;
+  all.expandAll = true;
+  const std::vector<layout::GroupBox> groups = layout::layoutTopology(t, all).groups;
+  layout::LayoutOptions o;
+  o.autoExpandBelow = 0;
+  layout::TopologyLayout best = layout::layoutTopology(t, o);
+  for (int level = 0;; ++level) {
+    bool any = false;
+    for (std::size_t g = 0; g < groups.size(); ++g)
+      if (groups[g].level == level) o.expandedGroups.insert(static_cast<int>(g)), any = true;
+    if (!any) break;
+    layout::TopologyLayout next = layout::layoutTopology(t, o);
+    if (aspect(next) > kMaxAspect) break;
+    best = std::move(next);
+  }
+  return best;
+}
+
 std::string binRange(const Results& r, int b) {
   const Time start = static_cast<Time>(b) * r.bin;
   return formatDuration(start) + " – " + formatDuration(start + binDuration(r, b));
@@ -139,7 +165,7 @@ std::string topologySection(const RunView& v) {
       lane.bytes = l.bin_bytes.at(bin);
       lane.utilization = binUtilization(r, l, bin);
     }
-  const TopologyPicture pic = renderTopologySvg(t, layout::layoutTopology(t, v.layout), lanes);
+  const TopologyPicture pic = renderTopologySvg(t, fittedLayout(t, v.layout, v.fitLayout), lanes);
 
   std::string caption;
   if (bin < 0) {

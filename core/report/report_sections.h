@@ -14,6 +14,7 @@ struct RunView {
   const Results& results;
   const topo::Topology* topology = nullptr;  // null: no picture
   layout::LayoutOptions layout;
+  bool fitLayout = true;  // hierarchies: open only as many group levels as stay readable
   std::string idPrefix;  // "" or "point-2-"
   int headingLevel = 2;
 };

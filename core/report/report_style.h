@@ -36,6 +36,7 @@ footer { margin-top: 40px; font-size: 12px; color: #8c959f; border-top: 1px soli
 @page { size: A4; margin: 14mm; }
 @media print {
   body { font-size: 11pt; }
+  table { font-size: 9pt; }
   main { max-width: none; padding: 0; }
   nav.toc { display: none; }
   h2, h3 { break-after: avoid; }

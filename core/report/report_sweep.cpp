@@ -125,8 +125,9 @@ std::vector<std::pair<std::string, std::vector<std::size_t>>> seriesGroups(const
   std::vector<std::pair<std::string, std::vector<std::size_t>>> groups;
   for (std::size_t i = 0; i < points.size(); ++i) {
     std::string name;
-    for (std::size_t k = 1; k < keys.size(); ++k)
-      name += (name.empty() ? "" : ", ") + settingOf(points[i], keys[k]);
+    for (std::size_t k = 1; k < keys.size(); ++k)  // "size = 1 MiB": the key's last part names it
+      name += (name.empty() ? "" : ", ") + keys[k].substr(keys[k].rfind('.') + 1) + " = " +
+              settingOf(points[i], keys[k]);
     auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == name; });
     if (it == groups.end()) groups.push_back({name, {i}});
     else it->second.push_back(i);

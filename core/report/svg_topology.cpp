@@ -13,6 +13,7 @@ namespace fl::report {
 namespace {
 
 constexpr double kMargin = 12, kLegendHeight = 58;
+constexpr std::size_t kMaxTooltips = 2000;  // lane tooltips beyond this would dominate the file size
 const char* const kIdle = "#dedede";
 const char* const kHot = "#d62728";
 
@@ -117,7 +118,9 @@ TopologyPicture renderTopologySvg(const topo::Topology& t, const layout::Topolog
                                   const std::vector<LaneValue>& lanes, const TopologyPictureOptions& o) {
   TopologyPicture pic;
   const double lw = std::max(1.0, l.width), lh = std::max(1.0, l.height);
-  const double scale = std::min({(o.maxWidth - 2 * kMargin) / lw, (o.maxHeight - 2 * kMargin - kLegendHeight) / lh, 1.6});
+  // Fit the page; small fabrics are enlarged at most 1.6 times (beyond, boxes look bloated).
+  const double scale =
+      std::min({(o.maxWidth - 2 * kMargin) / lw, (o.maxHeight - 2 * kMargin - kLegendHeight) / lh, 1.6});
   auto at = [&](const layout::Point& p) { return SvgPoint{kMargin + p.x * scale, kMargin + p.y * scale}; };
   const double width = std::max(lw * scale + 2 * kMargin, 520.0);
   const double drawingBottom = lh * scale + 2 * kMargin;
@@ -129,9 +132,27 @@ TopologyPicture renderTopologySvg(const topo::Topology& t, const layout::Topolog
   std::vector<bool> inCollapsed(t.nodes().size(), false);
 
   // Open groups are the background; collapsed ones stand for their contents and are drawn
-  // over the lanes that end at their centre, like nodes.
+  // over the lanes that end at their centre, like nodes. An open group's label goes
+  // top-left, where there is room above the nodes and boxes under it.
+  std::vector<std::vector<const layout::NodePlacement*>> members(l.groups.size());
+  for (const layout::NodePlacement& n : l.nodes)
+    if (n.visible && n.group >= 0 && n.group < static_cast<int>(l.groups.size()))
+      members[static_cast<std::size_t>(n.group)].push_back(&n);
+  auto labelRoom = [&](std::size_t index, double labelWidthPx) {
+    const layout::GroupBox& g = l.groups[index];
+    const double left = g.x, right = g.x + (labelWidthPx + 12) / scale;
+    double top = g.y + g.height;
+    for (const layout::NodePlacement* n : members[index])
+      if (n->center.x + n->width / 2 > left && n->center.x - n->width / 2 < right)
+        top = std::min(top, n->center.y - n->height / 2);
+    for (const layout::GroupBox& c : l.groups)  // nested boxes count as content too
+      if (c.visible && c.parent == static_cast<int>(index) && c.x + c.width > left && c.x < right)
+        top = std::min(top, c.y);
+    return (top - g.y) * scale;
+  };
   auto drawGroup = [&](const layout::GroupBox& g) {
     const SvgPoint p = at({g.x, g.y});
+    const auto index = static_cast<std::size_t>(&g - l.groups.data());
     const double gw = g.width * scale, gh = g.height * scale;
     const std::string fill = g.collapsed ? "#e6e9ee" : (g.level % 2 ? "#ffffff" : "#f3f5f8");
     doc.open("g", {{"class", g.collapsed ? "group collapsed" : "group"}});
@@ -139,7 +160,8 @@ TopologyPicture renderTopologySvg(const topo::Topology& t, const layout::Topolog
     doc.rect(p.x, p.y, gw, gh, {{"rx", "6"}, {"fill", fill}, {"stroke", "#b9c0ca"}, {"stroke-width", "1"}});
     if (g.collapsed && textWidth(g.label, 11) < gw - 8)
       doc.text(p.x + gw / 2, p.y + gh / 2 + 4, g.label, "middle", {{"fill", "#333"}, {"font-size", "11"}});
-    else if (!g.collapsed && (pic.nodeLabels || l.groups.size() <= 64) && textWidth(g.label, 11) < gw - 8)
+    else if (!g.collapsed && pic.nodeLabels && textWidth(g.label, 11) < gw - 8 &&
+             labelRoom(index, textWidth(g.label, 11)) >= 17)
       doc.text(p.x + 6, p.y + 14, g.label, "start", {{"fill", "#555"}, {"font-size", "11"}});
     doc.close();
   };
@@ -163,9 +185,11 @@ TopologyPicture renderTopologySvg(const topo::Topology& t, const layout::Topolog
     paths.push_back(std::move(p));
     ends.push_back({std::min(k.a, k.b), std::max(k.a, k.b)});
   }
-  const double w = laneWidth(paths, ends);
-  // Hot lanes get a red halo drawn under all lanes: it shows as an outline where the lane
-  // borders idle space, without covering the lane's own colour.
+  // A link's two lanes stay narrower than the smallest node they run into.
+  double smallest = 1e300;
+  for (const layout::NodePlacement& n : l.nodes)
+    if (n.visible && n.width > 0 && n.height > 0) smallest = std::min({smallest, n.width * scale, n.height * scale});
+  const double w = std::min(laneWidth(paths, ends), std::max(1.0, smallest * 0.3));
   auto laneValue = [&](std::size_t i, int dir) {
     const std::size_t idx = static_cast<std::size_t>(shown[i]) * 2 + static_cast<std::size_t>(dir);
     return idx < lanes.size() ? lanes[idx] : LaneValue{};
@@ -176,8 +200,9 @@ TopologyPicture renderTopologySvg(const topo::Topology& t, const layout::Topolog
     for (const SvgPoint& q : p) pts += (pts.empty() ? "" : " ") + svgNumber(q.x) + "," + svgNumber(q.y);
     return pts;
   };
-  // Drawing order: idle lanes first, then by rising utilisation, so busy lanes stay on top
-  // where links cross; the halos of hot lanes go just under the first hot lane.
+  // Drawing order: hot lanes' red halos under everything (they show as an outline where a
+  // lane borders anything but another lane), then idle lanes, then by rising utilisation,
+  // so busy lanes stay on top where links cross.
   std::vector<std::pair<std::size_t, int>> order;
   for (std::size_t i = 0; i < shown.size(); ++i)
     for (int dir = 0; dir < 2; ++dir) order.push_back({i, dir});
@@ -186,19 +211,16 @@ TopologyPicture renderTopologySvg(const topo::Topology& t, const layout::Topolog
     return v.bytes > 0 ? v.utilization : -1.0;
   };
   std::stable_sort(order.begin(), order.end(), [&](const auto& x, const auto& y) { return rank(x) < rank(y); });
-  bool halosDrawn = false;
+  doc.open("g", {{"class", "hot-halos"}, {"fill", "none"}, {"stroke", kHot}, {"stroke-linejoin", "round"},
+                 {"stroke-width", svgNumber(w + std::clamp(w * 0.7, 1.0, 4.0))}});
+  for (const auto& [i, dir] : order)
+    if (isHot(laneValue(i, dir)))
+      doc.element("polyline", {{"points", pointsText(offsetPath(paths[i], dir == 0 ? w / 2 : -w / 2))}});
+  doc.close();
   doc.open("g", {{"class", "lanes"}, {"fill", "none"}, {"stroke-linejoin", "round"}});
   for (const auto& [i, dir] : order) {
     const LaneValue v = laneValue(i, dir);
     const bool hot = isHot(v);
-    if (hot && !halosDrawn) {
-      halosDrawn = true;
-      doc.open("g", {{"class", "hot-halos"}, {"stroke", kHot}, {"stroke-width", svgNumber(w + 2.4)}});
-      for (const auto& [j, d] : order)
-        if (isHot(laneValue(j, d)))
-          doc.element("polyline", {{"points", pointsText(offsetPath(paths[j], d == 0 ? w / 2 : -w / 2))}});
-      doc.close();
-    }
     const topo::Link& link = t.link(shown[i]);
     doc.open("polyline", {{"class", hot ? "lane hot" : "lane"},
                           {"data-link", std::to_string(shown[i])},
@@ -208,7 +230,8 @@ TopologyPicture renderTopologySvg(const topo::Topology& t, const layout::Topolog
                           {"stroke-width", svgNumber(w)}});
     const topo::Node& from = t.node(dir == 0 ? link.a : link.b);
     const topo::Node& to = t.node(dir == 0 ? link.b : link.a);
-    doc.title(from.name + " → " + to.name + " (link " + std::to_string(link.id) + "): " +
+    if (order.size() <= kMaxTooltips)
+      doc.title(from.name + " → " + to.name + " (link " + std::to_string(link.id) + "): " +
               formatPercent(v.utilization) + ", " + formatBytes(static_cast<double>(v.bytes)));
     doc.close();
     ++pic.lanes;
@@ -234,8 +257,8 @@ TopologyPicture renderTopologySvg(const topo::Topology& t, const layout::Topolog
       // The full (last path part of the) name, else what is in its parentheses: "2,5" for
       // "die(2,5)" on a crowded wafer.
       std::string label = shortName(node.name);
-      double fs = bh >= 22 ? 11 : 9;
-      if (textWidth(label, fs) > bw - 4) fs = 9;
+      double fs = bh >= 40 ? 13 : bh >= 22 ? 11 : 9;
+      while (fs > 8 && textWidth(label, fs) > bw - 4) fs -= fs > 9 ? 2 : 1;
       const auto open = label.find('('), close = label.rfind(')');
       if (textWidth(label, fs) > bw - 4 && open != std::string::npos && close > open)
         label = label.substr(open + 1, close - open - 1);

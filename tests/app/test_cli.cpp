@@ -366,6 +366,14 @@ class TestCli : public QObject {
     QTest::newRow("--csv unwritable")
         << QStringList{"run", "@SMALL@", "--csv", "/proc/fabriclab-x"} << QStringList{"--csv"}
         << QString("/proc/fabriclab-x");
+    QTest::newRow("--report into a missing directory")
+        << QStringList{"run", "@SMALL@", "--report", "@TMP@/nodir/out.html"} << QStringList{"--report", "out.html"}
+        << QString("@TMP@/nodir");
+    QTest::newRow("--report onto a directory")
+        << QStringList{"run", "@SMALL@", "--report", "@TMP@"} << QStringList{"--report"} << QString();
+    QTest::newRow("--report unwritable path")
+        << QStringList{"run", "@SMALL@", "--report", "/proc/fabriclab-x.html"} << QStringList{"--report"}
+        << QString("/proc/fabriclab-x.html");
     QTest::newRow("--threads 0")
         << QStringList{"run", "@SMALL@", "--threads", "0"} << QStringList{"--threads", "run.threads"} << QString();
     QTest::newRow("--threads not a number")
@@ -607,6 +615,38 @@ class TestCli : public QObject {
     for (int i = 0; i < 4; ++i) QVERIFY(QFileInfo::exists(dir + QString("/point-%1/links.csv").arg(i, 3, 10, QChar('0'))));
     QVERIFY(readAll(dir + "/points.csv").startsWith("point,directory,settings,"));
     QFile::remove(json);
+    QDir(dir).removeRecursively();
+  }
+
+  // --report writes one self-contained HTML file (core/report checks its contents).
+  void reportOutput_data() {
+    QTest::addColumn<QString>("scenario");  // small | mesh | sweep
+    QTest::addColumn<QStringList>("sections");
+    QTest::newRow("collective") << "small" << QStringList{"provenance", "scenario", "topology", "plots", "results"};
+    QTest::newRow("traffic") << "mesh" << QStringList{"topology", "plots", "results"};
+    QTest::newRow("sweep") << "sweep" << QStringList{"sweep", "point-1-topology", "point-4-results"};
+  }
+
+  void reportOutput() {
+    QFETCH(QString, scenario);
+    QFETCH(QStringList, sections);
+    const QString file = scenario == "small" ? small_ : scenario == "mesh" ? mesh_ : sweep_;
+    const QString dir = tmpPath("report-" + scenario);
+    QVERIFY(QDir().mkpath(dir));
+    const QString path = dir + "/out.html";
+    const CliRun r = cli({"run", file, "--quiet", "--report", path});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QVERIFY(r.out.isEmpty());
+    const QByteArray html = readAll(path);
+    QVERIFY2(html.startsWith("<!DOCTYPE html>"), html.left(80).constData());
+    QVERIFY(html.endsWith("</html>\n"));
+    for (const QString& id : sections)
+      QVERIFY2(html.contains(("id=\"" + id + "\"").toUtf8()), qPrintable(id));
+    QVERIFY(html.contains("fabriclab-cli run "));  // the command line, for provenance
+    QVERIFY(html.contains(FABRICLAB_VERSION));
+    QVERIFY(!html.contains("<script"));
+    // Written atomically: nothing else left in the directory.
+    QCOMPARE(QDir(dir).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden), QStringList{"out.html"});
     QDir(dir).removeRecursively();
   }
 
