@@ -2,9 +2,10 @@
 // group (its box holds the switch at the top and its children below); groups are indexed
 // in preorder, so an index names the same group whatever is collapsed. A collapsed group
 // is one box (its switch's placement); everything inside it is hidden at its centre.
-// Children go in one row when few, else in rows split around a central spine, with links
-// routed as a comb (up to the channel above their row, along it to the spine, up the
-// spine to the parent), so 1000 datacenter boxes form a grid instead of a hairball.
+// Children go in one row when few, else in rows beside a spine (in the middle, or at the
+// left), with links routed as a comb (up to the channel above their row, along it to the
+// spine, up the spine to the parent), so 1000 datacenter boxes form a grid instead of a
+// hairball and a few wide datacenters stack instead of making one long strip.
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -22,8 +23,10 @@ constexpr double kCollapsedW = 150, kCollapsedH = 64;
 constexpr double kPad = 14, kLabel = 24;  // group box padding, label strip at its top
 constexpr double kSwGap = 56;             // parent switch to its first row of children
 constexpr double kGap = 20, kRowGap = 56, kSpine = 40;
+constexpr double kStrand = 13;            // spacing of trunks sharing a spine (two lanes each)
 constexpr int kOneRowMax = 8;             // up to this many children: a single row
 constexpr double kAspect = 1.6;           // target width / height of a multi-row grid
+constexpr double kMaxRowAspect = 3.5;     // a single row of groups wider than this is combed
 
 struct Item {
   topo::NodeId node;
@@ -37,6 +40,7 @@ struct Arrangement {
   std::vector<int> rowOf;  // per item
   std::vector<Row> rows;
   double width = 0, height = 0;
+  double spine = 0;  // x of the parent switch and the comb's spine, from the content's left
   bool comb = false;
 };
 
@@ -136,69 +140,91 @@ class HierarchyLayout {
     s.h = (boxed ? kLabel + kPad : 0) + kSwH + kSwGap + a.height;
   }
 
+  // One row when few children and not too wide; else a comb, two-sided (spine in the
+  // middle) or one-sided (spine at the left, like a file tree), whichever is closer to
+  // a screen-like aspect ratio.
   void arrange(const std::vector<topo::NodeId>& kids, Arrangement& a) const {
-    a.items.clear();
-    a.rowOf.clear();
-    a.rows.clear();
-    a.comb = kids.size() > static_cast<size_t>(kOneRowMax);
-    if (!a.comb) {
-      double x = 0, h = 0;
-      for (topo::NodeId c : kids) {
-        const Size& s = size_[static_cast<size_t>(c)];
-        a.items.push_back({c, x, 0});
-        a.rowOf.push_back(0);
-        x += s.w + kGap;
-        h = std::max(h, s.h);
-      }
-      a.rows.push_back({0, h});
-      a.width = std::max(0.0, x - kGap);
-      a.height = h;
-      return;
+    bool groups = false;
+    for (topo::NodeId c : kids) groups |= group_[static_cast<size_t>(c)] >= 0;
+    if (kids.size() <= static_cast<size_t>(kOneRowMax)) {
+      row(kids, a);
+      if (!groups || badness(a) <= std::log(kMaxRowAspect / kAspect)) return;
     }
-    // Rows of two halves around the spine, each half filled up to halfW.
+    Arrangement two, one;
+    comb(kids, 2, two);
+    comb(kids, 1, one);
+    // Two-sided (the parent in the middle) unless clearly worse: a few wide groups.
+    a = badness(two) > 0.3 && badness(one) < badness(two) * 0.85 ? std::move(one) : std::move(two);
+  }
+
+  // How far the block's aspect ratio (with its switch header) is from kAspect.
+  static double badness(const Arrangement& a) {
+    return std::abs(std::log(std::max(a.width, kSwW) / (a.height + kSwH + kSwGap) / kAspect));
+  }
+
+  void row(const std::vector<topo::NodeId>& kids, Arrangement& a) const {
+    a = {};
+    double x = 0, h = 0;
+    for (topo::NodeId c : kids) {
+      const Size& s = size_[static_cast<size_t>(c)];
+      a.items.push_back({c, x, 0});
+      a.rowOf.push_back(0);
+      x += s.w + kGap;
+      h = std::max(h, s.h);
+    }
+    a.rows.push_back({0, h});
+    a.width = std::max(0.0, x - kGap);
+    a.height = h;
+    a.spine = a.width / 2;
+  }
+
+  // Rows filled up to a width chosen for kAspect; with two sides each row is split
+  // into a left and a right half around the spine.
+  void comb(const std::vector<topo::NodeId>& kids, int sides, Arrangement& a) const {
+    a = {};
+    a.comb = true;
     double area = 0, maxW = 0;
     for (topo::NodeId c : kids) {
       const Size& s = size_[static_cast<size_t>(c)];
       area += (s.w + kGap) * (s.h + kRowGap);
       maxW = std::max(maxW, s.w);
     }
-    const double halfW = std::max(maxW, (std::sqrt(area * kAspect) - kSpine) / 2);
+    // The spine's distance from the content's left edge: room for the left half, or
+    // (one side) for the parent switch above it.
+    const double oneSideSpine = std::max(kSpine / 2, kSwW / 2);
+    const double sideW =
+        std::max(maxW, (std::sqrt(area * kAspect) - (sides == 2 ? kSpine : oneSideSpine + kSpine / 2)) / sides);
     size_t i = 0;
-    double y = 0, usedHalf = 0;
+    double y = 0, used[2] = {0, 0};
     while (i < kids.size()) {
       const int row = static_cast<int>(a.rows.size());
-      std::vector<Item> halves[2];
+      if (row > 0) y += kRowGap;
       double rowH = 0;
-      for (int side = 0; side < 2 && i < kids.size(); ++side) {
+      for (int side = 0; side < sides && i < kids.size(); ++side) {
         double w = 0;
+        const size_t first = a.items.size();
         while (i < kids.size()) {
           const Size& s = size_[static_cast<size_t>(kids[i])];
-          if (w > 0 && w + kGap + s.w > halfW) break;
-          halves[side].push_back({kids[i], (w > 0 ? w + kGap : 0), 0});
+          if (w > 0 && w + kGap + s.w > sideW) break;
+          a.items.push_back({kids[i], w > 0 ? w + kGap : 0, y});
+          a.rowOf.push_back(row);
           w += (w > 0 ? kGap : 0) + s.w;
           rowH = std::max(rowH, s.h);
           ++i;
         }
-        usedHalf = std::max(usedHalf, w);
-        // Left half: shift so it ends at the spine (x relative to the spine, negative).
-        if (side == 0)
-          for (Item& it : halves[0]) it.x -= w + kSpine / 2;
-        else
-          for (Item& it : halves[1]) it.x += kSpine / 2;
+        used[side] = std::max(used[side], w);
+        // x relative to the spine: the left half ends at it, a right side starts after it.
+        for (size_t k = first; k < a.items.size(); ++k)
+          a.items[k].x += sides == 2 && side == 0 ? -(w + kSpine / 2) : kSpine / 2;
       }
-      if (row > 0) y += kRowGap;
-      for (auto& half : halves)
-        for (Item& it : half) {
-          it.y = y;
-          a.items.push_back(it);
-          a.rowOf.push_back(row);
-        }
       a.rows.push_back({y, rowH});
       y += rowH;
     }
-    a.width = 2 * usedHalf + kSpine;
+    const double half = std::max(used[0], used[1]);
+    a.spine = sides == 2 ? half + kSpine / 2 : oneSideSpine;
+    a.width = a.spine + kSpine / 2 + (sides == 2 ? half : used[0]);
     a.height = y;
-    for (Item& it : a.items) it.x += a.width / 2;  // spine at the content's centre
+    for (Item& it : a.items) it.x += a.spine;
   }
 
   void placeVisible(topo::NodeId v, double x, double y) {
@@ -220,10 +246,10 @@ class HierarchyLayout {
       return;
     }
     const bool boxed = g >= 0;
-    const double swY = y + (boxed ? kLabel : 0) + kSwH / 2;
-    place(p, x + s.w / 2, swY, kSwW, kSwH);
     const Arrangement& a = arrangement_[static_cast<size_t>(v)];
+    const double swY = y + (boxed ? kLabel : 0) + kSwH / 2;
     const double ox = x + (s.w - a.width) / 2, oy = swY + kSwH / 2 + kSwGap;
+    place(p, ox + a.spine, swY, kSwW, kSwH);  // above the spine (the middle of a row)
     for (size_t k = 0; k < a.items.size(); ++k) {
       const Item& it = a.items[k];
       placeVisible(it.node, ox + it.x, oy + it.y);
@@ -232,8 +258,10 @@ class HierarchyLayout {
       if (a.comb) {
         const int row = a.rowOf[k];
         const double channel = oy + a.rows[static_cast<size_t>(row)].top - (row == 0 ? kSwGap : kRowGap) / 2;
+        const double spineX = p.center.x + spineOffset(a, k);
         path.push_back({c.center.x, channel});
-        path.push_back({p.center.x, channel});
+        path.push_back({spineX, channel});
+        if (spineX != p.center.x) path.push_back({spineX, p.center.y});  // own strand, then under the switch
       }
       path.push_back(p.center);
       // The uplink is ports(child)[0]; its a end is the child for the builder's links.
@@ -242,6 +270,18 @@ class HierarchyLayout {
       if (t_.link(link).a != it.node) std::reverse(path.begin(), path.end());
       l_.links[static_cast<size_t>(link)].points = std::move(path);
     }
+  }
+
+  // Few children share the spine side by side (each trunk visible and clickable) when
+  // their strands fit in the spine's gap; many share one strand.
+  static double spineOffset(const Arrangement& a, size_t k) {
+    const double n = static_cast<double>(a.items.size());
+    const bool oneSided = a.spine < a.width / 2 - 1;
+    const double room = oneSided ? a.spine + kSpine / 2 - 8 : kSpine - 8;
+    if (n < 2 || (n - 1) * kStrand > room) return 0;
+    // Two-sided: centred on the spine; one-sided: from the spine leftwards, so strands
+    // never cross the rows to the right.
+    return oneSided ? -static_cast<double>(k) * kStrand + (kSpine / 2 - 8) : (static_cast<double>(k) - (n - 1) / 2) * kStrand;
   }
 
   const topo::Topology& t_;

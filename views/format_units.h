@@ -1,0 +1,24 @@
+// Human-readable quantities for labels and tooltips: bytes (decimal: kB, MB, GB, as the
+// results use GB/s), rates, simulated times and percentages.
+#pragma once
+#include <QString>
+#include <cstdint>
+
+#include "engine/time.h"
+
+namespace fl::views {
+
+QString formatBytes(double bytes);          // "1.23 MB"
+QString formatRate(double bytesPerSecond);  // "371 GB/s"
+QString formatTime(Time t);                 // "12.5 µs", "3.20 ms"
+QString formatPercent(double fraction);     // "83.4 %"
+QString formatCount(std::int64_t n);        // "1 234 567"
+
+// The unit that suits a span of time (for plot axes): its name and its length in ps.
+struct TimeUnit {
+  QString name;
+  double ps = 1;
+};
+TimeUnit timeUnitFor(Time span);
+
+}  // namespace fl::views

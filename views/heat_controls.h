@@ -1,0 +1,48 @@
+// What the canvas colours by: the cold and hot thresholds (in %, slider + spin box each),
+// the phase shown ("timeline (per bin)" or one of the run's phases, averaged), and a
+// side-by-side comparison of two phases. The comparison is a canvas matter, so it is
+// offered as signals: connect sideBySideRequested to TopologyCanvas::setSideBySidePhases
+// and sideBySideCleared to TopologyCanvas::clearSideBySide.
+#pragma once
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QSlider;
+class QSpinBox;
+
+namespace fl::views {
+
+class RunModel;
+
+class HeatControls : public QWidget {
+  Q_OBJECT
+ public:
+  explicit HeatControls(RunModel* model, QWidget* parent = nullptr);
+
+  QSpinBox* coldSpin() const { return coldSpin_; }
+  QSpinBox* hotSpin() const { return hotSpin_; }
+  QComboBox* phaseCombo() const { return phase_; }  // item 0: timeline; item i + 1: phase i
+  QCheckBox* sideBySideCheck() const { return compare_; }
+  QComboBox* phaseACombo() const { return phaseA_; }
+  QComboBox* phaseBCombo() const { return phaseB_; }
+
+ signals:
+  void sideBySideRequested(int phaseA, int phaseB);
+  void sideBySideCleared();
+
+ private:
+  void syncThresholds();
+  void syncPhases();
+  void applyThresholds(int coldPercent, int hotPercent);
+  void emitSideBySide();
+
+  RunModel* model_;
+  QSlider *coldSlider_, *hotSlider_;
+  QSpinBox *coldSpin_, *hotSpin_;
+  QComboBox *phase_, *phaseA_, *phaseB_;
+  QCheckBox* compare_;
+  bool syncing_ = false;
+};
+
+}  // namespace fl::views

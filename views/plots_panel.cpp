@@ -1,0 +1,271 @@
+#include "views/plots_panel.h"
+
+#include <QTabWidget>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <numeric>
+#include <qcustomplot.h>
+
+#include "views/run_model.h"
+
+namespace fl::views {
+
+namespace {
+
+// Okabe-Ito (colour-blind safe), the palette core/report uses for series.
+const QColor kSeries[] = {QColor(0x0072b2), QColor(0xd55e00), QColor(0x009e73), QColor(0xcc79a7),
+                          QColor(0xe69f00), QColor(0x56b4e9)};
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+// A step curve: one point per bin start plus the end of the last bin.
+void setSteps(QCPGraph* g, const std::vector<double>& keys, const std::vector<double>& values) {
+  QVector<double> k(keys.begin(), keys.end()), v(values.begin(), values.end());
+  if (!v.isEmpty()) {
+    k << keys.back() + (keys.size() > 1 ? keys[1] - keys[0] : 1);
+    v << values.back();
+  }
+  g->setData(k, v, true);
+  g->setLineStyle(QCPGraph::lsStepLeft);
+}
+
+QCPItemStraightLine* makeCursor(QCustomPlot* plot) {
+  auto* line = new QCPItemStraightLine(plot);
+  line->setPen(QPen(QColor(200, 30, 30, 200), 1.5, Qt::DashLine));
+  line->setVisible(false);
+  return line;
+}
+
+}  // namespace
+
+PlotsPanel::PlotsPanel(RunModel* model, QWidget* parent) : QWidget(parent), model_(model) {
+  tabs_ = new QTabWidget(this);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(tabs_);
+
+  bandwidth_ = makePlot(tr("time"), tr("bandwidth (GB/s)"));
+  bandwidth_->addGraph()->setName(tr("uplink (endpoint → fabric)"));
+  bandwidth_->addGraph()->setName(tr("downlink (fabric → endpoint)"));
+  for (int i = 0; i < 2; ++i) bandwidth_->graph(i)->setPen(QPen(kSeries[i], 2));
+  bandwidth_->graph(0)->setBrush(QColor(kSeries[0].red(), kSeries[0].green(), kSeries[0].blue(), 40));
+  legendBelow(bandwidth_);
+  bandwidthCursor_ = makeCursor(bandwidth_);
+  tabs_->addTab(bandwidth_, tr("Uplink / downlink"));
+
+  links_ = makePlot(tr("time"), tr("utilisation (%)"));
+  links_->plotLayout()->insertRow(0);
+  linksTitle_ = new QCPTextElement(links_, QString(), QFont(font().family(), font().pointSize(), QFont::Bold));
+  links_->plotLayout()->addElement(0, 0, linksTitle_);
+  links_->yAxis->setRange(0, 105);
+  legendBelow(links_);
+  linksCursor_ = makeCursor(links_);
+  tabs_->addTab(links_, tr("Link utilisation"));
+
+  latency_ = makePlot(tr("packet latency (ns)"), tr("packets"));
+  tabs_->addTab(latency_, tr("Latency"));
+
+  auto all = [this] {
+    rebuildBandwidth();
+    rebuildLinks();
+    rebuildLatency();
+  };
+  connect(model_, &RunModel::resultsChanged, this, all);
+  connect(model_, &RunModel::topologyChanged, this, all);
+  connect(model_, &RunModel::selectionChanged, this, &PlotsPanel::rebuildLinks);
+  connect(model_, &RunModel::currentBinChanged, this, &PlotsPanel::moveCursors);
+  all();
+}
+
+QCustomPlot* PlotsPanel::makePlot(const QString& xLabel, const QString& yLabel) {
+  auto* plot = new QCustomPlot(this);
+  plot->xAxis->setLabel(xLabel);
+  plot->yAxis->setLabel(yLabel);
+  plot->setMinimumSize(320, 200);
+  plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+  plot->axisRect()->setRangeDrag(Qt::Horizontal);
+  plot->axisRect()->setRangeZoom(Qt::Horizontal);
+  plot->legend->setVisible(false);
+  return plot;
+}
+
+// The legend in its own row under the axes, so curves never hide behind it.
+void PlotsPanel::legendBelow(QCustomPlot* plot) {
+  plot->axisRect()->insetLayout()->take(plot->legend);
+  plot->axisRect()->insetLayout()->simplify();
+  plot->plotLayout()->addElement(plot->plotLayout()->rowCount(), 0, plot->legend);
+  plot->plotLayout()->setRowStretchFactor(plot->plotLayout()->rowCount() - 1, 0.001);
+  plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+  plot->legend->setWrap(2);
+  plot->legend->setBorderPen(Qt::NoPen);
+  plot->legend->setVisible(true);
+}
+
+bool PlotsPanel::hasLatencyData() const {
+  const Results* r = model_->results();
+  return r && r->latency && r->latency->samples > 0 && !r->latency->histogram_counts.empty();
+}
+
+double PlotsPanel::binKey(int bin) const {
+  return static_cast<double>(Time(bin) * model_->binWidth()) / unit_.ps;
+}
+
+void PlotsPanel::rebuildBandwidth() {
+  const Results* r = model_->results();
+  const int bins = model_->binCount();
+  unit_ = timeUnitFor(Time(std::max(bins, 1)) * std::max<Time>(model_->binWidth(), 1));
+  const QString xLabel = tr("simulated time (%1)").arg(unit_.name);
+  bandwidth_->xAxis->setLabel(xLabel);
+  links_->xAxis->setLabel(xLabel);
+  std::vector<double> keys(static_cast<size_t>(bins)), up(keys.size(), 0), down(keys.size(), 0);
+  for (int b = 0; b < bins; ++b) keys[static_cast<size_t>(b)] = binKey(b);
+  std::int64_t upTotal = 0, downTotal = 0;
+  if (r && bins > 0) {
+    const double perGBps = 1.0 / (toSeconds(r->bin) * 1e9);  // bytes in a bin -> GB/s
+    for (const auto& l : r->links) {
+      if (!l.uplink && !l.downlink) continue;
+      for (size_t i = 0; i < l.bin_bytes.bins.size(); ++i) {
+        const auto b = static_cast<size_t>(l.bin_bytes.bins[i]);
+        if (b >= keys.size()) continue;
+        const double v = static_cast<double>(l.bin_bytes.bytes[i]) * perGBps;
+        if (l.uplink) up[b] += v, upTotal += l.bin_bytes.bytes[i];
+        if (l.downlink) down[b] += v, downTotal += l.bin_bytes.bytes[i];
+      }
+    }
+  }
+  setSteps(bandwidth_->graph(0), keys, up);
+  setSteps(bandwidth_->graph(1), keys, down);
+  bandwidth_->graph(0)->setName(tr("uplink (endpoint → fabric), %1 in all").arg(formatBytes(double(upTotal))));
+  bandwidth_->graph(1)->setName(tr("downlink (fabric → endpoint), %1 in all").arg(formatBytes(double(downTotal))));
+  bandwidth_->rescaleAxes();
+  double top = 1;
+  for (const auto* series : {&up, &down})
+    for (double v : *series) top = std::max(top, v);
+  bandwidth_->yAxis->setRange(0, top * 1.12);
+  moveCursors();
+}
+
+void PlotsPanel::rebuildLinks() {
+  links_->clearGraphs();
+  plotted_.clear();
+  const Results* r = model_->results();
+  const topo::Topology* t = model_->topology();
+  const int bins = model_->binCount();
+  QString title;
+  if (r && t && bins > 0) {
+    const int id = model_->selectedId();
+    if (model_->selectionKind() == SelectionKind::Link) {
+      for (int d = 0; d < 2; ++d)
+        if (model_->linkDirectionIndex(id, d) >= 0) plotted_.push_back(model_->linkDirectionIndex(id, d));
+      const auto& k = t->link(id);
+      title = tr("link %1: %2 ↔ %3, both directions").arg(id).arg(q(t->node(k.a).name), q(t->node(k.b).name));
+    } else {
+      // The busiest directions (by bytes), in the fabric or at the selected node.
+      std::vector<int> candidates;
+      const bool node = model_->selectionKind() == SelectionKind::Node;
+      for (int i = 0; i < static_cast<int>(r->links.size()); ++i) {
+        const auto& l = r->links[static_cast<size_t>(i)];
+        const auto& k = t->link(l.link);
+        if (l.bytes > 0 && (!node || k.a == id || k.b == id)) candidates.push_back(i);
+      }
+      const size_t n = std::min<size_t>(5, candidates.size());
+      std::partial_sort(candidates.begin(), candidates.begin() + static_cast<long>(n), candidates.end(), [&](int a, int b) {
+        return r->links[static_cast<size_t>(a)].bytes > r->links[static_cast<size_t>(b)].bytes;
+      });
+      plotted_.assign(candidates.begin(), candidates.begin() + static_cast<long>(n));
+      title = node ? tr("busiest link directions at %1").arg(q(t->node(id).name))
+                   : tr("the %1 busiest link directions (select a link to see it)").arg(n);
+    }
+    std::vector<double> keys(static_cast<size_t>(bins)), values(keys.size());
+    for (int b = 0; b < bins; ++b) keys[static_cast<size_t>(b)] = binKey(b);
+    for (size_t g = 0; g < plotted_.size(); ++g) {
+      const auto& l = r->links[static_cast<size_t>(plotted_[g])];
+      for (int b = 0; b < bins; ++b) values[static_cast<size_t>(b)] = 100 * model_->utilisation(plotted_[g], b);
+      QCPGraph* graph = links_->addGraph();
+      graph->setName(QString("%1 → %2").arg(q(l.from), q(l.to)));
+      graph->setPen(QPen(kSeries[g % 6], 2));
+      setSteps(graph, keys, values);
+    }
+    links_->xAxis->setRange(0, binKey(bins));
+  }
+  if (plotted_.empty()) title = r ? tr("no traffic on the selection") : tr("no results yet");
+  linksTitle_->setText(title);
+  links_->legend->setVisible(!plotted_.empty());
+  moveCursors();
+}
+
+void PlotsPanel::rebuildLatency() {
+  latency_->clearPlottables();
+  latency_->clearItems();  // also the mean/p50/p99 markers; the notice is made anew
+  noLatency_ = new QCPItemText(latency_);
+  noLatency_->position->setType(QCPItemPosition::ptAxisRectRatio);
+  noLatency_->position->setCoords(0.5, 0.5);
+  noLatency_->setPositionAlignment(Qt::AlignCenter);
+  noLatency_->setText(tr("no latency data (not a traffic workload)"));
+  noLatency_->setFont(QFont(font().family(), font().pointSize() + 2));
+  noLatency_->setColor(QColor(90, 90, 90));
+  const bool have = hasLatencyData();
+  noLatency_->setVisible(!have);
+  if (!have) {
+    latency_->xAxis->setRange(0, 1);
+    latency_->yAxis->setRange(0, 1);
+    latency_->replot(QCustomPlot::rpQueuedReplot);
+    return;
+  }
+  const LatencyStats& s = *model_->results()->latency;
+  auto* bars = new QCPBars(latency_->xAxis, latency_->yAxis);
+  const auto& e = s.histogram_edges_ns;
+  QVector<double> keys, counts;
+  for (size_t i = 0; i + 1 < e.size() && i < s.histogram_counts.size(); ++i) {
+    keys << (e[i] + e[i + 1]) / 2;
+    counts << static_cast<double>(s.histogram_counts[i]);
+  }
+  bars->setData(keys, counts, true);
+  bars->setWidth(e.size() > 1 ? e[1] - e[0] : 1);
+  bars->setPen(QPen(kSeries[0].darker(130)));
+  bars->setBrush(QColor(kSeries[0].red(), kSeries[0].green(), kSeries[0].blue(), 150));
+  bars->setName(tr("%1 packets").arg(formatCount(s.samples)));
+  latency_->rescaleAxes();
+  const double top = *std::max_element(counts.begin(), counts.end());
+  latency_->yAxis->setRange(0, top * 1.25);
+  const double pad = (e.back() - e.front()) * 0.05 + 1;
+  latency_->xAxis->setRange(std::min(e.front(), s.mean_ns) - pad, std::max(e.back(), s.p99_ns) + pad);
+  // Markers: label rows staggered so close values stay readable.
+  const struct {
+    const char* name;
+    double ns;
+    QColor colour;
+  } marks[] = {{"mean", s.mean_ns, QColor(0x009e73)}, {"p50", s.p50_ns, QColor(0xe69f00)}, {"p99", s.p99_ns, QColor(0xd55e00)}};
+  for (int i = 0; i < 3; ++i) {
+    auto* line = new QCPItemStraightLine(latency_);
+    line->point1->setCoords(marks[i].ns, 0);
+    line->point2->setCoords(marks[i].ns, 1);
+    line->setPen(QPen(marks[i].colour, 2, Qt::DashLine));
+    auto* label = new QCPItemText(latency_);
+    label->position->setTypeX(QCPItemPosition::ptPlotCoords);
+    label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    label->position->setCoords(marks[i].ns, 0.03 + 0.07 * i);
+    // Right of the line, or left of it in the right part of the plot (not clipped).
+    const QCPRange x = latency_->xAxis->range();
+    const bool right = marks[i].ns > x.lower + 0.7 * x.size();
+    label->setPositionAlignment((right ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
+    label->setText(QString(" %1 %2 ns ").arg(marks[i].name).arg(marks[i].ns, 0, 'f', 1));
+    label->setColor(marks[i].colour.darker(120));
+    label->setBrush(QColor(255, 255, 255, 200));
+  }
+  latency_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void PlotsPanel::moveCursors() {
+  const bool have = model_->binCount() > 0;
+  const double x = binKey(model_->currentBin()) + binKey(1) / 2;  // the bin's middle
+  for (auto* cursor : {bandwidthCursor_, linksCursor_}) {
+    cursor->setVisible(have);
+    cursor->point1->setCoords(x, 0);
+    cursor->point2->setCoords(x, 1);
+  }
+  bandwidth_->replot(QCustomPlot::rpQueuedReplot);
+  links_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+}  // namespace fl::views

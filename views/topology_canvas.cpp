@@ -1,0 +1,303 @@
+// TopologyCanvas: view behaviour (zoom, pan, clicks, tooltips, fitting) and exports.
+// Building the scene and recolouring it live in topology_canvas_scene.cpp.
+#include "views/topology_canvas.h"
+
+#include <QGraphicsScene>
+#include <QHelpEvent>
+#include <QImage>
+#include <QLabel>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QSvgGenerator>
+#include <QToolTip>
+#include <QWheelEvent>
+#include <algorithm>
+#include <cmath>
+
+#include "views/colour_legend.h"
+#include "views/device_item.h"
+#include "views/group_item.h"
+#include "views/run_model.h"
+
+namespace fl::views {
+
+namespace {
+const QColor kBackground(28, 31, 36);
+constexpr double kMaxFitScale = 1.6;   // small fabrics: do not blow boxes up
+constexpr double kMinInitialScale = 0.5;  // big hierarchies open readable, at the top
+constexpr double kMinScale = 0.02, kMaxScale = 8;
+constexpr int kLegendBand = 120;  // exports: room for the legend under the fabric
+}  // namespace
+
+TopologyCanvas::TopologyCanvas(RunModel* model, QWidget* parent)
+    : QGraphicsView(parent), model_(model), scene_(new QGraphicsScene(this)) {
+  setScene(scene_);
+  setBackgroundBrush(kBackground);
+  setRenderHint(QPainter::Antialiasing);
+  setDragMode(QGraphicsView::ScrollHandDrag);
+  setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
+  setResizeAnchor(QGraphicsView::AnchorViewCenter);
+  // Recolouring touches most items at once; one full repaint is cheaper than merging rects.
+  setViewportUpdateMode(QGraphicsView::FullViewportUpdate);
+  setOptimizationFlags(QGraphicsView::DontAdjustForAntialiasing);
+  setMinimumSize(320, 240);
+
+  legend_ = new ColourLegend(viewport());
+  legend_->setOverlay(true);
+  legend_->setThresholds(model_->coldThreshold(), model_->hotThreshold());
+  info_ = new QLabel(viewport());
+  info_->setStyleSheet("QLabel { background: rgba(24, 26, 31, 215); color: #ebebf0; border-radius: 6px; padding: 4px 8px; }");
+  info_->setAttribute(Qt::WA_TransparentForMouseEvents);
+
+  connect(model_, &RunModel::topologyChanged, this, [this] {
+    options_ = {};
+    phaseA_ = phaseB_ = -1;
+    fitMode_ = FitMode::Initial;
+    rebuild();
+    if (isVisible()) initialView();
+  });
+  connect(model_, &RunModel::resultsChanged, this, [this] {
+    const int phases = model_->results() ? static_cast<int>(model_->results()->phases.size()) : 0;
+    if (isSideBySide() && (phaseA_ >= phases || phaseB_ >= phases)) clearSideBySide();
+    else recolour();
+  });
+  // Phase means (one phase, or two side by side) do not change with the bin.
+  connect(model_, &RunModel::currentBinChanged, this, [this] {
+    isSideBySide() || model_->phase() >= 0 ? updateInfo() : recolour();
+  });
+  connect(model_, &RunModel::phaseChanged, this, [this] { recolour(); });
+  connect(model_, &RunModel::thresholdsChanged, this, [this] {
+    legend_->setThresholds(model_->coldThreshold(), model_->hotThreshold());
+    recolour();
+  });
+  connect(model_, &RunModel::selectionChanged, this, [this] { updateSelection(); });
+  rebuild();
+}
+
+TopologyCanvas::~TopologyCanvas() = default;
+
+void TopologyCanvas::fitToView() {
+  fitMode_ = FitMode::Fit;
+  fitScene(false);
+}
+
+void TopologyCanvas::initialView() { fitScene(true); }
+
+// Fits the scene between the caption (top) and the legend (bottom) overlays. `readable`:
+// never below a scale where labels can be read; then the top of the fabric shows (the
+// root and the first rows of a big hierarchy).
+void TopologyCanvas::fitScene(bool readable) {
+  const QRectF r = scene_->sceneRect();
+  if (r.isEmpty() || viewport()->width() < 10) return;
+  const double top = info_->sizeHint().height() + 12, bottom = legend_->sizeHint().height() + 16;
+  const double vw = viewport()->width(), vh = viewport()->height();
+  double s = std::min((vw - 16) / r.width(), (vh - top - bottom) / r.height());
+  s = std::min(s, kMaxFitScale);
+  // Boxes carry a hierarchy's information, so it opens readable; a mesh's or NVSwitch
+  // fabric's overview (the heat pattern) is worth more than its labels.
+  const bool hierarchy = model_->topology() && model_->topology()->kind == "hierarchy";
+  if (readable && hierarchy) s = std::max(s, kMinInitialScale);
+  setTransform(QTransform::fromScale(s, s));
+  updateViewRect();
+  if (s * r.height() > vh - top - bottom) centerOn(r.center().x(), r.top() - top / s + vh / (2 * s));
+  else centerOn(r.center().x(), r.center().y() + (bottom - top) / (2 * s));
+}
+
+// The scrollable area: the scene plus room for the overlays at the current zoom, so
+// nothing has to hide under the caption or the legend.
+void TopologyCanvas::updateViewRect() {
+  const double s = std::max(transform().m11(), 1e-6);
+  const double top = info_->sizeHint().height() + 12, bottom = legend_->sizeHint().height() + 16;
+  setSceneRect(scene_->sceneRect().adjusted(0, -top / s, 0, bottom / s));
+}
+
+void TopologyCanvas::showEvent(QShowEvent* e) {
+  QGraphicsView::showEvent(e);
+  if (!shownOnce_) {
+    shownOnce_ = true;
+    initialView();
+  }
+  placeLegend();
+}
+
+void TopologyCanvas::resizeEvent(QResizeEvent* e) {
+  QGraphicsView::resizeEvent(e);
+  placeLegend();
+  if (fitMode_ == FitMode::Initial) initialView();
+  else if (fitMode_ == FitMode::Fit) fitToView();
+}
+
+void TopologyCanvas::placeLegend() {
+  const QSize s = legend_->sizeHint();
+  const int w = std::min(s.width(), viewport()->width() - 16);
+  legend_->setGeometry(viewport()->width() - w - 8, viewport()->height() - s.height() - 8, w, s.height());
+  legend_->raise();
+  info_->adjustSize();
+  info_->move(8, 8);
+  info_->raise();
+}
+
+void TopologyCanvas::wheelEvent(QWheelEvent* e) {
+  const double factor = std::pow(1.0015, e->angleDelta().y());
+  const double s = std::clamp(transform().m11() * factor, kMinScale, kMaxScale);
+  if (s == transform().m11()) return;
+  fitMode_ = FitMode::User;
+  scale(s / transform().m11(), s / transform().m11());
+  e->accept();
+}
+
+void TopologyCanvas::mousePressEvent(QMouseEvent* e) {
+  pressPos_ = e->position().toPoint();
+  QGraphicsView::mousePressEvent(e);
+}
+
+// A press and release without dragging is a click: select what is under the cursor.
+void TopologyCanvas::mouseReleaseEvent(QMouseEvent* e) {
+  QGraphicsView::mouseReleaseEvent(e);
+  if (e->button() != Qt::LeftButton || (e->position().toPoint() - pressPos_).manhattanLength() > 4) {
+    if (e->button() == Qt::LeftButton) fitMode_ = FitMode::User;  // dragged: the user pans
+    return;
+  }
+  for (QGraphicsItem* item : items(e->position().toPoint())) {
+    if (auto* d = qgraphicsitem_cast<DeviceItem*>(item)) return model_->select(SelectionKind::Node, d->node());
+    if (auto* l = qgraphicsitem_cast<LinkItem*>(item)) return model_->select(SelectionKind::Link, l->link());
+  }
+  model_->select(SelectionKind::None, -1);
+}
+
+void TopologyCanvas::mouseDoubleClickEvent(QMouseEvent* e) {
+  for (QGraphicsItem* item : items(e->position().toPoint())) {
+    if (auto* d = qgraphicsitem_cast<DeviceItem*>(item)) {
+      if (d->group >= 0) return expandGroup(d->group);
+      return;
+    }
+    if (qgraphicsitem_cast<LinkItem*>(item)) return;
+    if (auto* g = qgraphicsitem_cast<GroupItem*>(item)) {  // its title strip closes it
+      const QPointF at = mapToScene(e->position().toPoint());
+      if (g->collapsible() && at.y() - g->rect().top() <= GroupItem::kTitleHeight) return collapseGroup(g->group());
+      continue;  // inside: maybe an enclosing group's title
+    }
+  }
+  QGraphicsView::mouseDoubleClickEvent(e);
+}
+
+bool TopologyCanvas::viewportEvent(QEvent* e) {
+  if (e->type() != QEvent::ToolTip) return QGraphicsView::viewportEvent(e);
+  auto* help = static_cast<QHelpEvent*>(e);
+  QString text;
+  for (QGraphicsItem* item : items(help->pos())) {
+    if (auto* d = qgraphicsitem_cast<DeviceItem*>(item)) {
+      text = deviceToolTip(*d);
+      break;
+    }
+    if (auto* l = qgraphicsitem_cast<LinkItem*>(item)) {
+      text = laneToolTip(l->link(), l->laneAt(l->mapFromScene(mapToScene(help->pos()))), l->copy);
+      break;
+    }
+  }
+  if (text.isEmpty()) QToolTip::hideText();
+  else QToolTip::showText(help->globalPos(), text, viewport());
+  return true;
+}
+
+void TopologyCanvas::expandGroup(int group) {
+  options_.expandedGroups.insert(group);
+  rebuild();
+  if (group >= 0 && group < static_cast<int>(layout_.groups.size())) {
+    const auto& g = layout_.groups[static_cast<size_t>(group)];
+    centerOn(g.x + g.width / 2, g.y + g.height / 2);
+    fitMode_ = FitMode::User;
+  }
+}
+
+void TopologyCanvas::collapseGroup(int group) {
+  options_.expandedGroups.erase(group);
+  rebuild();
+  if (group >= 0 && group < static_cast<int>(layout_.groups.size())) {
+    const auto& g = layout_.groups[static_cast<size_t>(group)];
+    centerOn(g.x + g.width / 2, g.y + g.height / 2);
+  }
+}
+
+void TopologyCanvas::setSideBySidePhases(int phaseA, int phaseB) {
+  const int phases = model_->results() ? static_cast<int>(model_->results()->phases.size()) : 0;
+  if (phaseA < 0 || phaseB < 0 || phaseA >= phases || phaseB >= phases) return clearSideBySide();
+  phaseA_ = phaseA;
+  phaseB_ = phaseB;
+  rebuild();
+  if (fitMode_ != FitMode::User) fitToView();
+}
+
+void TopologyCanvas::clearSideBySide() {
+  if (phaseA_ < 0) return;
+  phaseA_ = phaseB_ = -1;
+  rebuild();
+  if (fitMode_ != FitMode::User) fitMode_ == FitMode::Fit ? fitToView() : initialView();
+}
+
+// The whole scene scaled into `target` on the canvas background; the caption and the
+// legend in a band below, drawn `ui` times their on-screen size to match the fabric.
+void TopologyCanvas::renderExport(QPainter& p, const QRectF& target, double ui) {
+  const double band = kLegendBand * ui;
+  p.fillRect(target, kBackground);
+  p.setRenderHint(QPainter::Antialiasing);
+  p.setRenderHint(QPainter::TextAntialiasing);
+  // Cached items would be pasted as bitmaps (blurry PNGs, raster blocks in SVGs): draw
+  // them afresh for the export.
+  std::vector<QGraphicsItem*> cached;
+  for (QGraphicsItem* item : scene_->items())
+    if (item->cacheMode() != QGraphicsItem::NoCache) {
+      cached.push_back(item);
+      item->setCacheMode(QGraphicsItem::NoCache);
+    }
+  scene_->render(&p, target.adjusted(0, 0, 0, -band), scene_->sceneRect(), Qt::KeepAspectRatio);
+  for (QGraphicsItem* item : cached) item->setCacheMode(QGraphicsItem::DeviceCoordinateCache);
+  p.save();
+  p.translate(target.left(), target.bottom() - band);
+  p.scale(ui, ui);
+  const QRectF strip(0, 0, target.width() / ui, kLegendBand);
+  QFont f = p.font();
+  f.setPixelSize(13);
+  p.setFont(f);
+  const QSizeF legend(300, 3 * QFontMetricsF(f).height() + 46);
+  p.setPen(QColor(235, 235, 240));
+  p.drawText(strip.adjusted(12, 10, -legend.width() - 30, -10), Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap,
+             info_->text());
+  ColourLegend::paintLegend(p, QRectF(strip.bottomRight() - QPointF(legend.width() + 10, legend.height() + 10), legend),
+                            Qt::Horizontal, legend_->title(), model_->coldThreshold(), model_->hotThreshold(),
+                            QColor(235, 235, 240), QColor(24, 26, 31, 215));
+  p.restore();
+}
+
+bool TopologyCanvas::exportPng(const QString& path) {
+  const QRectF r = scene_->sceneRect();
+  if (r.isEmpty()) return false;
+  // About 2000 px on the long side, never above 12000 px.
+  const double s = std::clamp(2000 / std::max(r.width(), r.height()), 1.0, 3.0) *
+                   std::min(1.0, 12000 / std::max(r.width(), r.height()));
+  const double ui = std::max(1.0, s);
+  const QSize size(std::max(int(340 * ui), int(std::ceil(r.width() * s))), int(std::ceil(r.height() * s + kLegendBand * ui)));
+  QImage image(size, QImage::Format_ARGB32_Premultiplied);
+  QPainter p(&image);
+  renderExport(p, QRectF(QPointF(0, 0), size), ui);
+  p.end();
+  return image.save(path, "PNG");
+}
+
+bool TopologyCanvas::exportSvg(const QString& path) {
+  const QRectF r = scene_->sceneRect();
+  if (r.isEmpty()) return false;
+  const QSize size(std::max(340, int(std::ceil(r.width()))), int(std::ceil(r.height())) + kLegendBand);
+  QSvgGenerator svg;
+  svg.setFileName(path);
+  svg.setSize(size);
+  svg.setViewBox(QRect(QPoint(0, 0), size));
+  svg.setTitle(QStringLiteral("FabricLab topology"));
+  svg.setDescription(model_->topology() ? QString::fromStdString(model_->topology()->description) : QString());
+  QPainter p;
+  if (!p.begin(&svg)) return false;
+  renderExport(p, QRectF(QPointF(0, 0), size), 1);
+  return p.end();
+}
+
+}  // namespace fl::views

@@ -1,0 +1,307 @@
+// TopologyCanvas: building the scene from the layout, recolouring lanes, tooltips.
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QLabel>
+#include <algorithm>
+
+#include "views/colour_map.h"
+#include "views/device_item.h"
+#include "views/format_units.h"
+#include "views/group_item.h"
+#include "views/run_model.h"
+#include "views/topology_canvas.h"
+
+namespace fl::views {
+
+namespace {
+
+const QColor kNoData(110, 116, 128);   // lanes before any results arrive
+constexpr double kCopyGap = 160;       // between the two side-by-side copies
+constexpr double kCaption = 64;        // caption strip above each copy
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+// The last path segment: "node1" for "dc17/node1".
+QString shortName(const std::string& name) {
+  const auto slash = name.rfind('/');
+  return q(slash == std::string::npos ? name : name.substr(slash + 1));
+}
+
+LaneGeometry lanesFor(const std::string& kind) {
+  if (kind == "nvswitch") return {2.0, 3.2};  // bundles of parallel links 9 apart
+  if (kind == "mesh") return {5.5, 9};
+  return {3, 4.5};
+}
+
+}  // namespace
+
+void TopologyCanvas::rebuild() {
+  scene_->clear();
+  for (auto& v : links_) v.clear();
+  for (auto& v : devices_) v.clear();
+  const topo::Topology* t = model_->topology();
+  if (!t) {
+    layout_ = {};
+    scene_->setSceneRect(0, 0, 1, 1);
+    updateInfo();
+    return;
+  }
+  layout_ = layout::layoutTopology(*t, options_);
+  lanes_ = lanesFor(t->kind);
+  if (isSideBySide()) {
+    buildCopy(0, QPointF(0, kCaption));
+    buildCopy(1, QPointF(layout_.width + kCopyGap, kCaption));
+    for (int copy = 0; copy < 2; ++copy) {
+      auto* caption = scene_->addSimpleText(phaseCaption(copy == 0 ? phaseA_ : phaseB_));
+      QFont f;
+      f.setPixelSize(26);
+      f.setBold(true);
+      caption->setFont(f);
+      caption->setBrush(QColor(235, 238, 244));
+      caption->setPos(copy * (layout_.width + kCopyGap) + 30, 18);
+    }
+    scene_->setSceneRect(0, 0, 2 * layout_.width + kCopyGap, layout_.height + kCaption);
+  } else {
+    buildCopy(0, QPointF(0, 0));
+    scene_->setSceneRect(0, 0, layout_.width, layout_.height);
+  }
+  updateViewRect();
+  recolour();
+  updateSelection();
+  emit layoutRebuilt();
+}
+
+void TopologyCanvas::buildCopy(int copy, QPointF offset) {
+  const topo::Topology& t = *model_->topology();
+  const bool hierarchy = t.kind == "hierarchy";
+  // Groups can be closed again only where the layout does not open everything anyway.
+  const bool collapsible = hierarchy && !options_.expandAll && t.endpointCount() >= options_.autoExpandBelow;
+
+  // Subtree extents (hierarchy ids are preorder): GPUs and children inside a collapsed box.
+  std::vector<topo::NodeId> last(t.nodes().size());
+  std::vector<int> childCount(t.nodes().size(), 0);
+  for (const auto& n : t.nodes()) last[static_cast<size_t>(n.id)] = n.id;
+  for (auto it = t.nodes().rbegin(); it != t.nodes().rend(); ++it)
+    if (it->parent >= 0) {
+      last[static_cast<size_t>(it->parent)] = std::max(last[static_cast<size_t>(it->parent)], last[static_cast<size_t>(it->id)]);
+      ++childCount[static_cast<size_t>(it->parent)];
+    }
+
+  for (size_t g = 0; g < layout_.groups.size(); ++g) {
+    const auto& box = layout_.groups[g];
+    if (!box.visible || box.collapsed) continue;  // collapsed ones are drawn as devices
+    const QRectF rect = QRectF(box.x, box.y, box.width, box.height).translated(offset);
+    const QString label = box.level == 0 ? q(box.label) : shortName(box.label);
+    scene_->addItem(new GroupItem(static_cast<int>(g), rect, box.level, label, collapsible && box.switchNode >= 0));
+  }
+
+  // Labels first: items of one style share the font that fits the longest label, so a
+  // grid reads evenly ("9,9" as large as "15,15").
+  struct Pending {
+    const topo::Node* node;
+    QRectF rect;
+    DeviceItem::Style style;
+    QString label, sub;
+    int group = -1;
+  };
+  std::vector<Pending> pending;
+  QString longest[4];
+  for (const auto& n : t.nodes()) {
+    const auto& p = layout_.nodes[static_cast<size_t>(n.id)];
+    if (!p.visible) continue;
+    Pending d{&n, QRectF(p.center.x - p.width / 2 + offset.x(), p.center.y - p.height / 2 + offset.y(), p.width, p.height),
+              n.kind == topo::NodeKind::Die ? DeviceItem::Style::Die
+              : topo::isEndpoint(n.kind)    ? DeviceItem::Style::Gpu
+                                            : DeviceItem::Style::Switch,
+              hierarchy ? shortName(n.name) : q(n.name), QString()};
+    if (n.kind == topo::NodeKind::Die) {
+      d.label = QString("%1,%2").arg(n.row).arg(n.col);
+    } else if (t.kind == "nvswitch") {
+      d.sub = topo::isEndpoint(n.kind) ? QStringLiteral("GPU") : QStringLiteral("NVSwitch");
+    } else if (p.group >= 0 && layout_.groups[static_cast<size_t>(p.group)].collapsed &&
+               layout_.groups[static_cast<size_t>(p.group)].switchNode == n.id) {
+      d.style = DeviceItem::Style::CollapsedGroup;
+      d.group = p.group;
+      const auto& eps = t.endpoints();
+      const auto gpus = std::upper_bound(eps.begin(), eps.end(), last[static_cast<size_t>(n.id)]) -
+                        std::upper_bound(eps.begin(), eps.end(), n.id);
+      const int children = childCount[static_cast<size_t>(n.id)];
+      const size_t childLevel = static_cast<size_t>(n.level);  // levelNames index of its children
+      const bool gpuChildren = childLevel + 1 >= t.levelNames.size();
+      d.sub = gpuChildren ? tr("%1 GPUs").arg(gpus)
+                          : tr("%1 × %2 · %3 GPUs").arg(children).arg(q(t.levelNames[childLevel])).arg(gpus);
+    }
+    QString& l = longest[static_cast<int>(d.style)];
+    if (d.label.size() > l.size()) l = d.label;
+    pending.push_back(std::move(d));
+  }
+
+  auto& devices = devices_[copy];
+  devices.assign(t.nodes().size(), nullptr);
+  for (const Pending& d : pending) {
+    auto* item = new DeviceItem(d.node->id, d.rect, d.style, d.label, d.sub, longest[static_cast<int>(d.style)]);
+    item->group = d.group;
+    item->copy = copy;
+    scene_->addItem(item);
+    devices[static_cast<size_t>(d.node->id)] = item;
+  }
+
+  auto& links = links_[copy];
+  links.assign(t.links().size(), nullptr);
+  auto boxOf = [&](topo::NodeId id) {
+    const auto& p = layout_.nodes[static_cast<size_t>(id)];
+    return QRectF(p.center.x - p.width / 2, p.center.y - p.height / 2, p.width, p.height).translated(offset);
+  };
+  for (const auto& k : t.links()) {
+    const auto& path = layout_.links[static_cast<size_t>(k.id)];
+    if (!path.visible) continue;
+    std::vector<layout::Point> pts = path.points;
+    for (auto& pt : pts) pt = {pt.x + offset.x(), pt.y + offset.y()};
+    auto* item = new LinkItem(k.id, pts, boxOf(k.a), boxOf(k.b), lanes_);
+    item->copy = copy;
+    item->setZValue(1);
+    scene_->addItem(item);
+    links[static_cast<size_t>(k.id)] = item;
+  }
+}
+
+double TopologyCanvas::laneUtilisation(int linkDirection, int copy) const {
+  if (!isSideBySide()) return model_->displayedUtilisation(linkDirection);
+  return model_->phaseUtilisation(linkDirection, copy == 0 ? phaseA_ : phaseB_);
+}
+
+void TopologyCanvas::recolour() {
+  const bool haveResults = model_->results() != nullptr;
+  const double cold = model_->coldThreshold(), hot = model_->hotThreshold();
+  for (int copy = 0; copy < 2; ++copy)
+    for (LinkItem* item : links_[copy]) {
+      if (!item) continue;
+      bool anyHot = false;
+      for (int d = 0; d < 2; ++d) {
+        const int ld = haveResults ? model_->linkDirectionIndex(item->link(), d) : -1;
+        if (ld < 0) {
+          item->setLane(d, kNoData, LaneHeat::Normal);
+          continue;
+        }
+        const double u = laneUtilisation(ld, copy);
+        const LaneHeat heat = heatOf(u, cold, hot);
+        anyHot |= heat == LaneHeat::Hot;
+        item->setLane(d, colourMap(u), heat);
+      }
+      item->setZValue(anyHot ? 1.5 : 1);  // hot lanes over others where paths share a trunk
+      item->update();
+    }
+  updateInfo();
+}
+
+void TopologyCanvas::updateInfo() {
+  const topo::Topology* t = model_->topology();
+  const Results* r = model_->results();
+  QString text = t ? q(t->description) : tr("no fabric");
+  if (!t) {
+    // nothing more to say
+  } else if (!r) {
+    text += tr("\nno results yet: run the scenario to colour the links");
+  } else if (isSideBySide()) {
+    text += tr("\ncomparing two phases: mean utilisation, A left, B right");
+  } else if (model_->phase() >= 0) {
+    const auto& ph = r->phases[static_cast<size_t>(model_->phase())];
+    text += tr("\nmean utilisation over phase \"%1\" (%2 – %3)").arg(q(ph.name), formatTime(ph.start), formatTime(ph.end));
+  } else {
+    const int bin = model_->currentBin();
+    text += tr("\nbin %1 / %2: %3 – %4%5")
+                .arg(bin + 1)
+                .arg(r->bins)
+                .arg(formatTime(Time(bin) * r->bin), formatTime(Time(bin + 1) * r->bin))
+                .arg(model_->isFinal() ? QString() : tr("  (running)"));
+  }
+  bool collapsed = false;
+  for (const auto& g : layout_.groups) collapsed |= g.visible && g.collapsed;
+  if (collapsed) text += tr("\ndouble-click a dashed box to open it, an open group's title to close it");
+  if (text != info_->text()) {
+    info_->setText(text);
+    info_->adjustSize();
+  }
+}
+
+void TopologyCanvas::updateSelection() {
+  const SelectionKind kind = model_->selectionKind();
+  const int id = model_->selectedId();
+  for (int copy = 0; copy < 2; ++copy) {
+    for (DeviceItem* d : devices_[copy])
+      if (d) d->setHighlighted(kind == SelectionKind::Node && d->node() == id);
+    for (LinkItem* l : links_[copy])
+      if (l) l->setHighlighted(kind == SelectionKind::Link && l->link() == id);
+  }
+}
+
+int TopologyCanvas::deviceItemCount() const {
+  return static_cast<int>(std::count_if(devices_[0].begin(), devices_[0].end(), [](auto* d) { return d != nullptr; }));
+}
+
+int TopologyCanvas::linkItemCount() const {
+  return static_cast<int>(std::count_if(links_[0].begin(), links_[0].end(), [](auto* l) { return l != nullptr; }));
+}
+
+QColor TopologyCanvas::laneColour(int link, int direction) const {
+  if (link < 0 || link >= static_cast<int>(links_[0].size()) || !links_[0][static_cast<size_t>(link)]) return {};
+  return links_[0][static_cast<size_t>(link)]->laneColour(direction & 1);
+}
+
+LaneHeat TopologyCanvas::laneHeat(int link, int direction) const {
+  if (link < 0 || link >= static_cast<int>(links_[0].size()) || !links_[0][static_cast<size_t>(link)])
+    return LaneHeat::Normal;
+  return links_[0][static_cast<size_t>(link)]->laneHeat(direction & 1);
+}
+
+QString TopologyCanvas::phaseCaption(int phase) const {
+  const auto& ph = model_->results()->phases[static_cast<size_t>(phase)];
+  return tr("%1 · phase %2: %3 (%4 – %5), mean utilisation")
+      .arg(phase == phaseA_ ? "A" : "B")
+      .arg(phase + 1)
+      .arg(q(ph.name), formatTime(ph.start), formatTime(ph.end));
+}
+
+QString TopologyCanvas::laneToolTip(int link, int direction, int copy) const {
+  const topo::Topology* t = model_->topology();
+  if (!t || link < 0 || link >= static_cast<int>(t->links().size())) return {};
+  const topo::Link& k = t->link(link);
+  const auto& from = t->node(direction == 0 ? k.a : k.b), &to = t->node(direction == 0 ? k.b : k.a);
+  QString s = QString("<b>%1 → %2</b><br>link %3 (%4), direction %5")
+                  .arg(q(from.name).toHtmlEscaped(), q(to.name).toHtmlEscaped())
+                  .arg(link)
+                  .arg(QString::fromLatin1(topo::toString(k.kind)))
+                  .arg(direction);
+  const int ld = model_->linkDirectionIndex(link, direction);
+  const Results* r = model_->results();
+  if (!r || ld < 0) return s + tr("<br><i>no results yet</i>");
+  const auto& l = r->links[static_cast<size_t>(ld)];
+  const double u = laneUtilisation(ld, copy);
+  const QString state = heatName(heatOf(u, model_->coldThreshold(), model_->hotThreshold()));
+  const int bin = model_->currentBin();
+  if (isSideBySide() || model_->phase() >= 0) {
+    const int phase = isSideBySide() ? (copy == 0 ? phaseA_ : phaseB_) : model_->phase();
+    s += tr("<br>phase: %1").arg(q(r->phases[static_cast<size_t>(phase)].name).toHtmlEscaped());
+  }
+  s += tr("<br>this bin (%1 of %2, %3 – %4): %5")
+           .arg(bin + 1)
+           .arg(std::max(1, r->bins))
+           .arg(formatTime(Time(bin) * r->bin), formatTime(Time(bin + 1) * r->bin), formatBytes(double(l.bin_bytes.at(bin))));
+  s += tr("<br>total: %1").arg(formatBytes(double(l.bytes)));
+  s += tr("<br>utilisation: <b>%1</b> (%2)").arg(formatPercent(u), state);
+  s += tr("<br>capacity: %1").arg(formatRate(l.capacity_Bps));
+  return s;
+}
+
+QString TopologyCanvas::deviceToolTip(const DeviceItem& d) const {
+  const topo::Topology* t = model_->topology();
+  if (!t) return {};
+  const topo::Node& n = t->node(d.node());
+  QString s = QString("<b>%1</b><br>%2").arg(q(n.name).toHtmlEscaped(), QString::fromLatin1(topo::toString(n.kind)));
+  if (n.endpoint >= 0) s += tr(", endpoint %1").arg(n.endpoint);
+  s += tr("<br>%1 ports").arg(t->ports(n.id).size());
+  if (d.style() == DeviceItem::Style::CollapsedGroup) s += tr("<br><i>double-click to open this group</i>");
+  return s;
+}
+
+}  // namespace fl::views
