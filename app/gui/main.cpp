@@ -1,0 +1,101 @@
+// fabriclab: the desktop app.
+//
+//   fabriclab [SCENARIO] [--open SCENARIO] [--screenshot FILE.png]
+//
+// Opens SCENARIO (default: the bundled demo) and runs it at once. With --screenshot the
+// window is grabbed when the run has finished, saved as PNG, and the app exits: 0 on
+// success, 2 on bad input (unreadable or invalid scenario, unwritable image path).
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QFileInfo>
+#include <QTimer>
+#include <cstdio>
+
+#include "gui/main_window.h"
+#include "gui/run_controller.h"
+
+namespace {
+
+constexpr int kExitBadInput = 2;
+
+int badInput(const QString& message) {
+  std::fprintf(stderr, "fabriclab: %s\n", qPrintable(message));
+  return kExitBadInput;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  QApplication app(argc, argv);
+  QApplication::setOrganizationName(QStringLiteral("FabricLab"));
+  QApplication::setApplicationName(QStringLiteral("fabriclab"));
+  QApplication::setApplicationVersion(QStringLiteral(FABRICLAB_VERSION));
+  QApplication::setDesktopFileName(QStringLiteral("fabriclab"));
+  const QString icon = QStringLiteral(FABRICLAB_SOURCE_DIR "/resources/fabriclab.svg");
+  if (QFileInfo::exists(icon)) QApplication::setWindowIcon(QIcon(icon));
+
+  QCommandLineParser parser;
+  parser.setApplicationDescription(QStringLiteral("FabricLab: an interactive lab for GPU interconnect fabrics"));
+  parser.addHelpOption();
+  parser.addVersionOption();
+  parser.addPositionalArgument(QStringLiteral("scenario"), QStringLiteral("Scenario file to open (YAML)."),
+                               QStringLiteral("[SCENARIO]"));
+  const QCommandLineOption openOption(QStringLiteral("open"), QStringLiteral("Scenario file to open."),
+                                      QStringLiteral("SCENARIO"));
+  const QCommandLineOption shotOption(QStringLiteral("screenshot"),
+                                      QStringLiteral("Run, save a PNG of the window when done, and exit."),
+                                      QStringLiteral("FILE.png"));
+  parser.addOption(openOption);
+  parser.addOption(shotOption);
+  if (!parser.parse(QApplication::arguments())) return badInput(parser.errorText());
+  if (parser.isSet(QStringLiteral("help"))) parser.showHelp(0);
+  if (parser.isSet(QStringLiteral("version"))) parser.showVersion();
+
+  const QStringList positional = parser.positionalArguments();
+  if (positional.size() > 1 || (positional.size() == 1 && parser.isSet(openOption)))
+    return badInput(QStringLiteral("give one scenario (SCENARIO or --open SCENARIO)"));
+  QString path = parser.isSet(openOption) ? parser.value(openOption)
+                 : positional.isEmpty()   ? QStringLiteral(FABRICLAB_SOURCE_DIR "/scenarios/default.yaml")
+                                          : positional.first();
+
+  const bool screenshot = parser.isSet(shotOption);
+  const QString shotPath = parser.value(shotOption);
+  if (screenshot) {
+    const QFileInfo info(shotPath);
+    if (info.suffix().compare(QStringLiteral("png"), Qt::CaseInsensitive) != 0)
+      return badInput(QStringLiteral("--screenshot: expected a .png file name, found '%1'").arg(shotPath));
+    const QFileInfo dir(info.absolutePath());
+    if (!dir.isDir() || !dir.isWritable())
+      return badInput(QStringLiteral("--screenshot: cannot write to directory '%1'").arg(info.absolutePath()));
+  }
+
+  fl::gui::MainWindowOptions options;
+  options.autosave = !screenshot;
+  options.restoreLayout = !screenshot;  // screenshots look the same on every machine
+  fl::gui::MainWindow window(options);
+  int exitCode = 0;
+  if (screenshot) {
+    QObject::connect(window.controller(), &fl::gui::RunController::failed, &app, [&](const QString& message) {
+      exitCode = badInput(message);
+      // Queued: a failure reported before exec() starts must still end the loop.
+      QMetaObject::invokeMethod(&app, [&] { QApplication::exit(exitCode); }, Qt::QueuedConnection);
+    });
+    QObject::connect(window.controller(), &fl::gui::RunController::runFinished, &app, [&] {
+      if (exitCode != 0) return;
+      // Let the views repaint from the final results before grabbing.
+      QTimer::singleShot(400, &app, [&] {
+        if (!window.grab().save(shotPath, "PNG")) exitCode = badInput(QStringLiteral("--screenshot: cannot write '%1'").arg(shotPath));
+        QApplication::exit(exitCode);
+      });
+    });
+  }
+  // A file named on the command line must open; a broken bundled default still shows the
+  // window, with the error in its status bar.
+  const bool named = !positional.isEmpty() || parser.isSet(openOption);
+  const QString error = window.startup(path, !screenshot);
+  if (!error.isEmpty() && (screenshot || named)) return badInput(error);
+  window.show();
+  const int rc = QApplication::exec();
+  return screenshot ? exitCode : rc;
+}

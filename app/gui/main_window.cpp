@@ -1,0 +1,253 @@
+#include "gui/main_window.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QLabel>
+#include <QScreen>
+#include <QStyle>
+#include <QMenu>
+#include <QStatusBar>
+#include <QTimer>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+#include "gui/recovery.h"
+#include "gui/run_controller.h"
+#include "gui/scenario_dock.h"
+#include "gui/scenario_document.h"
+#include "gui/scenario_tree_model.h"
+#include "gui/settings.h"
+#include "gui/status_panel.h"
+#include "gui/sweep_results.h"
+#include "views/colour_legend.h"
+#include "views/heat_controls.h"
+#include "views/inspector_panel.h"
+#include "views/plots_panel.h"
+#include "views/run_model.h"
+#include "views/timeline_bar.h"
+#include "views/topology_canvas.h"
+
+namespace fl::gui {
+
+MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
+    : QMainWindow(parent), options_(options) {
+  setObjectName(QStringLiteral("MainWindow"));
+  doc_ = new ScenarioDocument(this);
+  model_ = new views::RunModel(this);
+  controller_ = new RunController(this);
+  sweep_ = new SweepResults(controller_, model_, this);
+  recovery_ = new Recovery(doc_, this);
+  rerun_ = new QTimer(this);
+  rerun_->setSingleShot(true);
+  rerun_->setInterval(options_.rerunDelayMs);
+
+  double cold = model_->coldThreshold(), hot = model_->hotThreshold();
+  Settings::thresholds(cold, hot);
+  model_->setThresholds(cold, hot);
+
+  actions_ = createMainActions(this, doc_->undoStack());
+  buildCentral();
+  buildDocks();
+  buildToolBar();
+  status_ = new StatusPanel(statusBar(), model_, controller_);
+  connectSignals();
+  updateRecentMenu();
+  updateRunActions();
+  updateTitle();
+
+  resize(QSize(1500, 950).boundedTo(screen()->availableGeometry().size() * 0.95));
+  // Initial dock sizes (after resize(), or they are scaled down): the scenario tree wide
+  // enough for key names and values, the plots readable.
+  resizeDocks({scenarioDock_}, {440}, Qt::Horizontal);
+  resizeDocks({findChild<QDockWidget*>(QStringLiteral("InspectorDock"))}, {300}, Qt::Horizontal);
+  resizeDocks({findChild<QDockWidget*>(QStringLiteral("PlotsDock"))}, {260}, Qt::Vertical);
+  if (options_.restoreLayout) {
+    restoreGeometry(Settings::windowGeometry());
+    restoreState(Settings::windowState());
+  }
+  recovery_->setEnabled(options_.autosave);
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildCentral() {
+  auto* central = new QWidget(this);
+  auto* layout = new QVBoxLayout(central);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(0);
+  canvas_ = new views::TopologyCanvas(model_, central);
+  canvas_->setObjectName(QStringLiteral("topologyCanvas"));
+  timeline_ = new views::TimelineBar(model_, central);
+  timeline_->setObjectName(QStringLiteral("timelineBar"));
+  layout->addWidget(canvas_, 1);
+  layout->addWidget(timeline_);
+  setCentralWidget(central);
+  // Space and the arrows drive playback while the canvas or timeline has focus; in the
+  // scenario tree they keep their usual meaning (editing, expanding rows).
+  for (QAction* a : {actions_.playPause, actions_.stepForward, actions_.stepBack}) {
+    a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    central->addAction(a);
+  }
+  canvas_->setFocus();
+}
+
+void MainWindow::buildDocks() {
+  setDockNestingEnabled(true);
+  // Side docks run the full height (the scenario tree is long) and the plots sit under
+  // the canvas; this also keeps the minimum window height within a laptop screen.
+  setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+  setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+  scenarioDock_ = new ScenarioDock(doc_, this);
+  addDockWidget(Qt::LeftDockWidgetArea, scenarioDock_);
+
+  auto* inspector = new QDockWidget(tr("Inspector"), this);
+  inspector->setObjectName(QStringLiteral("InspectorDock"));
+  inspector->setWidget(new views::InspectorPanel(model_, inspector));
+  addDockWidget(Qt::RightDockWidgetArea, inspector);
+
+  auto* heat = new QDockWidget(tr("Heat"), this);
+  heat->setObjectName(QStringLiteral("HeatDock"));
+  auto* heatBody = new QWidget(heat);
+  auto* heatLayout = new QVBoxLayout(heatBody);
+  heatLayout->setContentsMargins(4, 4, 4, 4);
+  auto* heatControls = new views::HeatControls(model_, heatBody);
+  heatLayout->addWidget(heatControls);
+  auto* legend = new views::ColourLegend(heatBody);
+  legend->setThresholds(model_->coldThreshold(), model_->hotThreshold());
+  connect(model_, &views::RunModel::thresholdsChanged, legend,
+          [this, legend] { legend->setThresholds(model_->coldThreshold(), model_->hotThreshold()); });
+  heatLayout->addWidget(legend);
+  heatLayout->addStretch(1);
+  heat->setWidget(heatBody);
+  addDockWidget(Qt::RightDockWidgetArea, heat);
+  connect(heatControls, &views::HeatControls::sideBySideRequested, canvas_,
+          [this](int a, int b) { canvas_->setSideBySidePhases(a, b); });
+  connect(heatControls, &views::HeatControls::sideBySideCleared, canvas_,
+          [this] { canvas_->clearSideBySide(); });
+
+  auto* plots = new QDockWidget(tr("Plots"), this);
+  plots->setObjectName(QStringLiteral("PlotsDock"));
+  plots->setWidget(new views::PlotsPanel(model_, plots));
+  addDockWidget(Qt::BottomDockWidgetArea, plots);
+
+  for (QDockWidget* d : {static_cast<QDockWidget*>(scenarioDock_), inspector, heat, plots})
+    actions_.viewMenu->addAction(d->toggleViewAction());
+}
+
+void MainWindow::buildToolBar() {
+  QToolBar* bar = addToolBar(tr("Main"));
+  bar->setObjectName(QStringLiteral("MainToolBar"));
+  bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);  // words, not only glyphs
+  bar->addAction(actions_.open);
+  bar->addAction(actions_.save);
+  bar->addSeparator();
+  bar->addAction(actions_.run);
+  bar->addAction(actions_.stop);
+  bar->addSeparator();
+  // Playback has its buttons in the timeline under the canvas; the toolbar stays short.
+
+  auto* pointBox = new QWidget(bar);
+  auto* pointLayout = new QHBoxLayout(pointBox);
+  pointLayout->setContentsMargins(4, 0, 4, 0);
+  pointLayout->addWidget(new QLabel(tr("Sweep point:"), pointBox));
+  pointCombo_ = new QComboBox(pointBox);
+  pointCombo_->setObjectName(QStringLiteral("sweepPointSelector"));
+  pointCombo_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  pointCombo_->setToolTip(tr("The sweep point whose results the views show"));
+  pointLayout->addWidget(pointCombo_);
+  pointComboAction_ = bar->addWidget(pointBox);
+  pointComboAction_->setVisible(false);
+}
+
+void MainWindow::connectSignals() {
+  connect(actions_.open, &QAction::triggered, this, &MainWindow::open);
+  connect(actions_.save, &QAction::triggered, this, &MainWindow::save);
+  connect(actions_.saveAs, &QAction::triggered, this, &MainWindow::saveAs);
+  connect(actions_.exportReport, &QAction::triggered, this, &MainWindow::exportReport);
+  connect(actions_.exportImage, &QAction::triggered, this, &MainWindow::exportImage);
+  connect(actions_.quit, &QAction::triggered, this, &QWidget::close);
+  connect(actions_.run, &QAction::triggered, this, &MainWindow::runNow);
+  connect(actions_.stop, &QAction::triggered, this, &MainWindow::stopRun);
+  connect(actions_.playPause, &QAction::triggered, timeline_, [this] { timeline_->togglePlay(); });
+  connect(actions_.stepForward, &QAction::triggered, timeline_, [this] { timeline_->stepForward(); });
+  connect(actions_.stepBack, &QAction::triggered, timeline_, [this] { timeline_->stepBack(); });
+  connect(actions_.fit, &QAction::triggered, canvas_, [this] { canvas_->fitToView(); });
+
+  const double speed = Settings::playbackSpeed();
+  for (QAction* a : actions_.speeds->actions()) a->setChecked(qFuzzyCompare(a->data().toDouble(), speed));
+  timeline_->setSpeed(speed);
+  connect(actions_.speeds, &QActionGroup::triggered, this, [this](QAction* a) {
+    timeline_->setSpeed(a->data().toDouble());
+    Settings::setPlaybackSpeed(a->data().toDouble());
+  });
+  connect(actions_.speedMenu, &QMenu::aboutToShow, this, [this] {  // the timeline has its own box
+    for (QAction* a : actions_.speeds->actions())
+      a->setChecked(qFuzzyCompare(a->data().toDouble(), timeline_->speed()));
+  });
+  connect(timeline_, &views::TimelineBar::playingChanged, this, [this](bool playing) {
+    actions_.playPause->setText(playing ? tr("&Pause") : tr("&Play"));
+    actions_.playPause->setIcon(style()->standardIcon(playing ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+  });
+
+  connect(model_, &views::RunModel::thresholdsChanged, this,
+          [this] { Settings::setThresholds(model_->coldThreshold(), model_->hotThreshold()); });
+
+  // Edits: re-run after a pause, keeping the current results on screen meanwhile.
+  connect(doc_, &ScenarioDocument::edited, rerun_, qOverload<>(&QTimer::start));
+  connect(rerun_, &QTimer::timeout, this, &MainWindow::runNow);
+  connect(doc_, &ScenarioDocument::documentReset, this, [this] {
+    sweep_->clear();
+    runNow();
+  });
+  connect(doc_, &ScenarioDocument::modifiedChanged, this, &MainWindow::updateTitle);
+  connect(doc_, &ScenarioDocument::filePathChanged, this, &MainWindow::updateTitle);
+  connect(doc_, &ScenarioDocument::changed, this, &MainWindow::updateTitle);
+
+  connect(scenarioDock_->model(), &ScenarioTreeModel::editRejected, status_, &StatusPanel::showError);
+  connect(scenarioDock_->model(), &ScenarioTreeModel::editAccepted, status_, &StatusPanel::clearMessage);
+  connect(recovery_, &Recovery::writeFailed, status_, &StatusPanel::showError);
+
+  connect(controller_, &RunController::stateChanged, this, &MainWindow::updateRunActions);
+  connect(controller_, &RunController::failed, status_, &StatusPanel::showError);
+  connect(controller_, &RunController::runFinished, this, [this](bool cancelled, double) {
+    if (cancelled) status_->showInfo(tr("Run stopped; showing what was simulated so far."));
+  });
+  connect(sweep_, &SweepResults::labelsChanged, this, [this](const QStringList& labels) {
+    const QSignalBlocker block(pointCombo_);
+    pointCombo_->clear();
+    pointCombo_->addItems(labels);
+    pointCombo_->setCurrentIndex(sweep_->selectedPoint());
+    pointComboAction_->setVisible(labels.size() > 1);
+  });
+  connect(sweep_, &SweepResults::selectedPointChanged, pointCombo_, &QComboBox::setCurrentIndex);
+  connect(pointCombo_, &QComboBox::currentIndexChanged, sweep_, &SweepResults::selectPoint);
+}
+
+void MainWindow::updateTitle() {
+  const std::string& name = doc_->scenario().name;
+  QString title = doc_->displayName() + QStringLiteral("[*]");
+  if (!name.empty()) title += QStringLiteral(" — ") + QString::fromStdString(name);
+  setWindowTitle(title + QStringLiteral(" — FabricLab"));
+  setWindowModified(doc_->isModified());
+}
+
+void MainWindow::updateRunActions() {
+  const bool busy = controller_->isBusy();
+  actions_.stop->setEnabled(busy);
+  actions_.run->setText(busy ? tr("&Restart") : tr("&Run"));
+}
+
+void MainWindow::runNow() {
+  rerun_->stop();
+  status_->showInfo(tr("Running %1…").arg(doc_->displayName()), 3000);
+  controller_->start(doc_->scenario());
+}
+
+void MainWindow::stopRun() {
+  rerun_->stop();
+  controller_->stop();
+}
+
+}  // namespace fl::gui

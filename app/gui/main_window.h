@@ -1,0 +1,106 @@
+// The FabricLab main window: the topology canvas with the timeline under it, docks for
+// the scenario (editable tree), inspector, plots and heat colouring, a toolbar with the
+// sweep-point selector, and a status bar. It owns the document (scenario + undo stack),
+// the run controller (simulations in a worker thread) and the RunModel all views watch.
+// Edits re-run the scenario in the background after a short pause (debounced).
+#pragma once
+#include <QMainWindow>
+#include <QMessageBox>
+#include <functional>
+
+#include "gui/main_actions.h"
+
+class QComboBox;
+class QTimer;
+
+namespace fl::views {
+class RunModel;
+class TopologyCanvas;
+class TimelineBar;
+}
+
+namespace fl::gui {
+
+class RunController;
+class ScenarioDocument;
+class ScenarioDock;
+class StatusPanel;
+class SweepResults;
+class Recovery;
+
+struct MainWindowOptions {
+  bool autosave = true;       // write the recovery file while there are unsaved changes
+  bool restoreLayout = true;  // geometry and docks from QSettings
+  int rerunDelayMs = 400;     // pause after an edit before re-running
+};
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+ public:
+  explicit MainWindow(const MainWindowOptions& options = {}, QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  // Opens `path` and runs it. Returns "" or the error (also shown in the status bar).
+  QString openFile(const QString& path);
+  // Start-up: offers to restore a recovery file left by a session that did not end
+  // cleanly (when `offerRecovery`), else opens `path`.
+  QString startup(const QString& path, bool offerRecovery);
+  bool saveTo(const QString& path);  // errors go to a message box and the status bar
+
+  ScenarioDocument* document() const { return doc_; }
+  RunController* controller() const { return controller_; }
+  views::RunModel* runModel() const { return model_; }
+  views::TopologyCanvas* canvas() const { return canvas_; }
+  views::TimelineBar* timeline() const { return timeline_; }
+  ScenarioDock* scenarioDock() const { return scenarioDock_; }
+  SweepResults* sweepResults() const { return sweep_; }
+  StatusPanel* statusPanel() const { return status_; }
+  QComboBox* pointSelector() const { return pointCombo_; }
+  const MainActions& actions() const { return actions_; }
+
+  // Tests answer the unsaved-changes question instead of a modal box.
+  void setSavePrompt(std::function<QMessageBox::StandardButton()> prompt) { savePrompt_ = std::move(prompt); }
+  // ... and the restore-recovery question (true = restore).
+  void setRecoveryPrompt(std::function<bool()> prompt) { recoveryPrompt_ = std::move(prompt); }
+
+ public slots:
+  void runNow();
+  void stopRun();
+  void open();
+  bool save();
+  bool saveAs();
+  void exportReport();
+  void exportImage();
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+
+ private:
+  void buildCentral();
+  void buildDocks();
+  void buildToolBar();
+  void connectSignals();
+  void updateTitle();
+  void updateRecentMenu();
+  void updateRunActions();
+  bool maybeSave();
+
+  MainWindowOptions options_;
+  ScenarioDocument* doc_;
+  views::RunModel* model_;
+  RunController* controller_;
+  SweepResults* sweep_;
+  Recovery* recovery_;
+  MainActions actions_;
+  views::TopologyCanvas* canvas_ = nullptr;
+  views::TimelineBar* timeline_ = nullptr;
+  ScenarioDock* scenarioDock_ = nullptr;
+  StatusPanel* status_ = nullptr;
+  QComboBox* pointCombo_ = nullptr;
+  QAction* pointComboAction_ = nullptr;
+  QTimer* rerun_ = nullptr;
+  std::function<QMessageBox::StandardButton()> savePrompt_;
+  std::function<bool()> recoveryPrompt_;
+};
+
+}  // namespace fl::gui

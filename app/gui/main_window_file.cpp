@@ -1,0 +1,176 @@
+// MainWindow's document handling: open, save, recent files, recovery, the unsaved-changes
+// prompt, and exports.
+#include <QCloseEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenu>
+
+#include "gui/main_window.h"
+#include "gui/recovery.h"
+#include "gui/report_export.h"
+#include "gui/run_controller.h"
+#include "gui/scenario_document.h"
+#include "gui/settings.h"
+#include "gui/status_panel.h"
+#include "gui/sweep_results.h"
+#include "views/timeline_bar.h"
+#include "views/topology_canvas.h"
+#include "scenario/input_error.h"
+
+namespace fl::gui {
+
+namespace {
+const QString kScenarioFilter = QObject::tr("Scenarios (*.yaml *.yml);;All files (*)");
+}
+
+QString MainWindow::openFile(const QString& path) {
+  try {
+    doc_->load(path);  // runs it (documentReset)
+  } catch (const InputError& e) {
+    const QString msg = QString::fromStdString(e.what());
+    status_->showError(msg);
+    return msg;
+  }
+  Settings::addRecentFile(path);
+  updateRecentMenu();
+  return {};
+}
+
+QString MainWindow::startup(const QString& path, bool offerRecovery) {
+  if (offerRecovery && Recovery::exists()) {
+    const bool restore =
+        recoveryPrompt_ ? recoveryPrompt_()
+                        : QMessageBox::question(
+                              this, tr("Restore unsaved changes?"),
+                              tr("FabricLab did not close normally last time. Restore the scenario you "
+                                 "were editing?"),
+                              QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes) == QMessageBox::Yes;
+    if (restore) {
+      try {
+        QString original;
+        const Scenario s = Recovery::load(original);
+        doc_->reset(s, original, /*modified=*/true);
+        status_->showInfo(tr("Restored unsaved changes; save them to keep them."));
+        return {};
+      } catch (const InputError& e) {
+        status_->showError(tr("Could not restore: %1").arg(QString::fromStdString(e.what())));
+      }
+    }
+    recovery_->discard();
+  }
+  return openFile(path);
+}
+
+void MainWindow::open() {
+  if (!maybeSave()) return;
+  const QString dir = doc_->filePath().isEmpty() ? QString() : QFileInfo(doc_->filePath()).absolutePath();
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open Scenario"), dir, kScenarioFilter);
+  if (path.isEmpty()) return;
+  const QString error = openFile(path);
+  if (!error.isEmpty()) QMessageBox::warning(this, tr("Cannot open scenario"), error);
+}
+
+bool MainWindow::saveTo(const QString& path) {
+  try {
+    doc_->save(path);
+  } catch (const InputError& e) {
+    const QString msg = QString::fromStdString(e.what());
+    status_->showError(msg);
+    QMessageBox::warning(this, tr("Cannot save scenario"), msg);
+    return false;
+  }
+  Settings::addRecentFile(path);
+  updateRecentMenu();
+  status_->showInfo(tr("Saved %1").arg(path));
+  return true;
+}
+
+bool MainWindow::save() {
+  if (doc_->filePath().isEmpty()) return saveAs();
+  return saveTo(doc_->filePath());
+}
+
+bool MainWindow::saveAs() {
+  QString path = QFileDialog::getSaveFileName(this, tr("Save Scenario As"), doc_->filePath(), kScenarioFilter);
+  if (path.isEmpty()) return false;
+  if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".yaml");
+  return saveTo(path);
+}
+
+bool MainWindow::maybeSave() {
+  if (!doc_->isModified()) return true;
+  const auto answer =
+      savePrompt_ ? savePrompt_()
+                  : QMessageBox::warning(this, tr("Unsaved changes"),
+                                         tr("%1 has unsaved changes. Save them?").arg(doc_->displayName()),
+                                         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel,
+                                         QMessageBox::Save);
+  if (answer == QMessageBox::Save) return save();
+  return answer == QMessageBox::Discard;
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  if (!maybeSave()) {
+    event->ignore();
+    return;
+  }
+  controller_->stop();
+  if (options_.restoreLayout) Settings::setWindow(saveGeometry(), saveState());
+  Settings::setPlaybackSpeed(timeline_->speed());
+  recovery_->discard();  // a normal exit: nothing to recover next time
+  event->accept();
+}
+
+void MainWindow::updateRecentMenu() {
+  QMenu* menu = actions_.recentMenu;
+  menu->clear();
+  const QStringList files = Settings::recentFiles();
+  for (int i = 0; i < files.size(); ++i) {
+    const QString path = files[i];
+    QAction* a = menu->addAction(QStringLiteral("&%1 %2").arg(i + 1).arg(QFileInfo(path).fileName()));
+    a->setToolTip(path);
+    a->setStatusTip(path);
+    connect(a, &QAction::triggered, this, [this, path] {
+      if (!maybeSave()) return;
+      if (!QFileInfo::exists(path)) {
+        Settings::removeRecentFile(path);
+        updateRecentMenu();
+      }
+      const QString error = openFile(path);
+      if (!error.isEmpty()) QMessageBox::warning(this, tr("Cannot open scenario"), error);
+    });
+  }
+  menu->setEnabled(!files.isEmpty());
+}
+
+void MainWindow::exportImage() {
+  QString filter;
+  QString path = QFileDialog::getSaveFileName(this, tr("Export Image"), QString(),
+                                              tr("PNG image (*.png);;SVG image (*.svg)"), &filter);
+  if (path.isEmpty()) return;
+  if (QFileInfo(path).suffix().isEmpty()) path += filter.contains("svg") ? ".svg" : ".png";
+  const QString error = exportCanvasImage(canvas_, path);
+  if (error.isEmpty()) status_->showInfo(tr("Exported %1").arg(path));
+  else status_->showError(error);
+}
+
+void MainWindow::exportReport() {
+  QString filter;
+  QString path = QFileDialog::getSaveFileName(this, tr("Export Report"), QString(),
+                                              tr("HTML report (*.html);;PDF report (*.pdf)"), &filter);
+  if (path.isEmpty()) return;
+  if (QFileInfo(path).suffix().isEmpty()) path += filter.contains("pdf") ? ".pdf" : ".html";
+  ReportInput in;
+  in.scenario = &sweep_->scenario();
+  in.points = sweep_->finishedPoints();
+  in.topology = sweep_->finishedTopology();
+  in.scenarioFile = doc_->filePath();
+  const QString error = writeReport(path, in, canvas_);
+  if (error.isEmpty()) status_->showInfo(tr("Exported %1").arg(path));
+  else {
+    status_->showError(error);
+    QMessageBox::warning(this, tr("Cannot export report"), error);
+  }
+}
+
+}  // namespace fl::gui

