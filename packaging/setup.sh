@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # FabricLab set-up: installs missing Debian packages, configures and builds (Release,
 # ccache when present), then runs what was asked:
-#   packaging/setup.sh run   [ARGS...]  the main job (default scenario; see README)
+#   packaging/setup.sh run   [ARGS...]  the main job: the GUI on the default scenario, or
+#                                       headless, the CLI writing its JSON and HTML report
 #   packaging/setup.sh test             build everything and run the test suite (ctest)
 #   packaging/setup.sh bench            run the benchmarks (ctest label "bench")
 #   packaging/setup.sh build            only install and build
@@ -14,7 +15,7 @@ mode="${1:-build}"; [ $# -gt 0 ] && shift
 
 packages=(
   build-essential cmake ccache pkg-config
-  qt6-base-dev qt6-svg-dev libqt6svg6-dev qt6-qpa-plugins libgl-dev
+  qt6-base-dev qt6-svg-dev qt6-qpa-plugins libgl-dev
   libqcustomplot-dev libyaml-cpp-dev libboost-dev libtbb-dev libomp-dev
   nlohmann-json3-dev libcli11-dev
   xvfb xauth
@@ -42,7 +43,14 @@ cmake --build "$build" -j2 -- --no-print-directory >"$build/build.log" 2>&1 || {
 case "$mode" in
   build) ;;
   run)
-    exec "$build/app/fabriclab-cli" run "$here/scenarios/default.yaml" --json "$build/default-results.json" "$@" ;;
+    # With a display: the desktop app on the default scenario. Headless (no DISPLAY or
+    # WAYLAND_DISPLAY, or FABRICLAB_HEADLESS=1): the same scenario through the CLI,
+    # printing a summary and writing its JSON and HTML report into build/.
+    if [ -z "${FABRICLAB_HEADLESS:-}" ] && [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && [ -x "$build/app/fabriclab" ]; then
+      exec "$build/app/fabriclab" "$@"
+    fi
+    exec "$build/app/fabriclab-cli" run "$here/scenarios/default.yaml" \
+      --json "$build/default-results.json" --report "$build/default-report.html" "$@" ;;
   test)
     cd "$build" && exec ctest --output-on-failure -LE bench -j2 "$@" ;;
   bench)
