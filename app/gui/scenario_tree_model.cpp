@@ -14,8 +14,6 @@ namespace fl::gui {
 
 namespace {
 
-const char* const kSections[] = {"scenario", "topology", "network", "workload", "run"};
-
 std::string sectionOf(const std::string& path) {
   const auto dot = path.find('.');
   return dot == std::string::npos ? "scenario" : path.substr(0, dot);
@@ -63,12 +61,15 @@ void ScenarioTreeModel::rebuild() {
   sections_.clear();
   const Scenario& s = doc_->scenario();
   levelCount_ = static_cast<int>(s.topology.levels.size());
-  std::vector<int> sectionIds;
-  for (const char* name : kSections) sectionIds.push_back(addItem(Kind::Section, name, {}, nullptr, -1));
+  // Sections come from the schema itself (the first part of each key path, top-level
+  // keys under "scenario"), in schema order, so new key groups appear without edits here.
+  std::vector<std::pair<std::string, int>> sectionIds;
+  sectionIds.push_back({"scenario", addItem(Kind::Section, QStringLiteral("scenario"), {}, nullptr, -1)});
   auto sectionId = [&](const std::string& name) {
-    for (size_t i = 0; i < std::size(kSections); ++i)
-      if (name == kSections[i]) return sectionIds[i];
-    return sectionIds[0];
+    for (const auto& [n, id] : sectionIds)
+      if (n == name) return id;
+    sectionIds.push_back({name, addItem(Kind::Section, q(name), {}, nullptr, -1)});
+    return sectionIds.back().second;
   };
   for (const ParamSpec& p : schema()) {
     const std::string section = sectionOf(p.path);
@@ -84,7 +85,7 @@ void ScenarioTreeModel::rebuild() {
         addItem(Kind::LevelField, q(f.path), lp + "." + f.path, &f, level);
     }
   }
-  addItem(Kind::Sweep, QStringLiteral("sweep"), "sweep", nullptr, sectionIds[0]);
+  addItem(Kind::Sweep, QStringLiteral("sweep"), "sweep", nullptr, sectionIds.front().second);
 }
 
 void ScenarioTreeModel::onScenarioChanged() {
