@@ -105,7 +105,7 @@ bool EndpointNode::takeRequest(int port) {
     const bool request = m.op == Op::ReadRequest || m.op == Op::LdReduce;
     const std::uint32_t payload = request ? 0 : static_cast<std::uint32_t>(chunk);
     const int vc = config().vcFor(false, vcSpread_);
-    const auto wire = static_cast<std::uint32_t>(config().wire.wireBytes(m.op, payload));
+    const auto wire = static_cast<std::uint32_t>(config().wire.wireBytes(m.op, payload, m.extensionFlits));
     if (usable && o.credits[static_cast<std::size_t>(vc)] <
                       static_cast<std::int32_t>(wire / static_cast<std::uint32_t>(config().wire.flitBytes)))
       usable = false;
@@ -133,6 +133,7 @@ bool EndpointNode::takeRequest(int port) {
     p.vc = static_cast<std::uint8_t>(vc);
     p.op = m.op;
     p.measured = m.measured;
+    p.extensionFlits = static_cast<std::uint8_t>(m.extensionFlits);
     if (needsResponse(m.op)) {
       ++outstanding_;
       if (m.op == Op::LdReduce) ldReducePending_[p.key] = m.expected;

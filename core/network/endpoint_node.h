@@ -27,6 +27,7 @@ struct Message {
   std::uint32_t firstPiece = 0; // pieces are numbered from here (reduction keys follow)
   Time created = -1;            // -1: when posted (synthetic traffic stamps generation time)
   bool measured = false;
+  int extensionFlits = 0;       // per NVLink packet: target list or explicit addresses
 };
 
 struct EndpointStats {

@@ -47,8 +47,21 @@ Network::Network(const topo::Topology& topology, const NetworkSpec& spec, Time b
 Network::~Network() = default;
 
 int Network::addGroup(std::vector<topo::NodeId> members) {
-  groups_.push_back(std::move(members));
+  MulticastGroup g;
+  g.members = std::move(members);
+  return addGroup(std::move(g));
+}
+
+int Network::addGroup(MulticastGroup g) {
+  groups_.push_back(std::move(g));
   return static_cast<int>(groups_.size()) - 1;
+}
+
+int Network::replicaExtensionFlits(int id, std::size_t index) const {
+  const MulticastGroup& g = groups_[static_cast<std::size_t>(id)];
+  if (g.targets.empty()) return 0;
+  const int n = g.targets[index];
+  return (n + g.targetsPerFlit - 1) / g.targetsPerFlit;
 }
 
 std::int64_t Network::peakLivePackets() const {

@@ -36,9 +36,21 @@ class Network {
   int endpointCount() const { return static_cast<int>(endpoints_.size()); }
   const std::vector<SwitchNode*>& switches() const { return switches_; }
 
-  // Multicast groups (NVLS multicast objects). Group ids are dense from 0.
+  // Multicast groups: NVLS multicast objects (static, every member), or the per-request
+  // target sets of dynamic multimem addressing. `targets[i]` counts the targets (e.g.
+  // experts) member i stands for: a replica towards member i carries a target list of
+  // that length (`trimmedTargets`), encoded `targetsPerFlit` per extension flit.
+  struct MulticastGroup {
+    std::vector<topo::NodeId> members;
+    std::vector<std::uint16_t> targets;  // empty: no target lists in replicas
+    int targetsPerFlit = 8;
+  };
   int addGroup(std::vector<topo::NodeId> members);
-  const std::vector<topo::NodeId>& group(int id) const { return groups_[static_cast<std::size_t>(id)]; }
+  int addGroup(MulticastGroup g);
+  const std::vector<topo::NodeId>& group(int id) const { return groups_[static_cast<std::size_t>(id)].members; }
+  const MulticastGroup& multicastGroup(int id) const { return groups_[static_cast<std::size_t>(id)]; }
+  // Extension flits of the replica towards member `index` of group `id`.
+  int replicaExtensionFlits(int id, std::size_t index) const;
 
   // Link, switch, traffic and invariant statistics, as of now.
   void collect(Results& r, Time makespan) const;
@@ -53,7 +65,7 @@ class Network {
   std::vector<ComponentId> componentOf_;
   std::vector<EndpointNode*> endpoints_;
   std::vector<SwitchNode*> switches_;
-  std::vector<std::vector<topo::NodeId>> groups_;
+  std::vector<MulticastGroup> groups_;
 };
 
 }  // namespace fl::net

@@ -47,6 +47,7 @@ struct Packet {
   std::int16_t resultPort = -1;     // switch-internal: port a reduction result leaves by
   std::uint16_t replicasLeft = 0;   // switch-internal: multicast replicas still to send
   std::uint8_t vc = 0;
+  std::uint8_t extensionFlits = 0;  // per NVLink packet: target lists or explicit addresses
   Op op = Op::Write;
   bool measured = false;        // synthetic traffic: inside the measurement window
 };

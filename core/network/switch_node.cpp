@@ -96,17 +96,20 @@ void SwitchNode::arrive(int inPort, PacketHandle h) {
 void SwitchNode::multicast(int inPort, PacketHandle h, std::int32_t flits, Op replicaOp) {
   Packet& p = pool()[h];
   const auto& members = net_.group(p.group);
-  const auto replicaFlits = static_cast<std::int32_t>(
-      config().wire.flits(replicaOp, replicaOp == Op::LdReduceRead ? 0 : p.payload));
+  const std::uint32_t payload = replicaOp == Op::LdReduceRead ? 0 : p.payload;
   p.replicasLeft = static_cast<std::uint16_t>(members.size());
   stats_.multicastReplicas += static_cast<std::int64_t>(members.size()) - 1;
   const std::uint8_t vc = p.vc;
+  const int group = p.group;
   ports_.clear();
-  for (topo::NodeId m : members) {
-    const int o = chooseOutput(m);
+  for (std::size_t i = 0; i < members.size(); ++i) {
+    // Target-aware replication: each replica keeps only its member's targets.
+    const auto replicaFlits = static_cast<std::int32_t>(
+        config().wire.flits(replicaOp, payload, net_.replicaExtensionFlits(group, i)));
+    const int o = chooseOutput(members[i]);
     ports_.push_back(o);
     outState_[static_cast<std::size_t>(o)].queue.push(slotOf(inPort, vc),
-        {h, static_cast<std::int16_t>(inPort), vc, m, replicaFlits, flits});
+        {h, static_cast<std::int16_t>(inPort), vc, members[i], replicaFlits, flits});
   }
   // Copy: arbitration may reuse ports_ through a nested multicast.
   const std::vector<int> chosen = ports_;
