@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/time.h"
+#include "gpu/dtype.h"
 
 namespace fl {
 
@@ -102,13 +103,65 @@ struct TrafficSpec {
   bool operator==(const TrafficSpec&) const = default;
 };
 
-enum class WorkloadKind { Collective, Traffic };
+// The GPUs' compute model (core/gpu/gpu_spec.h holds the full hardware description; this
+// is what a scenario chooses and overrides). gpu.preset fills sms and hbm_bandwidth.
+struct GpuSettings {
+  std::string preset = "h100";     // h100, h200, a100, b200
+  int sms = 132;                   // H100 SXM (core/gpu/gpu_spec.cpp)
+  double tensor_efficiency = 0.7;  // achieved / peak dense tensor throughput (unconfirmed)
+  double hbm_bandwidth = 3.35e12;  // bytes/s, H100 SXM
+  int tile_m = 128;                // GEMM output tile bM x bN (seed 000 §VII-C: 128)
+  int tile_n = 128;
+  bool operator==(const GpuSettings&) const = default;
+};
+
+enum class ExpertPlacementKind { Contiguous, RoundRobin, Explicit };
+enum class RoutingDistribution { Uniform, Normal, PowerLaw, Trace };
+
+struct MoeRoutingSpec {
+  RoutingDistribution distribution = RoutingDistribution::Uniform;
+  double sigma = 0.032;  // normal: std of per-expert load shares (seed 000 §V-B)
+  double alpha = 1.0;    // power_law: exponent (seed 000 §VI-C3 sweeps 0.5-2.5)
+  std::string trace;     // trace: CSV path, absolute once loaded (resolved against the file)
+  bool operator==(const MoeRoutingSpec&) const = default;
+};
+
+// One MoE layer under expert parallelism over every endpoint. workload.moe.model fills
+// hidden, expert_ffn, experts, top_k and the dtypes (core/moe/moe_model.cpp); explicit
+// keys win. Defaults are DeepSeek-V3 (hardware.md: MoE model configurations).
+struct MoeSpec {
+  std::string model = "deepseek-v3";  // a preset name, or "custom"
+  int tokens_per_gpu = 4096;          // hardware.md: DeepEP row (4096 tokens)
+  int hidden = 7168;
+  int expert_ffn = 2048;
+  int experts = 256;
+  int top_k = 8;
+  Dtype dispatch_dtype = Dtype::Fp8;   // hardware.md: DeepEP row (FP8 dispatch)
+  Dtype combine_dtype = Dtype::Bf16;   // (BF16 combine)
+  ExpertPlacementKind placement = ExpertPlacementKind::Contiguous;
+  std::vector<int> placement_list;     // explicit: the GPU of each expert
+  MoeRoutingSpec routing;
+  bool operator==(const MoeSpec&) const = default;
+};
+
+enum class WorkloadKind { Collective, Traffic, MoeLayer };
 
 struct WorkloadSpec {
   WorkloadKind kind = WorkloadKind::Collective;
   CollectiveSpec collective;
   TrafficSpec traffic;
+  MoeSpec moe;
   bool operator==(const WorkloadSpec&) const = default;
+};
+
+// How a moe_layer moves tokens (seed 000 §V-C, §III) and whether computation overlaps.
+enum class MoeCommunication { DeepEp, NvlsStatic, DySharp, Explicit };
+enum class MoeFusion { Sequential, CommOnly };
+
+struct SchemeSpec {
+  MoeCommunication communication = MoeCommunication::DeepEp;
+  MoeFusion fusion = MoeFusion::Sequential;
+  bool operator==(const SchemeSpec&) const = default;
 };
 
 struct RunSpec {
@@ -134,7 +187,9 @@ struct Scenario {
   std::string description;
   TopologySpec topology;
   NetworkSpec network;
+  GpuSettings gpu;
   WorkloadSpec workload;
+  SchemeSpec scheme;
   RunSpec run;
   std::vector<SweepAxis> sweep;
   bool operator==(const Scenario&) const = default;

@@ -21,6 +21,10 @@ namespace {
 
 constexpr size_t kMaxSweepPointsChecked = 10'000;  // beyond this, points are checked at run time
 
+// Keys applied before all others, and the key prefix each one fills.
+constexpr const char* kPresetKeys[] = {"topology.preset", "gpu.preset", "workload.moe.model"};
+constexpr const char* kPresetPrefixes[] = {"topology.", "gpu.", "workload.moe."};
+
 std::string join(const std::string& prefix, const std::string& key) {
   return prefix.empty() ? key : prefix + "." + key;
 }
@@ -70,8 +74,9 @@ class Loader {
       if (auto it = keys_.find(p); it != keys_.end()) return it->second;
       if (findParam(p)) break;  // never climb from a key to its section
     }
-    if (path.rfind("topology.", 0) == 0)
-      if (auto it = keys_.find("topology.preset"); it != keys_.end()) return it->second;
+    for (size_t i = 0; i < std::size(kPresetKeys); ++i)
+      if (path.rfind(kPresetPrefixes[i], 0) == 0)
+        if (auto it = keys_.find(kPresetKeys[i]); it != keys_.end()) return it->second;
     return {file_, 0, 0};
   }
 
@@ -88,15 +93,27 @@ class Loader {
                      "no 'fabriclab' key", "add 'fabriclab: 1' as the first line");
   }
 
-  // The preset fills the topology before any other key, whatever the key order.
+  // Presets fill their sections before any other key, whatever the key order.
+  static bool isPresetKey(const std::string& path) {
+    return std::find(std::begin(kPresetKeys), std::end(kPresetKeys), path) != std::end(kPresetKeys);
+  }
+
   void applyPresetFirst(const YAML::Node& root) {
-    for (auto it = root.begin(); it != root.end(); ++it) {
-      if (it->first.Scalar() != "topology" || !it->second.IsMap()) continue;
-      for (auto jt = it->second.begin(); jt != it->second.end(); ++jt)
-        if (jt->first.Scalar() == "preset") {
-          setValue(s_, "topology.preset", jt->second, {file_, true, locationOf(jt->first)});
-          return;
-        }
+    for (const char* key : kPresetKeys) applyFirst(root, key, key);
+  }
+
+  // Finds `rest` (a dotted path) under `map` and sets `path` from it.
+  void applyFirst(const YAML::Node& map, const std::string& path, std::string_view rest) {
+    if (!map.IsMap()) return;
+    const size_t dot = rest.find('.');
+    const std::string_view key = rest.substr(0, dot);
+    for (auto it = map.begin(); it != map.end(); ++it) {
+      if (!it->first.IsScalar() || it->first.Scalar() != key) continue;
+      if (dot == std::string_view::npos)
+        setValue(s_, path, it->second, {file_, true, locationOf(it->first)});
+      else
+        applyFirst(it->second, path, rest.substr(dot + 1));
+      return;
     }
   }
 
@@ -113,7 +130,7 @@ class Loader {
                          "the first is on line " + std::to_string(dup->second.line));
       keys_[path] = at;
       if (prefix.empty() && (key == "fabriclab" || key == "sweep")) continue;
-      if (path == "topology.preset") continue;  // applied first
+      if (isPresetKey(path)) continue;  // applied first
       if (const ParamSpec* p = findParam(path)) {
         p->set(s_, it->second, {file_, true, at});
         recordNested(it->second, path);

@@ -2,6 +2,8 @@
 // code (tests/core/test_schema.cpp compares the two).
 #include <sstream>
 
+#include "gpu/gpu_spec.h"
+#include "moe/moe_model.h"
 #include "scenario/did_you_mean.h"
 #include "scenario/schema.h"
 #include "scenario/schema_values.h"
@@ -114,6 +116,15 @@ std::string schemaMarkdown() {
     out << "| `" << name << "` | " << cell(topologyPresetSummary(name)) << " |\n";
   out << "\nThe sources of each preset value are cited in `core/topology/presets.cpp`; rows of\n"
          "`hardware.md` marked unconfirmed (GB200 link latency) are plain parameters.\n";
+  out << "\n`gpu.preset` fills `gpu.sms` and `gpu.hbm_bandwidth` the same way (dense vendor figures;\n"
+         "sources and unconfirmed values in `core/gpu/gpu_spec.cpp`):\n\n| GPU preset | GPU |\n|---|---|\n";
+  for (const std::string& name : gpuPresetNames())
+    out << "| `" << name << "` | " << cell(gpuPresetSummary(name)) << " |\n";
+  out << "\n`workload.moe.model` fills `hidden`, `expert_ffn`, `experts`, `top_k`, `dispatch_dtype` and\n"
+         "`combine_dtype` under `workload.moe` the same way (`custom` fills nothing; sources in\n"
+         "`core/moe/moe_model.cpp`):\n\n| MoE model | configuration |\n|---|---|\n";
+  for (const MoeModel& m : moeModelPresets())
+    out << "| `" << m.name << "` | " << cell(moeModelSummary(m)) << " |\n";
   sectionTable(out, "Top level", "");
   out << "| `fabriclab` | int | (required) | 1 | schema version | |\n"
          "| `sweep` | list of axes | `[]` | | see Sweeps | |\n";
@@ -123,7 +134,9 @@ std::string schemaMarkdown() {
   for (const ParamSpec& f : detail::levelFieldSpecs())
     out << "| `" << f.path << "` | " << f.type << " | " << cell(f.rangeText()) << " | " << cell(f.doc) << " |\n";
   sectionTable(out, "network", "network");
+  sectionTable(out, "gpu", "gpu");
   sectionTable(out, "workload", "workload");
+  sectionTable(out, "scheme", "scheme");
   sectionTable(out, "run", "run");
   out << kSweep;
   return out.str();

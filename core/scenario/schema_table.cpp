@@ -3,8 +3,14 @@
 // (scenario.h), so the table can never disagree with the struct.
 #include <yaml-cpp/yaml.h>
 
+#include <charconv>
+#include <functional>
 #include <type_traits>
 
+#include "gpu/gpu_spec.h"
+#include "moe/moe_model.h"
+#include "moe/routing_trace.h"
+#include "scenario/did_you_mean.h"
 #include "scenario/schema.h"
 #include "scenario/schema_values.h"
 #include "topology/presets.h"
@@ -141,6 +147,124 @@ ParamSpec presetParam() {
   return p;
 }
 
+// gpu.preset and workload.moe.model follow topology.preset's rule: switching keeps every
+// filled key whose value differs from what the old preset gave (set explicitly) and takes
+// the rest from the new one. `apply(name, s)` fills a scenario (and names the preset);
+// `filled` lists the keys it fills; switching to `keepAll` ("custom") changes none of them.
+template <class F>
+ParamSpec fillingPreset(std::string path, std::vector<std::string> choices, std::string doc, std::string source,
+                        F name, std::function<void(const std::string&, Scenario&)> apply,
+                        std::vector<std::string> filled, std::string keepAll = {}) {
+  ParamSpec p = base(std::move(path), "enum", {}, std::move(doc), std::move(source));
+  p.choices = std::move(choices);
+  p.get = [name](const Scenario& s) { return name(s); };
+  p.set = [rules = p, name, apply, filled, keepAll](Scenario& s, const YAML::Node& n, const ValueSource& src) {
+    const std::string chosen = readChoice(n, rules.path, rules, src);
+    Scenario before, after;
+    apply(name(s), before);
+    apply(chosen, after);
+    for (const std::string& key : filled) {
+      if (chosen == keepAll) break;
+      const ParamSpec* q = findParam(key);
+      const std::string old = q->get(before), fresh = q->get(after);
+      if (old != fresh && q->get(s) == old) q->set(s, YAML::Node(fresh), src);
+    }
+    name(s) = chosen;
+  };
+  return p;
+}
+
+// gpu.tile: "128x128" (bM x bN).
+ParamSpec tileParam() {
+  ParamSpec p = base("gpu.tile", "tile", {1, 4096},
+                     "GEMM output tile bM x bN (rows are tokens) run as one task on one SM, e.g. 128x128",
+                     "seed 000 §VII-C (tile 128); seed 001 §4 uses 128x64");
+  p.get = [](const Scenario& s) { return std::to_string(s.gpu.tile_m) + "x" + std::to_string(s.gpu.tile_n); };
+  p.set = [rules = p](Scenario& s, const YAML::Node& n, const ValueSource& src) {
+    const std::string expected = "a tile 'bMxbN' with each side from 1 to 4096, such as '128x128'";
+    std::string text = scalarText(n, rules.path, src, expected);
+    std::string t;
+    for (char c : text)
+      if (c != ' ') t += c == 'X' ? 'x' : c;
+    const size_t x = t.find('x');
+    int v[2] = {0, 0};
+    bool ok = x != std::string::npos;
+    for (int i = 0; ok && i < 2; ++i) {
+      const std::string part = i == 0 ? t.substr(0, x) : t.substr(x + 1);
+      auto [q, ec] = std::from_chars(part.data(), part.data() + part.size(), v[i]);
+      ok = !part.empty() && ec == std::errc() && q == part.data() + part.size() && v[i] >= 1 && v[i] <= 4096;
+    }
+    if (!ok) throw InputError(src.at(n), rules.path, expected, "'" + text + "'");
+    s.gpu.tile_m = v[0], s.gpu.tile_n = v[1];
+  };
+  return p;
+}
+
+// workload.moe.placement: contiguous, round_robin or a list with the GPU of each expert.
+// A list may also arrive as text ("[0, 1]": --set, the GUI, a saved file).
+void setPlacement(Scenario& s, const YAML::Node& n, const ValueSource& src, const ParamSpec& rules) {
+  const std::vector<std::string> names = {"contiguous", "round_robin"};
+  const std::string expected = "contiguous, round_robin or a list of GPU indices such as [0, 0, 1, 1]";
+  MoeSpec& m = s.workload.moe;
+  if (n.IsSequence()) {
+    m.placement_list = readIntList(n, rules.path, rules, src);
+    m.placement = ExpertPlacementKind::Explicit;
+    return;
+  }
+  std::string text = scalarText(n, rules.path, src, expected);
+  text.erase(0, text.find_first_not_of(" \t"));
+  text.erase(text.find_last_not_of(" \t") + 1);
+  if (!text.empty() && text.front() == '[') {
+    YAML::Node list;
+    try {
+      list = YAML::Load(text);
+    } catch (const YAML::Exception& e) {
+      throw InputError(src.at(n), rules.path, expected, "'" + text + "'", e.msg);
+    }
+    ValueSource inner = src;
+    inner.fallback = src.at(n), inner.useMarks = false;
+    if (list.IsSequence()) return setPlacement(s, list, inner, rules);
+  }
+  if (text == names[0] || text == names[1]) {
+    m.placement = text == names[0] ? ExpertPlacementKind::Contiguous : ExpertPlacementKind::RoundRobin;
+    m.placement_list.clear();
+    return;
+  }
+  throw InputError(src.at(n), rules.path, expected, "'" + text + "'", suggestionHint(text, names, "values"));
+}
+
+ParamSpec placementParam() {
+  ParamSpec p = base("workload.moe.placement", "placement", {0, 9'999'999},
+                     "GPUs of the experts: contiguous (E/G consecutive experts per GPU), round_robin (expert e on "
+                     "GPU e mod G), or a list of GPU indices, one per expert", "");
+  p.scalar = false;
+  p.get = [](const Scenario& s) -> std::string {
+    switch (s.workload.moe.placement) {
+      case ExpertPlacementKind::Contiguous: return "contiguous";
+      case ExpertPlacementKind::RoundRobin: return "round_robin";
+      case ExpertPlacementKind::Explicit: break;
+    }
+    return intListText(s.workload.moe.placement_list);
+  };
+  p.set = [rules = p](Scenario& s, const YAML::Node& n, const ValueSource& src) { setPlacement(s, n, src, rules); };
+  return p;
+}
+
+// workload.moe.routing.trace: a path, made absolute against the scenario file's directory.
+ParamSpec traceParam() {
+  ParamSpec p = base("workload.moe.routing.trace", "path", {},
+                     "trace: CSV 'token,experts' (experts space- or semicolon-separated), relative to the scenario "
+                     "file; token t of GPU g replays row (g x tokens_per_gpu + t) mod rows", "");
+  p.get = [](const Scenario& s) { return s.workload.moe.routing.trace; };
+  p.set = [path = p.path](Scenario& s, const YAML::Node& n, const ValueSource& src) {
+    s.workload.moe.routing.trace = resolveTracePath(scalarText(n, path, src, "a file path"), src.file);
+  };
+  return p;
+}
+
+const std::vector<std::pair<std::string, Dtype>> kWireDtypes = {
+    {"fp8", Dtype::Fp8}, {"bf16", Dtype::Bf16}, {"fp16", Dtype::Fp16}, {"fp32", Dtype::Fp32}};
+
 std::vector<ParamSpec> build() {
   using Q = QuantityKind;
   std::vector<ParamSpec> t;
@@ -222,10 +346,25 @@ std::vector<ParamSpec> build() {
   t.push_back(boolean("network.acknowledged_writes", FIELD(network.acknowledged_writes),
                       "acknowledged (true) or posted (false) stores and reductions"));
 
+  // --- gpu
+  t.push_back(fillingPreset(
+      "gpu.preset", gpuPresetNames(), "GPU model filling gpu.sms and gpu.hbm_bandwidth; explicit keys override it",
+      "see GPU presets above", FIELD(gpu.preset),
+      [](const std::string& name, Scenario& s) { applyGpuPreset(name, s.gpu); }, {"gpu.sms", "gpu.hbm_bandwidth"}));
+  t.push_back(integer("gpu.sms", FIELD(gpu.sms), {1, 1024},
+                      "streaming multiprocessors; each runs one GEMM tile at a time (per-SM throughput is the preset's)",
+                      "vendor whitepapers (core/gpu/gpu_spec.cpp)"));
+  t.push_back(real("gpu.tensor_efficiency", "fraction", FIELD(gpu.tensor_efficiency), {0, 1, true},
+                   "achieved / peak dense tensor throughput of GEMM tiles",
+                   "assumption (unconfirmed): large GEMMs reach 60-80 % of peak"));
+  t.push_back(quantity("gpu.hbm_bandwidth", Q::Bandwidth, FIELD(gpu.hbm_bandwidth), kPositive,
+                       "HBM bandwidth of one GPU, shared equally by its SMs", "vendor datasheets (core/gpu/gpu_spec.cpp)"));
+  t.push_back(tileParam());
+
   // --- workload
   t.push_back(choice<WorkloadKind>("workload.kind", FIELD(workload.kind),
-      {{"collective", WorkloadKind::Collective}, {"traffic", WorkloadKind::Traffic}},
-      "one collective operation, or synthetic traffic at a given load"));
+      {{"collective", WorkloadKind::Collective}, {"traffic", WorkloadKind::Traffic}, {"moe_layer", WorkloadKind::MoeLayer}},
+      "one collective operation, synthetic traffic at a given load, or one MoE layer under expert parallelism"));
   t.push_back(choice<CollectiveOp>("workload.collective.op", FIELD(workload.collective.op),
       {{"p2p", CollectiveOp::P2P}, {"all_reduce", CollectiveOp::AllReduce},
        {"reduce_scatter", CollectiveOp::ReduceScatter}, {"all_gather", CollectiveOp::AllGather},
@@ -272,6 +411,68 @@ std::vector<ParamSpec> build() {
     };
     t.push_back(p);
   }
+
+  // --- workload.moe
+  {
+    std::vector<std::string> models = {"custom"};
+    for (const std::string& m : moeModelNames()) models.push_back(m);
+    t.push_back(fillingPreset(
+        "workload.moe.model", models,
+        "moe_layer: model filling hidden, expert_ffn, experts, top_k and the dtypes; explicit keys override it; "
+        "custom fills nothing",
+        "see MoE models above", FIELD(workload.moe.model),
+        [](const std::string& name, Scenario& s) { applyMoeModel(name, s.workload.moe); },
+        {"workload.moe.hidden", "workload.moe.expert_ffn", "workload.moe.experts", "workload.moe.top_k",
+         "workload.moe.dispatch_dtype", "workload.moe.combine_dtype"},
+        "custom"));
+  }
+  t.push_back(integer("workload.moe.tokens_per_gpu", FIELD(workload.moe.tokens_per_gpu), {1, 100'000'000},
+                      "moe_layer: tokens each GPU routes (its data-parallel batch)",
+                      "hardware.md: DeepEP row (4096 tokens)"));
+  t.push_back(integer("workload.moe.hidden", FIELD(workload.moe.hidden), {1, 1'000'000},
+                      "moe_layer: hidden (embedding) size of a token", "hardware.md: MoE model configurations"));
+  t.push_back(integer("workload.moe.expert_ffn", FIELD(workload.moe.expert_ffn), {1, 1'000'000},
+                      "moe_layer: intermediate size of one expert", "hardware.md: MoE model configurations"));
+  t.push_back(integer("workload.moe.experts", FIELD(workload.moe.experts), {1, 65'536},
+                      "moe_layer: routed experts E (16-bit expert ids, seed 000 §III-B)",
+                      "hardware.md: MoE model configurations"));
+  t.push_back(integer("workload.moe.top_k", FIELD(workload.moe.top_k), {1, 1024},
+                      "moe_layer: experts per token k, at most experts", "hardware.md: MoE model configurations"));
+  t.push_back(choice<Dtype>("workload.moe.dispatch_dtype", FIELD(workload.moe.dispatch_dtype), kWireDtypes,
+                            "moe_layer: element type of dispatched tokens and of the expert GEMMs",
+                            "hardware.md: DeepEP row (FP8 dispatch)"));
+  t.push_back(choice<Dtype>("workload.moe.combine_dtype", FIELD(workload.moe.combine_dtype), kWireDtypes,
+                            "moe_layer: element type of expert outputs sent back and reduced",
+                            "hardware.md: DeepEP row (BF16 combine)"));
+  t.push_back(placementParam());
+  t.push_back(choice<RoutingDistribution>("workload.moe.routing.distribution", FIELD(workload.moe.routing.distribution),
+      {{"uniform", RoutingDistribution::Uniform}, {"normal", RoutingDistribution::Normal},
+       {"power_law", RoutingDistribution::PowerLaw}, {"trace", RoutingDistribution::Trace}},
+      "moe_layer: how tokens pick their k distinct experts: uniformly, by expert popularity drawn from a normal "
+      "or power law, or from a recorded trace",
+      "seed 000 §V-B (training: normal, sigma 0.032), §VI-C3 (inference: power law)"));
+  t.push_back(real("workload.moe.routing.sigma", "float", FIELD(workload.moe.routing.sigma), {0, 1, true},
+                   "normal: standard deviation of per-expert load shares around 1/E (clipped at 0, renormalised)",
+                   "seed 000 §V-B (0.032; §VI-C3 sweeps 0.01-0.05)"));
+  t.push_back(real("workload.moe.routing.alpha", "float", FIELD(workload.moe.routing.alpha), {0, 100, true},
+                   "power_law: exponent of expert popularity, share of the r-th most popular expert ~ r^-alpha "
+                   "(0.5 to 2.5)", "seed 000 §VI-C3"));
+  t.push_back(traceParam());
+
+  // --- scheme
+  t.push_back(choice<MoeCommunication>("scheme.communication", FIELD(scheme.communication),
+      {{"deepep", MoeCommunication::DeepEp}, {"nvls_static", MoeCommunication::NvlsStatic},
+       {"dysharp", MoeCommunication::DySharp}, {"explicit", MoeCommunication::Explicit}},
+      "moe_layer: deepep = one unicast copy per destination GPU, no in-switch computing; nvls_static = dispatch "
+      "as NVLS AllGather and combine as ReduceScatter (useless traffic); dysharp = dynamic multimem addressing "
+      "(one packet with a target expert list, switch replicates and reduces); explicit = every destination "
+      "encoded in the packet (nvls_static and dysharp need an nvswitch topology)",
+      "seed 000 §V-C baselines, §II-C, §III"));
+  t.push_back(choice<MoeFusion>("scheme.fusion", FIELD(scheme.fusion),
+      {{"sequential", MoeFusion::Sequential}, {"comm_only", MoeFusion::CommOnly}},
+      "moe_layer: sequential = dispatch, GEMM-1, GEMM-2, combine one after another; comm_only = dispatch and "
+      "combine run concurrently without computation",
+      "seed 000 §VI-B1 (pure communication)"));
 
   // --- run
   {

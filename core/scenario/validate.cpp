@@ -5,6 +5,8 @@
 #include <initializer_list>
 #include <string>
 
+#include "gpu/gpu_spec.h"
+#include "moe/routing_trace.h"
 #include "scenario/input_error.h"
 #include "scenario/quantity.h"
 
@@ -178,6 +180,70 @@ void checkTraffic(const Scenario& s, const Checker& c) {
       c.fail({"workload.traffic.hotspots[" + str(i) + "]"}, "an endpoint below " + str(n), str(w.hotspots[i]));
 }
 
+constexpr std::int64_t kMaxMoeAssignments = 250'000'000;  // token-expert pairs held in memory (1 GB)
+
+void checkMoe(const Scenario& s, const Checker& c) {
+  const MoeSpec& m = s.workload.moe;
+  const std::int64_t gpus = endpoints64(s.topology);
+  if (m.top_k > m.experts)
+    c.fail({"workload.moe.top_k", "workload.moe.experts", "workload.moe.model"},
+           "top_k at most experts (" + str(m.experts) + ")", str(m.top_k), "each token picks k distinct experts");
+  const std::int64_t pairs = gpus * m.tokens_per_gpu * m.top_k;
+  if (pairs > kMaxMoeAssignments)
+    c.fail({"workload.moe.tokens_per_gpu", "workload.moe.top_k", "topology.gpus"},
+           "at most " + str(kMaxMoeAssignments) + " token-expert assignments (GPUs x tokens_per_gpu x top_k)",
+           str(gpus) + " x " + str(m.tokens_per_gpu) + " x " + str(m.top_k) + " = " + str(pairs));
+  switch (m.placement) {
+    case ExpertPlacementKind::Contiguous:
+      if (m.experts % gpus != 0)
+        c.fail({"workload.moe.placement", "workload.moe.experts", "workload.moe.model", "topology.gpus"},
+               "experts divisible by the " + str(gpus) + " GPUs for contiguous placement",
+               str(m.experts) + " experts", "use placement: round_robin, or a list of GPU indices, one per expert");
+      break;
+    case ExpertPlacementKind::RoundRobin: break;
+    case ExpertPlacementKind::Explicit:
+      if (std::int64_t(m.placement_list.size()) != m.experts)
+        c.fail({"workload.moe.placement", "workload.moe.experts", "workload.moe.model"},
+               str(m.experts) + " GPU indices, one per expert", str(std::int64_t(m.placement_list.size())) + " entries",
+               "every expert is placed exactly once");
+      for (size_t e = 0; e < m.placement_list.size(); ++e)
+        if (m.placement_list[e] < 0 || m.placement_list[e] >= gpus)
+          c.fail({"workload.moe.placement[" + str(std::int64_t(e)) + "]"}, "a GPU index below " + str(gpus),
+                 str(m.placement_list[e]));
+      break;
+  }
+  const MoeRoutingSpec& r = m.routing;
+  if (r.distribution == RoutingDistribution::PowerLaw && (r.alpha < 0.5 || r.alpha > 2.5))
+    c.fail({"workload.moe.routing.alpha", "workload.moe.routing.distribution"}, "an alpha from 0.5 to 2.5 for power_law",
+           formatNumber(r.alpha), "seed 000 §VI-C3 models inference routing as a power law with alpha 0.5 to 2.5");
+  if (r.distribution == RoutingDistribution::Trace) {
+    if (r.trace.empty())
+      c.fail({"workload.moe.routing.trace", "workload.moe.routing.distribution"},
+             "a trace file for distribution trace", "no path", "set workload.moe.routing.trace: routing.csv");
+    try {
+      (void)loadRoutingTrace(r.trace, m.experts, m.top_k);
+    } catch (const InputError& e) {
+      // The scenario key gets the location; the trace's own line and column go in the hint.
+      std::string at = e.where().file;
+      if (e.where().line > 0) at += " line " + str(e.where().line) + ", column " + str(e.where().column);
+      c.fail({"workload.moe.routing.trace", "workload.moe.top_k", "workload.moe.experts", "workload.moe.model"},
+             e.expected(), e.found(),
+             "in " + at + (e.hint().empty() ? "" : "; " + e.hint()));
+    }
+  }
+  const GpuSpec gpu = gpuPreset(s.gpu.preset);
+  if (!gpu.supports(m.dispatch_dtype))
+    c.fail({"workload.moe.dispatch_dtype", "gpu.preset", "workload.moe.model"},
+           "an element type the GPU's tensor cores support", std::string(dtypeName(m.dispatch_dtype)) + " on " + gpu.name,
+           gpu.name + " has no " + std::string(dtypeName(m.dispatch_dtype)) + " tensor cores; use bf16");
+  const bool inSwitch = s.scheme.communication == MoeCommunication::NvlsStatic ||
+                        s.scheme.communication == MoeCommunication::DySharp;
+  if (inSwitch && s.topology.kind != TopologyKind::NvSwitch)
+    c.fail({"scheme.communication", "topology.kind"}, "topology.kind nvswitch for this scheme.communication",
+           std::string("a ") + (s.topology.kind == TopologyKind::Mesh ? "mesh" : "hierarchy"),
+           "nvls_static and dysharp multicast and reduce inside NVSwitch chips; use deepep elsewhere");
+}
+
 }  // namespace
 
 int endpointCount(const TopologySpec& t) {
@@ -190,8 +256,11 @@ void validateScenario(const Scenario& s, const ExplicitKeyPredicate& isExplicit)
   if (s.schema_version != 1) c.fail({"fabriclab"}, "schema version 1", str(s.schema_version));
   checkTopology(s.topology, c);
   checkNetwork(s.network, c);
-  if (s.workload.kind == WorkloadKind::Collective) checkCollective(s, c);
-  else checkTraffic(s, c);
+  switch (s.workload.kind) {
+    case WorkloadKind::Collective: checkCollective(s, c); break;
+    case WorkloadKind::Traffic: checkTraffic(s, c); break;
+    case WorkloadKind::MoeLayer: checkMoe(s, c); break;
+  }
   if (s.run.bin <= 0) c.fail({"run.bin"}, "a bin width greater than 0 ns", formatTime(s.run.bin));
 }
 

@@ -69,7 +69,13 @@ void TestSchema::contractKeys() {
       "workload.collective.matrix", "workload.collective.skew", "workload.traffic.pattern",
       "workload.traffic.load", "workload.traffic.duration", "workload.traffic.warmup",
       "workload.traffic.hotspot_fraction", "workload.traffic.hotspots", "run.seed", "run.bin", "run.threads",
-      "run.partitions", "run.time_limit", "name", "description"};
+      "run.partitions", "run.time_limit", "name", "description",
+      // MoE expert parallelism (core/gpu, core/moe)
+      "gpu.preset", "gpu.sms", "gpu.tensor_efficiency", "gpu.hbm_bandwidth", "gpu.tile", "workload.moe.model",
+      "workload.moe.tokens_per_gpu", "workload.moe.hidden", "workload.moe.expert_ffn", "workload.moe.experts",
+      "workload.moe.top_k", "workload.moe.dispatch_dtype", "workload.moe.combine_dtype", "workload.moe.placement",
+      "workload.moe.routing.distribution", "workload.moe.routing.sigma", "workload.moe.routing.alpha",
+      "workload.moe.routing.trace", "scheme.communication", "scheme.fusion"};
   for (const char* k : keys) QVERIFY2(fl::findParam(k), k);
   QCOMPARE(fl::schema().size(), std::size(keys));  // and nothing else
   for (const fl::ParamSpec& p : fl::schema()) QVERIFY2(!p.doc.empty() && !p.type.empty(), p.path.c_str());
