@@ -92,6 +92,12 @@ std::string workloadOneLine(const Scenario& s) {
     if (c.op == CollectiveOp::AllToAllV) return text + ", explicit size matrix";
     return text + ", " + formatBytes(static_cast<double>(c.size)) + " per GPU";
   }
+  if (s.workload.kind == WorkloadKind::MoeLayer) {
+    const MoeSpec& m = s.workload.moe;
+    return "MoE layer " + getValue(s, "workload.moe.model") + " (" + std::to_string(m.experts) + " experts, top-" +
+           std::to_string(m.top_k) + ", " + std::to_string(m.tokens_per_gpu) + " tokens/GPU), " +
+           getValue(s, "scheme.communication") + " + " + getValue(s, "scheme.fusion");
+  }
   const TrafficSpec& t = s.workload.traffic;
   std::string text = getValue(s, "workload.traffic.pattern") + " traffic at " +
                      printf1("%.0f%%", t.load * 100) + " load for " + formatTime(t.duration);
@@ -126,6 +132,19 @@ void printRunSummary(std::ostream& out, const Scenario& s, const std::string& to
     if (r.busbw_GBps) v += std::string(v.empty() ? "" : ", ") + "busbw " + printf1("%.2f GB/s", *r.busbw_GBps);
     v += " (size " + formatBytes(static_cast<double>(r.collective_size_bytes)) + ")";
     line(out, "bandwidth", v);
+  }
+  if (r.moe) {
+    const MoeResults& m = *r.moe;
+    line(out, "MoE", printf1("%.2f distinct remote GPUs per token", m.distinct_remote_gpus_per_token) +
+                         ", ideal communication " + formatTime(m.ideal_comm) +
+                         printf1(" (%.0f%% of the makespan)", r.makespan ? 100.0 * double(m.ideal_comm) / double(r.makespan) : 0.0) +
+                         printf1(", AL TLB hit rate %.1f%%", 100 * m.al_tlb_hit_rate()));
+    for (const TrafficBreakdownRow& b : r.breakdown) {
+      if (b.phase != "all") continue;
+      line(out, "traffic " + b.direction,
+           "useful " + formatBytes(double(b.useful)) + ", redundant " + formatBytes(double(b.redundant)) +
+               ", useless " + formatBytes(double(b.useless)) + ", overhead " + formatBytes(double(b.overhead)));
+    }
   }
   if (r.latency) {
     const LatencyStats& l = *r.latency;

@@ -127,6 +127,9 @@ void Network::collect(Results& r, Time makespan) const {
     sr.reductions = s->stats().reductions;
     sr.reduction_contributions = s->stats().contributions;
     sr.max_buffer_flits = s->maxBufferFlits();
+    if (s->stats().contributions > 0)
+      sr.reduction_buffer_hit_rate = static_cast<double>(s->stats().reductionHits) /
+                                     static_cast<double>(s->stats().contributions);
     for (const auto& b : s->reductionBuffers()) {
       sr.evictions += b.evictions();
       sr.peak_reduction_entries = std::max(sr.peak_reduction_entries, b.peakEntries());

@@ -22,6 +22,14 @@ Json workloadJson(const Scenario& s) {
     w["kind"] = "collective";
     w["op"] = getValue(s, "workload.collective.op");
     w["algorithm"] = getValue(s, "workload.collective.algorithm");
+  } else if (s.workload.kind == WorkloadKind::MoeLayer) {
+    w["kind"] = "moe_layer";
+    for (const char* key : {"workload.moe.model", "workload.moe.tokens_per_gpu", "workload.moe.hidden",
+                            "workload.moe.experts", "workload.moe.top_k", "workload.moe.routing.distribution",
+                            "scheme.communication", "scheme.fusion"}) {
+      const std::string k = key;
+      w[k.substr(k.rfind('.') + 1)] = getValue(s, k);
+    }
   } else {
     w["kind"] = "traffic";
     w["pattern"] = getValue(s, "workload.traffic.pattern");
@@ -68,6 +76,26 @@ Json resultsToJson(const Results& r, const Scenario& scenario) {
   t["downlink_bytes"] = r.downlink_bytes;
   t["uplink_payload_bytes"] = r.uplink_payload_bytes;
   t["downlink_payload_bytes"] = r.downlink_payload_bytes;
+  if (!r.breakdown.empty()) {
+    // MoE layers: payload by what it achieves (useful / redundant / useless) plus framing.
+    Json rows = Json::array();
+    std::int64_t useful = 0, redundant = 0, useless = 0, overhead = 0;
+    for (const TrafficBreakdownRow& b : r.breakdown) {
+      rows.push_back(Json{{"phase", b.phase}, {"direction", b.direction}, {"useful_bytes", b.useful},
+                          {"redundant_bytes", b.redundant}, {"useless_bytes", b.useless},
+                          {"overhead_bytes", b.overhead}});
+      if (b.phase != "all") continue;
+      useful += b.useful;
+      redundant += b.redundant;
+      useless += b.useless;
+      overhead += b.overhead;
+    }
+    t["breakdown"] = std::move(rows);
+    t["useful_bytes"] = useful;
+    t["redundant_bytes"] = redundant;
+    t["useless_bytes"] = useless;
+    t["overhead_bytes"] = overhead;
+  }
 
   j["traffic"] = std::move(t);
 
@@ -102,6 +130,7 @@ Json resultsToJson(const Results& r, const Scenario& scenario) {
     o["evictions"] = w.evictions;
     o["peak_reduction_entries"] = w.peak_reduction_entries;
     o["peak_reduction_bytes"] = w.peak_reduction_bytes;
+    o["reduction_buffer_hit_rate"] = finite(w.reduction_buffer_hit_rate);
     o["max_buffer_flits"] = w.max_buffer_flits;
     switches.push_back(std::move(o));
   }
@@ -117,6 +146,16 @@ Json resultsToJson(const Results& r, const Scenario& scenario) {
     j["collective"] = std::move(c);
   }
 
+  if (r.moe) {
+    const MoeResults& m = *r.moe;
+    j["moe"] = Json{{"communication", m.communication},
+                    {"fusion", m.fusion},
+                    {"distinct_remote_gpus_per_token", finite(m.distinct_remote_gpus_per_token)},
+                    {"ideal_comm_ns", toNs(m.ideal_comm)},
+                    {"al_tlb_hits", m.al_tlb_hits},
+                    {"al_tlb_misses", m.al_tlb_misses},
+                    {"al_tlb_hit_rate", finite(m.al_tlb_hit_rate())}};
+  }
   if (r.latency) {
     const LatencyStats& l = *r.latency;
     Json o;

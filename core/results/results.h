@@ -65,6 +65,7 @@ struct SwitchResult {
   std::int64_t peak_reduction_entries = 0;  // max over ports, entries
   std::int64_t peak_reduction_bytes = 0;    // max over ports, bytes
   std::int64_t max_buffer_flits = 0;        // max input-buffer occupancy seen (any VC)
+  double reduction_buffer_hit_rate = 1.0;   // contributions that evicted nothing
 };
 
 struct LatencyStats {
@@ -73,6 +74,27 @@ struct LatencyStats {
   // Histogram for plots: bucket i holds packets with latency in [edges[i], edges[i+1]) ns.
   std::vector<double> histogram_edges_ns;
   std::vector<std::int64_t> histogram_counts;
+};
+
+// MoE traffic by what it achieves (seed 000 §II): useful (must cross with ideal in-switch
+// multicast and reduction), redundant (further copies of needed data), useless (data for
+// GPUs that did not need it, zero contributions included), overhead (headers, byte
+// enables, target and address flits). Payload bytes, except overhead (wire minus payload).
+struct TrafficBreakdownRow {
+  std::string phase;      // dispatch | combine | all
+  std::string direction;  // uplink | downlink
+  std::int64_t useful = 0, redundant = 0, useless = 0, overhead = 0;
+};
+
+struct MoeResults {
+  std::string communication, fusion;
+  double distinct_remote_gpus_per_token = 0;
+  Time ideal_comm = 0;  // useful bytes / (per-GPU link rate x best framing efficiency)
+  std::int64_t al_tlb_hits = 0, al_tlb_misses = 0;
+  double al_tlb_hit_rate() const {
+    const auto n = al_tlb_hits + al_tlb_misses;
+    return n ? static_cast<double>(al_tlb_hits) / static_cast<double>(n) : 1.0;
+  }
 };
 
 struct Results {
@@ -117,6 +139,10 @@ struct Results {
   std::optional<LatencyStats> latency;
   std::optional<double> accepted_fraction;      // delivered / offered payload in the window
   std::optional<double> offered_GBps, accepted_GBps;  // per endpoint, payload
+
+  // MoE layers
+  std::vector<TrafficBreakdownRow> breakdown;
+  std::optional<MoeResults> moe;
 
   // invariants checked during the run
   std::int64_t packets_injected = 0;

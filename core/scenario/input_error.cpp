@@ -8,13 +8,13 @@ std::string formatInputError(const InputLocation& where, const std::string& keyP
   std::string s;
   if (!where.file.empty()) s += where.file;
   if (where.line > 0) {
-    s += (s.empty() ? "line " : ":") + std::to_string(where.line);
-    if (where.column > 0) s += ":" + std::to_string(where.column);
+    s.append(s.empty() ? "line " : ":").append(std::to_string(where.line));
+    if (where.column > 0) s.append(":").append(std::to_string(where.column));
   }
   if (!s.empty()) s += ": ";
   if (!keyPath.empty()) s += keyPath + ": ";
   s += "expected " + expected + ", found " + found;
-  if (!hint.empty()) s += " (" + hint + ")";
+  if (!hint.empty()) s.append(" (").append(hint).append(")");
   return s;
 }
 

@@ -1,0 +1,44 @@
+// What an MoE layer has to move, worked out from the routing before anything runs: for
+// every token, the distinct remote GPUs its top-k experts live on (and how many of its
+// experts each hosts), the bytes of a dispatched token and of a combined output, and the
+// "useful" volume per phase and direction: what must cross the links with ideal in-switch
+// multicast and reduction (each needed token once up its source's link and once down each
+// distinct destination's link in Dispatch; the mirror in Combine).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "gpu/tile_gemm.h"
+#include "moe/placement.h"
+#include "moe/routing.h"
+#include "scenario/scenario.h"
+
+namespace fl::work {
+
+struct TokenRoute {
+  std::vector<std::int32_t> gpus;     // distinct remote destination GPUs, ascending
+  std::vector<std::uint16_t> experts; // experts of this token on each of them
+};
+
+enum MoePhase : int { kDispatch = 0, kCombine = 1 };
+enum Direction : int { kUplink = 0, kDownlink = 1 };
+
+struct MoePlan {
+  int gpus = 0, tokens = 0;
+  std::int64_t dispatchBytes = 0;  // one token vector in the dispatch dtype
+  std::int64_t combineBytes = 0;   // one expert output in the combine dtype
+  std::vector<TokenRoute> routes;  // [gpu * tokens + token]
+  std::vector<std::int64_t> tokensIn;    // per GPU: remote tokens it receives (deduplicated)
+  std::vector<std::int64_t> localRows;   // per GPU: token rows its experts compute (all sources)
+  std::vector<Time> gemm1, gemm2;        // per GPU: expert GEMM times
+  double meanRemoteGpus = 0;             // d: distinct remote GPUs per token, mean over tokens
+  std::int64_t useful[2][2] = {};        // [phase][direction], payload bytes
+
+  const TokenRoute& route(int gpu, int token) const {
+    return routes[static_cast<std::size_t>(gpu) * static_cast<std::size_t>(tokens) + static_cast<std::size_t>(token)];
+  }
+};
+
+MoePlan planMoeLayer(const Scenario& s, int gpus);
+
+}  // namespace fl::work
