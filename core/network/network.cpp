@@ -135,6 +135,7 @@ void Network::collect(Results& r, Time makespan) const {
       sr.peak_reduction_entries = std::max(sr.peak_reduction_entries, b.peakEntries());
       sr.peak_reduction_bytes = std::max(sr.peak_reduction_bytes, b.peakBytes());
     }
+    s->collectReductionHistory(sr, topology_);
     r.switches.push_back(sr);
   }
   r.packets_injected = r.packets_consumed = 0;

@@ -219,6 +219,11 @@ void SwitchNode::reduce(const Packet& p, int bufferPort) {
     e = &buf.insert(fresh, evicted_);
     if (evicted_.empty()) ++stats_.reductionHits;
     for (const ReductionEntry& victim : evicted_) {
+      logEntry(victim, true);
+      noteReductionOccupancy(bufferPort, true);
+    }
+    noteReductionOccupancy(bufferPort, false);
+    for (const ReductionEntry& victim : evicted_) {
       if (victim.arrived == 0) continue;
       forwarded_[victim.key] += victim.arrived;
       ++stats_.partialResults;
@@ -242,8 +247,71 @@ void SwitchNode::reduce(const Packet& p, int bufferPort) {
     const ReductionEntry done = *e;
     forwarded_.erase(key);
     buf.erase(key);
+    logEntry(done, false);
+    noteReductionOccupancy(bufferPort, false);
     emitResult(done, done.push ? Op::Red : Op::LdReduce, ready);
   }
+}
+
+// Most entries held per time bin (bins a change skipped held the entries left before
+// it), and evictions per bin.
+void SwitchNode::noteReductionOccupancy(int port, bool eviction) {
+  if (reductionHistory_.empty()) reductionHistory_.resize(out_.size());
+  Occupancy& o = reductionHistory_[static_cast<std::size_t>(port)];
+  const auto bin = static_cast<std::int32_t>(now() / config().bin);
+  if (bin != o.bin) {
+    if (o.bin >= 0) {
+      o.entries.add(o.bin, o.peak);
+      if (o.evicted) o.evictions.add(o.bin, o.evicted);
+      const std::int64_t held = buffers_[static_cast<std::size_t>(port)].entries() + (eviction ? 1 : 0);
+      for (std::int32_t b = o.bin + 1; b < bin && held > 0; ++b) o.entries.add(b, held);
+    }
+    o.bin = bin;
+    o.peak = 0;
+    o.evicted = 0;
+  }
+  o.peak = std::max(o.peak, buffers_[static_cast<std::size_t>(port)].entries());
+  if (eviction) {
+    ++o.evicted;
+    ++o.total;
+  }
+}
+
+void SwitchNode::logEntry(const ReductionEntry& e, bool evicted) {
+  if (entryLog_.size() >= kEntryLogLimit) {
+    entryLogTruncated_ = true;
+    return;
+  }
+  ReductionEntryRecord r;
+  r.port = e.port;
+  r.tag = e.tag;
+  r.piece = e.piece;
+  r.expected = e.expected;
+  r.arrived = e.arrived;
+  r.start = e.allocated;
+  r.end = now();
+  r.evicted = evicted;
+  entryLog_.push_back(r);
+}
+
+void SwitchNode::collectReductionHistory(SwitchResult& out, const topo::Topology& t) const {
+  out.reduction_ports.clear();
+  for (std::size_t p = 0; p < reductionHistory_.size(); ++p) {
+    const Occupancy& o = reductionHistory_[p];
+    if (o.bin < 0) continue;
+    ReductionPortResult r;
+    r.port = static_cast<int>(p);
+    r.peer = t.node(out_[p].peerNode).name;
+    r.entries = o.entries;
+    r.entries.add(o.bin, o.peak);  // the bin still open
+    r.evictions = o.evictions;
+    if (o.evicted) r.evictions.add(o.bin, o.evicted);
+    r.peak_entries = buffers_[p].peakEntries();
+    r.evictions_total = o.total;
+    out.reduction_ports.push_back(std::move(r));
+  }
+  out.entry_log = entryLog_;
+  out.entry_log_truncated = entryLogTruncated_;
 }
 
 // A reduced (or, on eviction, partial) result leaves the switch through the internal

@@ -15,6 +15,7 @@
 #include "network/network_node.h"
 #include "network/reduction_buffer.h"
 #include "network/virtual_output_queue.h"
+#include "results/results.h"
 
 namespace fl::net {
 
@@ -37,6 +38,8 @@ class SwitchNode : public NetworkNode {
 
   const SwitchStats& stats() const { return stats_; }
   const std::vector<ReductionBuffer>& reductionBuffers() const { return buffers_; }
+  // Reduction buffers over time, for Results (ports with activity only).
+  void collectReductionHistory(SwitchResult& out, const topo::Topology& t) const;
 
  private:
   using Request = OutputRequest;
@@ -64,6 +67,19 @@ class SwitchNode : public NetworkNode {
   std::vector<int> candidates_;
   std::vector<int> ports_;
   std::vector<ReductionEntry> evicted_;
+  void noteReductionOccupancy(int port, bool eviction);
+  void logEntry(const ReductionEntry& e, bool evicted);
+
+  struct Occupancy {
+    BinSeries entries, evictions;
+    std::int32_t bin = -1;
+    std::int64_t peak = 0;     // in the current bin
+    std::int64_t evicted = 0;  // in the current bin
+    std::int64_t total = 0;
+  };
+  std::vector<Occupancy> reductionHistory_;  // per port; empty until the first reduction
+  std::vector<ReductionEntryRecord> entryLog_;
+  bool entryLogTruncated_ = false;
   std::uint32_t spread_ = 0;
   Time reductionEngineFree_ = 0;
   SwitchStats stats_;

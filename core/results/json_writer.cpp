@@ -131,6 +131,13 @@ Json resultsToJson(const Results& r, const Scenario& scenario) {
     o["peak_reduction_entries"] = w.peak_reduction_entries;
     o["peak_reduction_bytes"] = w.peak_reduction_bytes;
     o["reduction_buffer_hit_rate"] = finite(w.reduction_buffer_hit_rate);
+    if (!w.reduction_ports.empty()) {
+      Json ports = Json::array();
+      for (const ReductionPortResult& p : w.reduction_ports)
+        ports.push_back(Json{{"port", p.port}, {"peer", p.peer}, {"peak_entries", p.peak_entries},
+                             {"evictions", p.evictions_total}});
+      o["reduction_ports"] = std::move(ports);
+    }
     o["max_buffer_flits"] = w.max_buffer_flits;
     switches.push_back(std::move(o));
   }
@@ -146,6 +153,13 @@ Json resultsToJson(const Results& r, const Scenario& scenario) {
     j["collective"] = std::move(c);
   }
 
+  if (!r.endpoints.empty()) {
+    Json eps = Json::array();
+    for (const EndpointResult& e : r.endpoints)
+      eps.push_back(Json{{"id", e.id}, {"al_tlb_hits", e.al_tlb_hits}, {"al_tlb_misses", e.al_tlb_misses},
+                         {"al_blocks_allocated", e.al_blocks_allocated}});
+    j["endpoints"] = std::move(eps);
+  }
   if (r.moe) {
     const MoeResults& m = *r.moe;
     j["moe"] = Json{{"communication", m.communication},

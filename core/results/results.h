@@ -54,6 +54,28 @@ struct LinkDirectionResult {
   BinSeries bin_bytes;  // wire bytes per time bin (run.bin)
 };
 
+// One port's reduction buffer over time (ports that reduced anything).
+struct ReductionPortResult {
+  int port = -1;
+  std::string peer;              // node at the other end of the port
+  BinSeries entries;             // most entries held during each bin
+  BinSeries evictions;           // evictions in each bin
+  std::int64_t peak_entries = 0;
+  std::int64_t evictions_total = 0;
+};
+
+// The life of one reduction-buffer entry (for inspectors): allocated, then completed or
+// evicted. `tag` is the workload's message tag (an MoE layer encodes the token in it).
+struct ReductionEntryRecord {
+  std::int32_t port = -1;
+  std::uint64_t tag = 0;
+  std::uint32_t piece = 0;
+  std::uint16_t expected = 0;   // contributions the entry waited for
+  std::uint16_t arrived = 0;    // contributions it held when it ended
+  Time start = 0, end = 0;
+  bool evicted = false;
+};
+
 struct SwitchResult {
   std::string id;   // node name
   int node = -1;
@@ -66,6 +88,18 @@ struct SwitchResult {
   std::int64_t peak_reduction_bytes = 0;    // max over ports, bytes
   std::int64_t max_buffer_flits = 0;        // max input-buffer occupancy seen (any VC)
   double reduction_buffer_hit_rate = 1.0;   // contributions that evicted nothing
+  std::vector<ReductionPortResult> reduction_ports;
+  std::vector<ReductionEntryRecord> entry_log;  // first kEntryLogLimit entries of the run
+  bool entry_log_truncated = false;
+};
+
+inline constexpr std::size_t kEntryLogLimit = 100000;  // per switch
+
+// Per-endpoint figures a workload reports (DySHARP's destination hub: the AL TLB).
+struct EndpointResult {
+  std::string id;
+  std::int64_t al_tlb_hits = 0, al_tlb_misses = 0;
+  std::int64_t al_blocks_allocated = 0;  // layout blocks allocated on first touch
 };
 
 struct LatencyStats {
@@ -128,6 +162,7 @@ struct Results {
 
   std::vector<LinkDirectionResult> links;
   std::vector<SwitchResult> switches;
+  std::vector<EndpointResult> endpoints;  // filled by workloads that have per-GPU state
   Time bin = 0;
   int bins = 0;
 

@@ -87,6 +87,7 @@ class MoeAgent : public Agent {
   }
 
   const MoeAccounting& accounting() const { return acc_; }
+  std::string name() const { return "gpu" + std::to_string(rank_); }
   const AlTlb& tlb() const { return tlb_; }
 
   void start() override {
@@ -281,11 +282,18 @@ class MoeLayer : public Workload {
     Workload::finish(r);
     MoeAccounting total;
     MoeResults moe;
+    r.endpoints.clear();
     for (const auto& a : agents_) {
       const auto& agent = static_cast<const MoeAgent&>(*a);
       total.merge(agent.accounting());
       moe.al_tlb_hits += agent.tlb().hits();
       moe.al_tlb_misses += agent.tlb().misses();
+      EndpointResult e;
+      e.id = agent.name();
+      e.al_tlb_hits = agent.tlb().hits();
+      e.al_tlb_misses = agent.tlb().misses();
+      e.al_blocks_allocated = agent.tlb().allocatedBlocks();
+      r.endpoints.push_back(std::move(e));
     }
     r.breakdown = total.rows();
     moe.communication = getValue(spec_, "scheme.communication");
