@@ -53,13 +53,22 @@ void EndpointNode::handle(const Event& e) {
     case kWake:
       tryInjectAll();
       break;
+    case kRespond:
+      queueResponse(static_cast<PacketHandle>(e.arg), static_cast<int>(e.arg32) - 1);
+      tryInjectAll();
+      break;
     default:
       throw std::logic_error("endpoint: unknown event kind");
   }
 }
 
+// Ports are offered work starting from a rotating one, so that small requests (NVLS
+// ld_reduce, whose reduction load lands on the chip at the end of the link) spread evenly
+// over the links and chips rather than piling onto the first port.
 void EndpointNode::tryInjectAll() {
-  for (std::size_t p = 0; p < out_.size(); ++p) tryInject(static_cast<int>(p));
+  const std::size_t n = out_.size();
+  const std::size_t first = injectFrom_++ % n;
+  for (std::size_t k = 0; k < n; ++k) tryInject(static_cast<int>((first + k) % n));
 }
 
 // Responses go first (they complete someone's request and free their buffers), then
@@ -84,36 +93,44 @@ bool EndpointNode::takeResponse(std::deque<PacketHandle>& q, int port) {
 }
 
 bool EndpointNode::takeRequest(int port) {
+  if (jobs_.empty()) return false;
   OutPort& o = out_[static_cast<std::size_t>(port)];
-  // Look a few messages deep: enough to pass over ones waiting for another link or VC,
-  // without scanning a long source queue at every injection.
+  const bool limitReached = outstanding_ >= config().outstandingRequests;
+  const std::uint32_t flitBytes = static_cast<std::uint32_t>(config().wire.flitBytes);
+  // Look a few messages deep, past ones this port cannot carry (a Red contribution bound
+  // for another chip, a read while the outstanding limit is reached), without scanning a
+  // long source queue at every injection.
   const std::size_t n = std::min<std::size_t>(jobs_.size(), 16);
-  for (std::size_t tried = 0; tried < n; ++tried) {
-    Job& j = jobs_.front();
+  std::size_t i = 0;
+  for (std::size_t tried = 0; tried < n && i < jobs_.size(); ++tried) {
+    Job& j = jobs_[i];
     const Message& m = j.m;
-    // A Red contribution must reach its chosen switch; other work may take any link
-    // that leads towards its destination.
-    // NVLS requests interleave over the links by address (piece), as NVLink spreads a
-    // multicast object's addresses over the switch chips: each link, and so each chip in
-    // proportion to its links, carries an equal share of the in-switch work.
-    bool usable = true;
-    if (m.op == Op::Red) usable = o.peerNode == m.destination;
-    if (m.op == Op::LdReduce || m.op == Op::McStore)
-      usable = j.nextPiece % static_cast<std::uint32_t>(out_.size()) == static_cast<std::uint32_t>(port);
-    if (needsResponse(m.op) && outstanding_ >= config().outstandingRequests) usable = false;
+    if ((m.op == Op::Red && o.peerNode != m.destination) || (limitReached && needsResponse(m.op))) {
+      ++i;
+      continue;
+    }
     const std::int64_t chunk = std::min<std::int64_t>(j.remaining, config().packetPayload);
     const bool request = m.op == Op::ReadRequest || m.op == Op::LdReduce;
     const std::uint32_t payload = request ? 0 : static_cast<std::uint32_t>(chunk);
-    const int vc = config().vcFor(false, vcSpread_);
     const auto wire = static_cast<std::uint32_t>(config().wire.wireBytes(m.op, payload, m.extensionFlits));
-    if (usable && o.credits[static_cast<std::size_t>(vc)] <
-                      static_cast<std::int32_t>(wire / static_cast<std::uint32_t>(config().wire.flitBytes)))
-      usable = false;
-    if (!usable) {
-      jobs_.push_back(jobs_.front());
-      jobs_.pop_front();
+    const auto flits = static_cast<std::int32_t>(wire / flitBytes);
+    // A request VC with room for the whole packet, starting from the rotating one.
+    // A request VC with room for the whole packet, from the rotating one on; if none has,
+    // a smaller packet further back (an ld_reduce request behind a multicast store) may.
+    int vc = -1;
+    for (int k = 0; k < config().requestVcs() && vc < 0; ++k) {
+      const int v = config().vcFor(false, vcSpread_ + static_cast<std::uint32_t>(k));
+      if (o.credits[static_cast<std::size_t>(v)] >= flits) vc = v;
+    }
+    if (vc < 0) {
+      // Blocked on credits: let it queue behind the others (round-robin fairness), so
+      // work further back that fits is reached.
+      Job blocked = std::move(j);
+      jobs_.erase(jobs_.begin() + static_cast<std::ptrdiff_t>(i));
+      jobs_.push_back(std::move(blocked));
       continue;
     }
+
     Packet p;
     p.id = newPacketId();
     p.tag = m.tag;
@@ -141,8 +158,15 @@ bool EndpointNode::takeRequest(int port) {
     j.remaining -= chunk;
     ++j.nextPiece;
     ++vcSpread_;
-    if (j.remaining > 0) jobs_.push_back(j);  // round-robin: to the back of the queue
-    jobs_.pop_front();
+    // Round-robin over messages: this one goes to the back of the queue, or leaves; an
+    // in-order message keeps its place until its last packet is out.
+    if (j.remaining == 0) {
+      jobs_.erase(jobs_.begin() + static_cast<std::ptrdiff_t>(i));
+    } else if (!m.inOrder) {
+      Job taken = std::move(j);
+      jobs_.erase(jobs_.begin() + static_cast<std::ptrdiff_t>(i));
+      jobs_.push_back(std::move(taken));
+    }
     ++stats_.packetsInjected;
     transmit(port, pool().allocate(p));
     return true;
@@ -150,7 +174,14 @@ bool EndpointNode::takeRequest(int port) {
   return false;
 }
 
-void EndpointNode::respond(const Packet& request, Op op, std::uint32_t payload, int port) {
+void EndpointNode::queueResponse(PacketHandle h, int port) {
+  if (port >= 0)
+    portResponses_[static_cast<std::size_t>(port)].push_back(h);
+  else
+    responses_.push_back(h);
+}
+
+void EndpointNode::respond(const Packet& request, Op op, std::uint32_t payload, int port, Time delay) {
   Packet r;
   r.id = newPacketId();
   r.tag = request.tag;
@@ -170,10 +201,10 @@ void EndpointNode::respond(const Packet& request, Op op, std::uint32_t payload, 
   r.vc = static_cast<std::uint8_t>(config().vcFor(true, vcSpread_++));
   r.wireBytes = static_cast<std::uint32_t>(config().wire.wireBytes(op, payload));
   const PacketHandle h = pool().allocate(r);
-  if (port >= 0)
-    portResponses_[static_cast<std::size_t>(port)].push_back(h);
+  if (delay > 0)
+    schedule(now() + delay, id(), kRespond, static_cast<std::uint32_t>(port + 1), h);
   else
-    responses_.push_back(h);
+    queueResponse(h, port);
 }
 
 void EndpointNode::deliver(int inPort, PacketHandle h) {
@@ -193,7 +224,7 @@ void EndpointNode::deliver(int inPort, PacketHandle h) {
       break;
     case Op::LdReduceRead:
       // Back to the switch that fanned the read out, on the link it came in by.
-      respond(p, Op::LdReduceData, p.dataBytes, inPort);
+      respond(p, Op::LdReduceData, p.dataBytes, inPort, agent_ ? agent_->responseDelay(p) : 0);
       break;
     case Op::ReadResponse:
     case Op::Ack:
@@ -213,8 +244,12 @@ void EndpointNode::deliver(int inPort, PacketHandle h) {
       throw std::logic_error(std::string("endpoint: unexpected ") + toString(p.op));
   }
   if (agent_) agent_->onDelivered(p);
-  if (freed || p.op == Op::ReadRequest || p.op == Op::LdReduceRead || p.op == Op::Write)
+  // New work for the links: a freed request slot, or a response to send (a response to a
+  // fan-out read leaves by the port the read came in on).
+  if (freed || p.op == Op::ReadRequest || (p.op == Op::Write && config().acknowledgedWrites))
     tryInjectAll();
+  else if (p.op == Op::LdReduceRead)
+    tryInject(inPort);
 }
 
 }  // namespace fl::net

@@ -28,6 +28,8 @@ struct Message {
   Time created = -1;            // -1: when posted (synthetic traffic stamps generation time)
   bool measured = false;
   int extensionFlits = 0;       // per NVLink packet: target list or explicit addresses
+  bool inOrder = false;         // send all its packets before later messages (a warp working
+                                // through one token vector); default: round-robin with others
 };
 
 struct EndpointStats {
@@ -61,7 +63,8 @@ class EndpointNode : public NetworkNode {
   bool takeResponse(std::deque<PacketHandle>& q, int port);
   bool takeRequest(int port);
   void deliver(int inPort, PacketHandle h);
-  void respond(const Packet& request, Op op, std::uint32_t payload, int port);
+  void respond(const Packet& request, Op op, std::uint32_t payload, int port, Time delay = 0);
+  void queueResponse(PacketHandle h, int port);
   bool needsResponse(Op op) const;
 
   int endpoint_;
@@ -71,6 +74,7 @@ class EndpointNode : public NetworkNode {
   std::deque<PacketHandle> responses_;           // responses for any port
   std::unordered_map<std::uint64_t, int> ldReducePending_;  // piece -> operands still due
   int outstanding_ = 0;
+  std::size_t injectFrom_ = 0;  // rotating first port of tryInjectAll
   EndpointStats stats_;
 };
 

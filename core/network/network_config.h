@@ -14,6 +14,7 @@ enum EventKind : std::uint32_t {
   kCredit = 3,      // credits come back; arg32 = output port, arg = vc << 32 | flits
   kEmit = 4,        // a switch-originated packet is ready; arg = handle
   kWake = 5,        // an endpoint re-tries injection (e.g. after posting work)
+  kRespond = 6,     // a delayed response is ready; arg = handle, arg32 = port + 1 (0: any)
 };
 
 struct NetworkConfig {

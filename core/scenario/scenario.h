@@ -161,6 +161,8 @@ enum class MoeFusion { Sequential, CommOnly };
 struct SchemeSpec {
   MoeCommunication communication = MoeCommunication::DeepEp;
   MoeFusion fusion = MoeFusion::Sequential;
+  int al_tlb_entries = 512;                 // seed 000 §V-A
+  Time al_table_latency = 300 * kNanosecond;  // unconfirmed: one DRAM access
   bool operator==(const SchemeSpec&) const = default;
 };
 

@@ -473,6 +473,12 @@ std::vector<ParamSpec> build() {
       "moe_layer: sequential = dispatch, GEMM-1, GEMM-2, combine one after another; comm_only = dispatch and "
       "combine run concurrently without computation",
       "seed 000 §VI-B1 (pure communication)"));
+  t.push_back(integer("scheme.dysharp.al_tlb_entries", FIELD(scheme.al_tlb_entries), {0, 1'000'000},
+                      "dysharp: AL TLB entries in each destination GPU's hub (0: every lookup reads the AL Table)",
+                      "seed 000 §V-A (512 entries); §VI-C2 sweeps 64-1024"));
+  t.push_back(quantity("scheme.dysharp.al_table_latency", Q::Time, FIELD(scheme.al_table_latency), kNonNegative,
+                       "dysharp: extra delay of a combine read whose AL TLB lookup misses (AL Table access in DRAM)",
+                       "unconfirmed: one DRAM access, ~300 ns; the seed gives no figure"));
 
   // --- run
   {

@@ -37,6 +37,7 @@ struct MoeShared {
   net::WireFormat wire;
   Time barrierLatency = 0;
   int tlbEntries = 512;
+  Time alTableLatency = 0;
   ComponentId coordinator = 0;
   std::vector<ComponentId> agents;
 
@@ -92,8 +93,22 @@ class MoeAgent : public Agent {
 
   void start() override {
     beginPhase("dispatch");
-    startDispatch();
-    if (s_.fusion == MoeFusion::CommOnly) startCombine();
+    std::vector<Post> dispatch;
+    collectDispatch(dispatch);
+    if (s_.fusion == MoeFusion::CommOnly) {
+      // Both directions at once: alternate the two operators' messages token by token.
+      std::vector<Post> combine;
+      beginCombine(combine);
+      std::vector<Post> both;
+      for (std::size_t i = 0; i < std::max(dispatch.size(), combine.size()); ++i) {
+        if (i < dispatch.size()) both.push_back(dispatch[i]);
+        if (i < combine.size()) both.push_back(combine[i]);
+      }
+      postAll(both);
+      checkCombine();
+    } else {
+      postAll(dispatch);
+    }
     checkDispatch();
   }
 
@@ -110,8 +125,20 @@ class MoeAgent : public Agent {
       endPhase("gemm2");
       schedule(now() + s_.barrierLatency, s_.coordinator, kBarrierArrive, kAfterCompute);
     } else if (what == kReleasedAfterCompute) {
-      startCombine();
+      std::vector<Post> combine;
+      beginCombine(combine);
+      postAll(combine);
+      checkCombine();
     }
+  }
+
+  // Combine reads translate the token's algebraic index through the AL TLB; a miss reads
+  // the AL Table first.
+  Time responseDelay(const net::Packet& p) override {
+    if (!s_.dynamic()) return 0;
+    const std::uint64_t block = (static_cast<std::uint64_t>(tagSource(p.tag)) << 32) |
+                                static_cast<std::uint32_t>(tagToken(p.tag));
+    return tlb_.combine(block) ? 0 : s_.alTableLatency;
   }
 
   void onDelivered(const net::Packet& p) override {
@@ -133,7 +160,6 @@ class MoeAgent : public Agent {
         break;
       case net::Op::LdReduceRead: {
         // This GPU's contribution goes back up: useful if one of its experts had the token.
-        if (s_.dynamic()) tlb_.combine(block);
         acc_.add(kCombine, kUplink, s_.needs(rank_, source, token) ? kUseful : kUseless, p.dataBytes);
         acc_.wire[kCombine][kUplink] += s_.wire.wireBytes(net::Op::LdReduceData, p.dataBytes);
         break;
@@ -159,8 +185,17 @@ class MoeAgent : public Agent {
     Agent::post(m);
   }
 
+  struct Post {
+    net::Message m;
+    int phase, cls;
+  };
+  void postAll(const std::vector<Post>& posts) {
+    for (const Post& p : posts) post(p.m, p.phase, p.cls);
+  }
+
   net::Message message(net::Op op, std::int64_t bytes, int phase, int source, int token) const {
     net::Message m;
+    m.inOrder = true;  // a token vector's packets go out together, as one warp sends it
     m.op = op;
     m.bytes = bytes;
     m.tag = moeTag(phase, source, token);
@@ -170,7 +205,7 @@ class MoeAgent : public Agent {
     return m;
   }
 
-  void startDispatch() {
+  void collectDispatch(std::vector<Post>& out) {
     const MoePlan& p = *s_.plan;
     for (int t = 0; t < p.tokens; ++t) {
       const TokenRoute& r = p.route(rank_, t);
@@ -178,22 +213,22 @@ class MoeAgent : public Agent {
         for (std::size_t i = 0; i < r.gpus.size(); ++i) {
           net::Message m = message(net::Op::Write, p.dispatchBytes, kDispatch, rank_, t);
           m.destination = s_.nodeOf[static_cast<std::size_t>(r.gpus[i])];
-          post(m, kDispatch, i == 0 ? kUseful : kRedundant);  // one copy would do with multicast
+          out.push_back({m, kDispatch, i == 0 ? kUseful : kRedundant});  // one copy would do with multicast
         }
       } else if (s_.comm == MoeCommunication::NvlsStatic) {
         net::Message m = message(net::Op::McStore, p.dispatchBytes, kDispatch, rank_, t);
         m.group = s_.staticGroup[static_cast<std::size_t>(rank_)];
-        post(m, kDispatch, r.gpus.empty() ? kUseless : kUseful);
+        out.push_back({m, kDispatch, r.gpus.empty() ? kUseless : kUseful});
       } else if (!r.gpus.empty()) {
         net::Message m = message(net::Op::McStore, p.dispatchBytes, kDispatch, rank_, t);
         m.group = s_.tokenGroup[static_cast<std::size_t>(rank_) * static_cast<std::size_t>(p.tokens) + static_cast<std::size_t>(t)];
         m.extensionFlits = s_.requestExtension(r);
-        post(m, kDispatch, kUseful);
+        out.push_back({m, kDispatch, kUseful});
       }
     }
   }
 
-  void startCombine() {
+  void beginCombine(std::vector<Post>& out) {
     const MoePlan& p = *s_.plan;
     beginPhase("combine");
     combineStarted_ = true;
@@ -205,7 +240,7 @@ class MoeAgent : public Agent {
           if (!s_.needs(rank_, src, t)) continue;
           net::Message m = message(net::Op::Write, p.combineBytes, kCombine, src, t);
           m.destination = s_.nodeOf[static_cast<std::size_t>(src)];
-          post(m, kCombine, kUseful);
+          out.push_back({m, kCombine, kUseful});
         }
       }
     } else {
@@ -221,10 +256,9 @@ class MoeAgent : public Agent {
           m.expected = static_cast<std::uint16_t>(r.gpus.size());
           m.extensionFlits = s_.requestExtension(r);
         }
-        post(m, kCombine, kUseful);
+        out.push_back({m, kCombine, kUseful});
       }
     }
-    checkCombine();
   }
 
   // Combine data for one of this GPU's tokens: the first copy of its output is useful,
@@ -314,6 +348,8 @@ std::unique_ptr<Workload> makeMoeLayer(const Scenario& s, net::Network& net, Sim
   sh.comm = s.scheme.communication;
   sh.fusion = s.scheme.fusion;
   sh.packetPayload = net.config().packetPayload;
+  sh.tlbEntries = s.scheme.al_tlb_entries;
+  sh.alTableLatency = s.scheme.al_table_latency;
   sh.wire = net.config().wire;
   sh.nodeOf = net.topology().endpoints();
   Time longest = 0;

@@ -75,7 +75,8 @@ void TestSchema::contractKeys() {
       "workload.moe.tokens_per_gpu", "workload.moe.hidden", "workload.moe.expert_ffn", "workload.moe.experts",
       "workload.moe.top_k", "workload.moe.dispatch_dtype", "workload.moe.combine_dtype", "workload.moe.placement",
       "workload.moe.routing.distribution", "workload.moe.routing.sigma", "workload.moe.routing.alpha",
-      "workload.moe.routing.trace", "scheme.communication", "scheme.fusion"};
+      "workload.moe.routing.trace", "scheme.communication", "scheme.fusion", "scheme.dysharp.al_tlb_entries",
+      "scheme.dysharp.al_table_latency"};
   for (const char* k : keys) QVERIFY2(fl::findParam(k), k);
   QCOMPARE(fl::schema().size(), std::size(keys));  // and nothing else
   for (const fl::ParamSpec& p : fl::schema()) QVERIFY2(!p.doc.empty() && !p.type.empty(), p.path.c_str());
