@@ -34,19 +34,20 @@ std::vector<TrafficBreakdownRow> MoeAccounting::rows() const {
 }
 
 Time idealCommTime(const MoePlan& plan, bool concurrent, const std::vector<double>& gpuRate,
-                   double framingEfficiency) {
+                   double dispatchFraming, double combineFraming) {
   std::vector<std::int64_t> sent(static_cast<std::size_t>(plan.gpus), 0);
   for (int g = 0; g < plan.gpus; ++g)
     for (int t = 0; t < plan.tokens; ++t) sent[static_cast<std::size_t>(g)] += plan.route(g, t).gpus.empty() ? 0 : 1;
   double dispatch = 0, combine = 0, both = 0;
   for (int g = 0; g < plan.gpus; ++g) {
     const auto i = static_cast<std::size_t>(g);
-    const double rate = gpuRate[i] * framingEfficiency;
+    const double rate = gpuRate[i];
     if (rate <= 0) continue;
-    const double dUp = static_cast<double>(sent[i] * plan.dispatchBytes);
-    const double dDown = static_cast<double>(plan.tokensIn[i] * plan.dispatchBytes);
-    const double cUp = static_cast<double>(plan.tokensIn[i] * plan.combineBytes);
-    const double cDown = static_cast<double>(sent[i] * plan.combineBytes);
+    // Wire bytes of the useful data.
+    const double dUp = static_cast<double>(sent[i] * plan.dispatchBytes) / dispatchFraming;
+    const double dDown = static_cast<double>(plan.tokensIn[i] * plan.dispatchBytes) / dispatchFraming;
+    const double cUp = static_cast<double>(plan.tokensIn[i] * plan.combineBytes) / combineFraming;
+    const double cDown = static_cast<double>(sent[i] * plan.combineBytes) / combineFraming;
     dispatch = std::max(dispatch, std::max(dUp, dDown) / rate);
     combine = std::max(combine, std::max(cUp, cDown) / rate);
     both = std::max(both, std::max(dUp + cUp, dDown + cDown) / rate);

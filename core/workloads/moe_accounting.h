@@ -25,10 +25,11 @@ struct MoeAccounting {
   std::vector<TrafficBreakdownRow> rows() const;
 };
 
-// The time the useful bytes need at the GPUs' link rate with the best framing (full
-// NVLink packets): per GPU, the busier direction decides; sequential phases add up,
-// concurrent ones share the links.
+// The time the useful bytes need at each GPU's link rate, framed as tightly as the
+// packet format allows (full NVLink packets: dispatch data as writes, combine data as
+// read responses): per GPU the busier direction decides; sequential phases add up,
+// concurrent ones share the links. A lower bound for every scheme.
 Time idealCommTime(const MoePlan& plan, bool concurrent, const std::vector<double>& gpuRate,
-                   double framingEfficiency);
+                   double dispatchFraming, double combineFraming);
 
 }  // namespace fl::work

@@ -43,6 +43,9 @@ struct MoeShared {
 
   bool inSwitch() const { return comm != MoeCommunication::DeepEp; }
   bool dynamic() const { return comm == MoeCommunication::DySharp || comm == MoeCommunication::Explicit; }
+  // Only dynamic multimem addressing translates algebraic indices in the hub (AL TLB);
+  // explicit addressing carries the final addresses.
+  bool translates() const { return comm == MoeCommunication::DySharp; }
   int requestExtension(const TokenRoute& r) const {
     if (comm == MoeCommunication::Explicit) return static_cast<int>(r.gpus.size());
     if (comm != MoeCommunication::DySharp) return 0;
@@ -135,7 +138,7 @@ class MoeAgent : public Agent {
   // Combine reads translate the token's algebraic index through the AL TLB; a miss reads
   // the AL Table first.
   Time responseDelay(const net::Packet& p) override {
-    if (!s_.dynamic()) return 0;
+    if (!s_.translates()) return 0;
     const std::uint64_t block = (static_cast<std::uint64_t>(tagSource(p.tag)) << 32) |
                                 static_cast<std::uint32_t>(tagToken(p.tag));
     return tlb_.combine(block) ? 0 : s_.alTableLatency;
@@ -150,7 +153,7 @@ class MoeAgent : public Agent {
       case net::Op::Write:
         if (phase == kDispatch) {
           acc_.add(kDispatch, kDownlink, s_.needs(rank_, source, token) ? kUseful : kUseless, p.payload);
-          if (s_.dynamic()) tlb_.dispatch(block);
+          if (s_.translates()) tlb_.dispatch(block);
           dispatchGot_ += p.payload;
           received_ += p.payload;
           checkDispatch();
@@ -381,16 +384,19 @@ std::unique_ptr<Workload> makeMoeLayer(const Scenario& s, net::Network& net, Sim
             net.addGroup(std::move(group));
       }
   }
-  // Ideal communication time: useful bytes at each GPU's link rate with full-packet framing.
+  // Ideal communication time: useful bytes at each GPU's link rate, tightest framing.
   std::vector<double> rate(static_cast<std::size_t>(gpus), 0.0);
   for (int g = 0; g < gpus; ++g)
     for (const auto& port : net.topology().ports(sh.nodeOf[static_cast<std::size_t>(g)])) {
       const auto& l = net.topology().link(port.link);
       rate[static_cast<std::size_t>(g)] += l.bandwidth * l.efficiency;
     }
-  const auto full = sh.wire.maxPacketPayload;
-  w->ideal_ = idealCommTime(w->plan_, sh.fusion == MoeFusion::CommOnly, rate,
-                            static_cast<double>(full) / static_cast<double>(sh.wire.wireBytes(net::Op::Write, full)));
+  const auto full = static_cast<double>(sh.wire.maxPacketPayload);
+  const auto framing = [&](net::Op op) {
+    return full / static_cast<double>(sh.wire.wireBytes(op, sh.wire.maxPacketPayload));
+  };
+  w->ideal_ = idealCommTime(w->plan_, sh.fusion == MoeFusion::CommOnly, rate, framing(net::Op::Write),
+                            framing(net::Op::ReadResponse));
   w->coordinator_ = std::make_unique<BarrierCoordinator>(sh);
   sh.coordinator = sim.add(*w->coordinator_, net.partitionOf(net.topology().endpointNode(0)));
   int rank = 0;

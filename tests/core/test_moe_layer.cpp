@@ -140,7 +140,8 @@ void TestMoeLayer::nvlsStaticUselessTraffic() {
 }
 
 void TestMoeLayer::dysharpCarriesOnlyUsefulBytesNearTheIdeal() {
-  const Scenario s = moeScenario(MoeCommunication::DySharp, MoeFusion::CommOnly, 256);
+  // Enough tokens that the start and the tail of the pipeline are small next to the run.
+  const Scenario s = moeScenario(MoeCommunication::DySharp, MoeFusion::CommOnly, 1024);
   const Results dysharp = runScenario(s);
   Scenario deepepS = s;
   deepepS.scheme.communication = MoeCommunication::DeepEp;
