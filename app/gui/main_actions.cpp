@@ -61,6 +61,9 @@ MainActions createMainActions(QMainWindow* w, QUndoStack* undo) {
                        {QKeySequence(Qt::Key_Right)}, QObject::tr("Show the next time bin"));
   a.stepBack = make(w, "actionStepBack", QObject::tr("Step &Back"), QStyle::SP_MediaSeekBackward,
                     {QKeySequence(Qt::Key_Left)}, QObject::tr("Show the previous time bin"));
+  a.compare = make(w, "actionCompare", QObject::tr("&Compare Sweep Points…"), none, {},
+                   QObject::tr("Show two finished sweep points side by side (traffic breakdown, bandwidth)"));
+  a.compare->setEnabled(false);
   a.fit = make(w, "actionFit", QObject::tr("&Fit to View"), none, {QKeySequence(Qt::CTRL | Qt::Key_0)},
                QObject::tr("Zoom the topology to fit the window"));
 
@@ -84,6 +87,7 @@ MainActions createMainActions(QMainWindow* w, QUndoStack* undo) {
   QMenu* run = bar->addMenu(QObject::tr("&Run"));
   run->addAction(a.run);
   run->addAction(a.stop);
+  run->addAction(a.compare);
   run->addSeparator();
   run->addAction(a.playPause);
   run->addAction(a.stepBack);

@@ -16,6 +16,7 @@ struct MainActions {
   QAction *undo, *redo;
   QAction *run, *stop, *stepForward, *stepBack, *playPause;
   QAction* fit;
+  QAction* compare;      // two finished sweep points side by side; enabled with >= 2
   QMenu* recentMenu;     // filled by the window from Settings::recentFiles()
   QMenu* viewMenu;       // the window adds its dock toggles here
   QMenu* speedMenu;

@@ -13,6 +13,7 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 
+#include "gui/compare_dialog.h"
 #include "gui/recovery.h"
 #include "gui/run_controller.h"
 #include "gui/scenario_dock.h"
@@ -21,13 +22,16 @@
 #include "gui/settings.h"
 #include "gui/status_panel.h"
 #include "gui/sweep_results.h"
+#include "views/al_tlb_panel.h"
 #include "views/colour_legend.h"
 #include "views/heat_controls.h"
 #include "views/inspector_panel.h"
 #include "views/plots_panel.h"
 #include "views/run_model.h"
+#include "views/switch_table_panel.h"
 #include "views/timeline_bar.h"
 #include "views/topology_canvas.h"
+#include "views/traffic_breakdown_bars.h"
 
 namespace fl::gui {
 
@@ -132,7 +136,30 @@ void MainWindow::buildDocks() {
   plots->setWidget(new views::PlotsPanel(model_, plots));
   addDockWidget(Qt::BottomDockWidgetArea, plots);
 
-  for (QDockWidget* d : {static_cast<QDockWidget*>(scenarioDock_), inspector, heat, plots})
+  // MoE layer views, tabbed behind Plots so the default layout keeps its panes (and its
+  // minimum height); each shows a notice for other workloads.
+  auto* breakdown = new QDockWidget(tr("Traffic Breakdown"), this);
+  breakdown->setObjectName(QStringLiteral("BreakdownDock"));
+  breakdown->setWidget(new views::TrafficBreakdownBars(model_, breakdown));
+  auto* tables = new QDockWidget(tr("Switch Tables"), this);
+  tables->setObjectName(QStringLiteral("SwitchTablesDock"));
+  tables->setWidget(new views::SwitchTablePanel(model_, tables));
+  auto* tlb = new QDockWidget(tr("AL TLB"), this);
+  tlb->setObjectName(QStringLiteral("AlTlbDock"));
+  tlb->setWidget(new views::AlTlbPanel(model_, tlb));
+  for (QDockWidget* d : {breakdown, tables, tlb}) tabifyDockWidget(plots, d);
+  plots->raise();
+  // An MoE layer opens on its breakdown (once per document: the user's tab choice stands).
+  connect(doc_, &ScenarioDocument::documentReset, this, [this] { raiseMoeDock_ = true; });
+  connect(model_, &views::RunModel::resultsChanged, this, [this, breakdown] {
+    const Results* r = model_->results();
+    if (raiseMoeDock_ && r && !r->breakdown.empty()) {
+      raiseMoeDock_ = false;
+      breakdown->raise();
+    }
+  });
+
+  for (QDockWidget* d : {static_cast<QDockWidget*>(scenarioDock_), inspector, heat, plots, breakdown, tables, tlb})
     actions_.viewMenu->addAction(d->toggleViewAction());
 }
 
@@ -174,6 +201,11 @@ void MainWindow::connectSignals() {
   connect(actions_.stepForward, &QAction::triggered, timeline_, [this] { timeline_->stepForward(); });
   connect(actions_.stepBack, &QAction::triggered, timeline_, [this] { timeline_->stepBack(); });
   connect(actions_.fit, &QAction::triggered, canvas_, [this] { canvas_->fitToView(); });
+  connect(actions_.compare, &QAction::triggered, this, &MainWindow::showCompare);
+  auto compareEnabled = [this] { actions_.compare->setEnabled(sweep_->finishedCount() >= 2); };
+  connect(sweep_, &SweepResults::pointFinished, this, compareEnabled);
+  connect(sweep_, &SweepResults::labelsChanged, this, compareEnabled);
+  connect(controller_, &RunController::runStarted, this, compareEnabled);  // points go stale
 
   const double speed = Settings::playbackSpeed();
   for (QAction* a : actions_.speeds->actions()) a->setChecked(qFuzzyCompare(a->data().toDouble(), speed));
@@ -243,6 +275,14 @@ void MainWindow::runNow() {
   rerun_->stop();
   status_->showInfo(tr("Running %1…").arg(doc_->displayName()), 3000);
   controller_->start(doc_->scenario());
+}
+
+void MainWindow::showCompare() {
+  if (!compare_) compare_ = new CompareDialog(sweep_, this);
+  compare_->refresh();
+  compare_->show();
+  compare_->raise();
+  compare_->activateWindow();
 }
 
 void MainWindow::stopRun() {

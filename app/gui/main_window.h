@@ -21,6 +21,7 @@ class TimelineBar;
 
 namespace fl::gui {
 
+class CompareDialog;
 class RunController;
 class ScenarioDocument;
 class ScenarioDock;
@@ -56,6 +57,7 @@ class MainWindow : public QMainWindow {
   SweepResults* sweepResults() const { return sweep_; }
   StatusPanel* statusPanel() const { return status_; }
   QComboBox* pointSelector() const { return pointCombo_; }
+  CompareDialog* compareDialog() const { return compare_; }  // null until first shown
   const MainActions& actions() const { return actions_; }
 
   // Tests answer the unsaved-changes question instead of a modal box.
@@ -71,6 +73,7 @@ class MainWindow : public QMainWindow {
   bool saveAs();
   void exportReport();
   void exportImage();
+  void showCompare();  // the "Compare sweep points" window
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -99,6 +102,8 @@ class MainWindow : public QMainWindow {
   QComboBox* pointCombo_ = nullptr;
   QAction* pointComboAction_ = nullptr;
   QTimer* rerun_ = nullptr;
+  CompareDialog* compare_ = nullptr;
+  bool raiseMoeDock_ = true;  // raise the breakdown tab on a document's first MoE results
   std::function<QMessageBox::StandardButton()> savePrompt_;
   std::function<bool()> recoveryPrompt_;
 };

@@ -24,6 +24,18 @@ bool SweepResults::isFinal(int point) const {
   return point >= 0 && point < pointCount() && points_[size_t(point)].final;
 }
 
+bool SweepResults::isFinished(int point) const {
+  if (point < 0 || point >= pointCount()) return false;
+  const Point& p = points_[size_t(point)];
+  return p.final && p.results && !p.stale;
+}
+
+int SweepResults::finishedCount() const {
+  int n = 0;
+  for (int i = 0; i < pointCount(); ++i) n += isFinished(i);
+  return n;
+}
+
 std::vector<SweepPoint> SweepResults::finishedPoints() const {
   std::vector<SweepPoint> out;
   for (const Point& p : points_)
@@ -78,6 +90,7 @@ void SweepResults::onResults(int point, std::shared_ptr<const Results> results, 
   p.results = std::move(results);
   p.final = final;
   p.stale = false;
+  if (final) emit pointFinished(point);
   if (point != selected_) return;
   publish(point);
   // A finished run opens on its busiest bin (the most telling picture) unless the user

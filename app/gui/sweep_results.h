@@ -31,6 +31,9 @@ class SweepResults : public QObject {
   int selectedPoint() const { return selected_; }
   std::shared_ptr<const Results> results(int point) const;
   bool isFinal(int point) const;
+  // Finished in the current run (final, not left over from a previous run).
+  bool isFinished(int point) const;
+  int finishedCount() const;
   // Finished results of every point so far, with their settings (reports), and the
   // scenario they ran.
   std::vector<SweepPoint> finishedPoints() const;
@@ -47,6 +50,7 @@ class SweepResults : public QObject {
  signals:
   void labelsChanged(const QStringList& labels);
   void selectedPointChanged(int point);
+  void pointFinished(int point);  // its final results are in
 
  private:
   struct Point {

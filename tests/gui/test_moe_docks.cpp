@@ -1,0 +1,137 @@
+// The MoE views in the main window (offscreen): the Traffic Breakdown and Switch Tables
+// and AL TLB docks tabbed with Plots, the breakdown raised for an MoE
+// layer, notices for a collective, and Run > Compare Sweep Points (enabled from two
+// finished points; its combos list the finished points, its view shows the chosen pair).
+#include <QComboBox>
+#include <QDockWidget>
+#include <QtTest>
+#include <memory>
+
+#include "gui/compare_dialog.h"
+#include "gui/main_window.h"
+#include "gui/run_controller.h"
+#include "gui/sweep_results.h"
+#include "gui_test_util.h"
+#include "topology/topology.h"
+#include "views/al_tlb_panel.h"
+#include "views/run_model.h"
+#include "views/scheme_compare_view.h"
+#include "views/switch_table_panel.h"
+#include "views/traffic_breakdown_bars.h"
+
+using fl::gui::MainWindow;
+using State = fl::gui::RunController::State;
+namespace t = fl::gui::test;
+
+namespace {
+
+const QByteArray kMoe = R"(fabriclab: 1
+name: moe docks test
+topology: {preset: gh200-nvl32}
+network: {packet_payload: 4 KiB, vc_depth_flits: 1024, switch: {reduction_buffer: 64 KiB}}
+workload: {kind: moe_layer, moe: {model: deepseek-v3, tokens_per_gpu: 128}}
+scheme: {communication: dysharp, fusion: sequential}
+sweep:
+  - {key: scheme.communication, values: [deepep, nvls_static, dysharp, explicit]}
+)";
+
+std::unique_ptr<MainWindow> makeWindow() {
+  fl::gui::MainWindowOptions o;
+  o.autosave = false;
+  o.restoreLayout = false;
+  auto w = std::make_unique<MainWindow>(o);
+  w->setSavePrompt([] { return QMessageBox::Discard; });
+  w->show();
+  return w;
+}
+
+QDockWidget* dock(MainWindow& w, const char* name) { return w.findChild<QDockWidget*>(name); }
+
+// The dock raised, the window painted and saved for a look.
+void shot(MainWindow& w, QDockWidget* d, const QString& name) {
+  d->raise();
+  QTest::qWait(100);
+  QVERIFY(w.grab().save(t::artefactsDir() + "/" + name + ".png"));
+}
+
+}  // namespace
+
+class TestMoeDocks : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() { t::isolateSettings(); }
+
+  void docksAndCompare() {
+    QTemporaryDir dir;
+    auto w = makeWindow();
+    w->resize(1500, 950);  // the app's default size, for the pictures
+    QCOMPARE(w->openFile(t::writeFile(dir, "moe.yaml", kMoe)), QString());
+    QTRY_COMPARE_WITH_TIMEOUT(w->controller()->state(), State::Idle, 120000);
+    QDockWidget *plots = dock(*w, "PlotsDock"), *breakdown = dock(*w, "BreakdownDock"),
+                *tables = dock(*w, "SwitchTablesDock"), *tlb = dock(*w, "AlTlbDock"),
+                *inspector = dock(*w, "InspectorDock");
+    QVERIFY(plots && breakdown && tables && tlb && inspector);
+    QVERIFY(w->tabifiedDockWidgets(plots).contains(breakdown));
+    QVERIFY(w->tabifiedDockWidgets(plots).contains(tables));
+    QVERIFY(w->tabifiedDockWidgets(plots).contains(tlb));
+    QVERIFY(!breakdown->visibleRegion().isEmpty());  // an MoE layer opens on its breakdown
+    auto* bars = breakdown->findChild<fl::views::TrafficBreakdownBars*>();
+    QVERIFY(!bars->noticeVisible());
+
+    // The canvas selection drives the switch and GPU panels.
+    const auto* topo = w->runModel()->topology();
+    w->pointSelector()->setCurrentIndex(2);  // dysharp
+    QVERIFY(w->runModel()->results() && w->runModel()->results()->moe);
+    QCOMPARE(w->runModel()->results()->moe->communication, std::string("dysharp"));
+    auto* switches = tables->findChild<fl::views::SwitchTablePanel*>();
+    const auto& sw = w->runModel()->results()->switches.at(1);
+    QVERIFY(!sw.reduction_ports.empty());
+    w->runModel()->select(fl::views::SelectionKind::Node, sw.node);
+    QVERIFY(switches->currentSwitch());
+    QCOMPARE(switches->currentSwitch()->id, sw.id);
+    w->runModel()->setCurrentBin(int(0.85 * w->runModel()->binCount()));  // in the combine
+    shot(*w, tables, "moe_window_switch_tables");
+    auto* gpus = tlb->findChild<fl::views::AlTlbPanel*>();
+    w->runModel()->select(fl::views::SelectionKind::Node, topo->endpointNode(5));
+    QCOMPARE(gpus->currentEndpoint(), 5);
+    shot(*w, tlb, "moe_window_al_tlb");
+
+    // Compare: every point finished, so enabled; the combos list them all.
+    QCOMPARE(w->sweepResults()->finishedCount(), 4);
+    QVERIFY(w->actions().compare->isEnabled());
+    w->actions().compare->trigger();
+    auto* compare = w->compareDialog();
+    QVERIFY(compare && compare->isVisible());
+    QCOMPARE(compare->pointA()->count(), 4);
+    QCOMPARE(compare->pointB()->count(), 4);
+    compare->pointA()->setCurrentIndex(0);
+    compare->pointB()->setCurrentIndex(3);
+    QCOMPARE(compare->view()->label(0), w->sweepResults()->labels().at(0));
+    QCOMPARE(compare->view()->label(1), w->sweepResults()->labels().at(3));
+    QVERIFY(compare->view()->bars(1)->title().contains("explicit"));
+    QTest::qWait(100);
+    QVERIFY(compare->grab().save(t::artefactsDir() + "/moe_compare_dialog.png"));
+
+    // A re-run makes the points stale: disabled until two have finished again, and the
+    // dialog keeps the pair.
+    w->runNow();
+    QVERIFY(!w->actions().compare->isEnabled());
+    QTRY_COMPARE_WITH_TIMEOUT(w->controller()->state(), State::Idle, 120000);
+    QVERIFY(w->actions().compare->isEnabled());
+    QCOMPARE(compare->pointB()->currentData().toInt(), 3);
+  }
+
+  void collectiveShowsNotices() {
+    QTemporaryDir dir;
+    auto w = makeWindow();
+    QCOMPARE(w->openFile(t::writeFile(dir, "c.yaml", t::nvswitchScenario("dgx-h100"))), QString());
+    QTRY_COMPARE_WITH_TIMEOUT(w->controller()->state(), State::Idle, 60000);
+    QVERIFY(dock(*w, "BreakdownDock")->findChild<fl::views::TrafficBreakdownBars*>()->noticeVisible());
+    QVERIFY(dock(*w, "AlTlbDock")->findChild<fl::views::AlTlbPanel*>()->noticeVisible());
+    QVERIFY(!w->actions().compare->isEnabled());  // one point
+    QVERIFY(dock(*w, "BreakdownDock")->visibleRegion().isEmpty());  // Plots stays in front
+  }
+};
+
+QTEST_MAIN(TestMoeDocks)
+#include "test_moe_docks.moc"

@@ -1,0 +1,388 @@
+#include "views/switch_table_panel.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <qcustomplot.h>
+
+#include "views/run_model.h"
+
+namespace fl::views {
+
+namespace {
+QString q(const std::string& s) { return QString::fromStdString(s); }
+constexpr int kMaxRows = 2000;  // a buffer holds tens of entries; this only guards odd logs
+}  // namespace
+
+MoeTag decodeMoeTag(std::uint64_t tag) {
+  return {static_cast<int>(tag >> 62), static_cast<int>((tag >> 32) & 0x3fffffffu),
+          static_cast<std::uint32_t>(tag & 0xffffffffu)};
+}
+
+SwitchTablePanel::SwitchTablePanel(RunModel* model, QWidget* parent) : QWidget(parent), model_(model) {
+  stack_ = new QStackedWidget(this);
+  notice_ = new QLabel(stack_);
+  notice_->setWordWrap(true);
+  notice_->setAlignment(Qt::AlignCenter);
+  notice_->setEnabled(false);
+
+  auto* page = new QWidget(stack_);
+  switchCombo_ = new QComboBox(page);
+  switchCombo_->setObjectName(QStringLiteral("switchCombo"));
+  switchCombo_->setToolTip(tr("Switches whose reduction buffers held anything in this run"));
+  switchCombo_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  portCombo_ = new QComboBox(page);
+  portCombo_->setObjectName(QStringLiteral("portCombo"));
+  portCombo_->setToolTip(tr("Ports of the switch that reduced anything: port → device at its other end"));
+  portCombo_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  auto* pickers = new QHBoxLayout;
+  pickers->addWidget(new QLabel(tr("Switch:"), page));
+  pickers->addWidget(switchCombo_);
+  pickers->addSpacing(12);
+  pickers->addWidget(new QLabel(tr("Port:"), page));
+  pickers->addWidget(portCombo_);
+  pickers->addStretch(1);
+  summary_ = new QLabel(page);
+  summary_->setWordWrap(true);
+
+  plot_ = new QCustomPlot(page);
+  plot_->setMinimumSize(260, 100);
+  plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+  plot_->axisRect()->setRangeDrag(Qt::Horizontal);
+  plot_->axisRect()->setRangeZoom(Qt::Horizontal);
+  plot_->yAxis->setLabel(tr("entries (max/bin)"));
+  const QColor blue(0x0072b2), red(0xd03020);
+  QCPGraph* entries = plot_->addGraph();
+  entries->setPen(QPen(blue, 2));
+  entries->setBrush(QColor(blue.red(), blue.green(), blue.blue(), 40));
+  entries->setLineStyle(QCPGraph::lsStepLeft);
+  entries->setName(tr("entries held"));
+  plot_->yAxis2->setVisible(true);
+  plot_->yAxis2->setLabel(tr("▼ evictions per bin"));
+  plot_->yAxis2->setLabelColor(red);
+  plot_->yAxis2->setTickLabelColor(red);
+  auto counts = QSharedPointer<QCPAxisTickerFixed>::create();  // evictions are whole numbers
+  counts->setTickStep(1);
+  counts->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+  plot_->yAxis2->setTicker(counts);
+  QCPGraph* evictions = plot_->addGraph(plot_->xAxis, plot_->yAxis2);
+  evictions->setLineStyle(QCPGraph::lsNone);
+  evictions->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssTriangleInverted, red, red, 8));
+  evictions->setName(tr("evictions"));
+  // No legend (it would cover the steps in a short plot): each axis wears its series' colour.
+  plot_->yAxis->setLabelColor(blue.darker(120));
+  plot_->yAxis->setTickLabelColor(blue.darker(120));
+  cursor_ = new QCPItemStraightLine(plot_);
+  cursor_->setPen(QPen(QColor(200, 30, 30, 200), 1.5, Qt::DashLine));
+
+  auto* lower = new QWidget(page);
+  tableHeader_ = new QLabel(lower);
+  table_ = new QTableWidget(lower);
+  table_->setColumnCount(ColumnCount);
+  table_->verticalHeader()->hide();
+  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  table_->setAlternatingRowColors(true);
+  table_->setWordWrap(false);
+  table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
+  // Short headers (the dock is often narrow); the tooltips say what each means.
+  const QString heads[ColumnCount] = {tr("token"),   tr("source"), tr("piece"),  tr("expected"),
+                                      tr("arrived"), tr("age"),    tr("evicted")};
+  const QString tips[ColumnCount] = {
+      tr("The token being combined (an MoE layer's tag), or the raw message tag"),
+      tr("The GPU the token belongs to (where the reduced result goes)"),
+      tr("Packet-sized piece of the token's message"),
+      tr("Targets expected: the contributions the entry waits for"),
+      tr("Contributions the entry held when it ended (completed or evicted): the log records "
+         "only the final count, so at the shown time fewer may have arrived"),
+      tr("Time since the entry was allocated"),
+      tr("Whether LRU eviction pushed the partial sum out before all contributions arrived")};
+  for (int c = 0; c < ColumnCount; ++c) {
+    auto* h = new QTableWidgetItem(heads[c]);
+    h->setToolTip(tips[c]);
+    table_->setHorizontalHeaderItem(c, h);
+  }
+  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  table_->horizontalHeader()->setStretchLastSection(true);
+  auto* lowerLayout = new QVBoxLayout(lower);
+  lowerLayout->setContentsMargins(0, 0, 0, 0);
+  lowerLayout->addWidget(tableHeader_);
+  lowerLayout->addWidget(table_, 1);
+
+  split_ = new QSplitter(Qt::Horizontal, page);  // resizeEvent turns it for tall docks
+  split_->addWidget(plot_);
+  split_->addWidget(lower);
+  split_->setStretchFactor(0, 3);
+  split_->setStretchFactor(1, 2);
+  split_->setChildrenCollapsible(false);
+  auto* col = new QVBoxLayout(page);
+  col->setContentsMargins(6, 6, 6, 6);
+  col->addLayout(pickers);
+  col->addWidget(summary_);
+  col->addWidget(split_, 1);
+
+  stack_->addWidget(notice_);
+  stack_->addWidget(page);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(stack_);
+
+  connect(switchCombo_, &QComboBox::currentIndexChanged, this, &SwitchTablePanel::rebuildPorts);
+  connect(portCombo_, &QComboBox::currentIndexChanged, this, [this] {
+    collectLog();
+    rebuildPlot();
+    rebuildTable();
+  });
+  connect(model_, &RunModel::resultsChanged, this, &SwitchTablePanel::rebuildSwitches);
+  connect(model_, &RunModel::topologyChanged, this, &SwitchTablePanel::rebuildSwitches);
+  connect(model_, &RunModel::currentBinChanged, this, [this] {
+    moveCursor();
+    rebuildTable();
+  });
+  connect(model_, &RunModel::selectionChanged, this, &SwitchTablePanel::followSelection);
+  rebuildSwitches();
+}
+
+// Under the canvas the dock is wide and short: plot and table side by side there,
+// one above the other in a tall dock or window.
+void SwitchTablePanel::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  // Hysteresis: a flip changes size hints, and the dock must not flip back and forth.
+  const bool wide = split_->orientation() == Qt::Horizontal ? width() > 1.6 * height() : width() > 2.2 * height();
+  const auto o = wide ? Qt::Horizontal : Qt::Vertical;
+  if (split_->orientation() != o) {
+    split_->setOrientation(o);
+    split_->setSizes({1, 1});  // an even share in the new direction
+  }
+}
+
+bool SwitchTablePanel::noticeVisible() const { return stack_->currentIndex() == 0; }
+
+const SwitchResult* SwitchTablePanel::currentSwitch() const {
+  const int i = switchCombo_->currentData().isValid() ? switchCombo_->currentData().toInt() : -1;
+  return results_ && i >= 0 && i < int(results_->switches.size()) ? &results_->switches[size_t(i)] : nullptr;
+}
+
+const ReductionPortResult* SwitchTablePanel::currentPort() const {
+  const SwitchResult* s = currentSwitch();
+  if (!s || !portCombo_->currentData().isValid()) return nullptr;
+  const int port = portCombo_->currentData().toInt();
+  for (const auto& p : s->reduction_ports)
+    if (p.port == port) return &p;
+  return nullptr;
+}
+
+Time SwitchTablePanel::tableTime() const { return timeOfBin(model_->currentBin(), model_->binWidth()); }
+
+double SwitchTablePanel::binKey(int bin) const { return double(Time(bin) * model_->binWidth()) / unit_.ps; }
+
+void SwitchTablePanel::selectSwitch(const QString& name) {
+  const int i = switchCombo_->findText(name, Qt::MatchStartsWith);
+  // findText matches prefixes ("sw1" in "sw10 …"): check the name part exactly.
+  for (int k = std::max(i, 0); k < switchCombo_->count(); ++k)
+    if (switchCombo_->itemText(k).section(' ', 0, 0) == name) return switchCombo_->setCurrentIndex(k);
+}
+
+void SwitchTablePanel::selectPort(int port) {
+  const int i = portCombo_->findData(port);
+  if (i >= 0) portCombo_->setCurrentIndex(i);
+}
+
+void SwitchTablePanel::rebuildSwitches() {
+  results_ = model_->resultsShared();
+  const QString keep = switchCombo_->currentText().section(' ', 0, 0);
+  {
+    const QSignalBlocker block(switchCombo_);
+    switchCombo_->clear();
+    if (results_)
+      for (size_t i = 0; i < results_->switches.size(); ++i) {
+        const SwitchResult& s = results_->switches[i];
+        if (s.reduction_ports.empty()) continue;
+        switchCombo_->addItem(tr("%1 (%2 reductions, %3 evictions)")
+                                  .arg(q(s.id), formatCount(s.reductions), formatCount(s.evictions)),
+                              int(i));
+      }
+  }
+  if (switchCombo_->count() == 0) {
+    notice_->setText(!results_ ? tr("No results yet.")
+                               : tr("No in-switch reductions in this run: the reduction buffers stayed "
+                                    "empty (schemes with in-switch reduction fill them, e.g. NVLS "
+                                    "all-reduce or an MoE combine with dysharp)."));
+    stack_->setCurrentIndex(0);
+    portLog_.clear();
+    return;
+  }
+  stack_->setCurrentIndex(1);
+  const QSignalBlocker block(switchCombo_);
+  switchCombo_->setCurrentIndex(0);
+  selectSwitch(keep);
+  rebuildPorts();
+}
+
+void SwitchTablePanel::rebuildPorts() {
+  const SwitchResult* s = currentSwitch();
+  const int keep = portCombo_->currentData().isValid() ? portCombo_->currentData().toInt() : -1;
+  {
+    const QSignalBlocker block(portCombo_);
+    portCombo_->clear();
+    if (s) {
+      auto ports = s->reduction_ports;
+      std::sort(ports.begin(), ports.end(), [](const auto& a, const auto& b) { return a.port < b.port; });
+      int busiest = 0;  // the first view of a switch: its most telling port
+      for (const auto& p : ports) {
+        if (p.peak_entries > ports[size_t(busiest)].peak_entries) busiest = portCombo_->count();
+        portCombo_->addItem(tr("port %1 → %2 (peak %3 entries)").arg(p.port).arg(q(p.peer)).arg(p.peak_entries),
+                            p.port);
+      }
+      portCombo_->setCurrentIndex(busiest);
+      selectPort(keep);
+    }
+  }
+  if (s)
+    summary_->setText(tr("%1: %2 reductions of %3 contributions, %4 evictions, peak %5 entries (%6), "
+                         "buffer hit rate %7. Entry log: %8 entries%9.")
+                          .arg(q(s->id), formatCount(s->reductions), formatCount(s->reduction_contributions),
+                               formatCount(s->evictions), formatCount(s->peak_reduction_entries),
+                               formatBytes(double(s->peak_reduction_bytes)),
+                               formatPercent(s->reduction_buffer_hit_rate), formatCount(qint64(s->entry_log.size())),
+                               s->entry_log_truncated ? tr(" (truncated: later entries not logged)") : QString()));
+  collectLog();
+  rebuildPlot();
+  rebuildTable();
+}
+
+void SwitchTablePanel::rebuildPlot() {
+  const int bins = model_->binCount();
+  unit_ = timeUnitFor(Time(std::max(bins, 1)) * std::max<Time>(model_->binWidth(), 1));
+  plot_->xAxis->setLabel(tr("simulated time (%1)").arg(unit_.name));
+  const ReductionPortResult* p = currentPort();
+  QVector<double> keys, values, eKeys, eValues;
+  double top = 1, eTop = 1;
+  if (p && bins > 0) {
+    const auto dense = p->entries.dense(bins);
+    for (int b = 0; b <= bins; ++b) {  // one more point: the last bin's step has a width
+      keys << binKey(b);
+      values << double(dense[size_t(std::min(b, bins - 1))]);
+      top = std::max(top, values.back());
+    }
+    for (size_t i = 0; i < p->evictions.bins.size(); ++i) {
+      eKeys << (binKey(p->evictions.bins[i]) + binKey(p->evictions.bins[i] + 1)) / 2;
+      eValues << double(p->evictions.bytes[i]);  // BinSeries holds counts here, not bytes
+      eTop = std::max(eTop, eValues.back());
+    }
+    plot_->graph(1)->setName(tr("evictions (%1 in all)").arg(formatCount(p->evictions_total)));
+  }
+  plot_->graph(0)->setData(keys, values, true);
+  plot_->graph(1)->setData(eKeys, eValues, true);
+  // Reductions often fill a small part of the run (an MoE combine): open on that part,
+  // padded; dragging and zooming reach the rest.
+  double from = 0, to = std::max(binKey(bins), 1e-9);
+  if (p && !p->entries.bins.empty()) {
+    const double a = binKey(p->entries.bins.front()), b = binKey(p->entries.bins.back() + 1);
+    from = std::max(from, a - 0.15 * (b - a));
+    to = std::min(to, b + 0.15 * (b - a));
+  }
+  plot_->xAxis->setRange(from, to);
+  plot_->yAxis->setRange(0, top * 1.15);
+  plot_->yAxis2->setRange(0, eTop * 1.15);
+  moveCursor();
+}
+
+void SwitchTablePanel::moveCursor() {
+  const bool have = model_->binCount() > 0 && currentPort();
+  const double x = double(tableTime()) / unit_.ps;
+  cursor_->setVisible(have);
+  cursor_->point1->setCoords(x, 0);
+  cursor_->point2->setCoords(x, 1);
+  plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+// Once per port, not per bin: a switch's log can hold 100 000 entries.
+void SwitchTablePanel::collectLog() {
+  portLog_.clear();
+  const ReductionPortResult* p = currentPort();
+  const SwitchResult* s = currentSwitch();
+  if (p && s)
+    for (const auto& e : s->entry_log)
+      if (e.port == p->port) portLog_.push_back(&e);
+}
+
+void SwitchTablePanel::rebuildTable() {
+  const ReductionPortResult* p = currentPort();
+  const SwitchResult* s = currentSwitch();
+  const Time t = tableTime();
+  std::vector<const ReductionEntryRecord*> alive;
+  for (const auto* e : portLog_)
+    if (e->start <= t && t < e->end) alive.push_back(e);
+  std::sort(alive.begin(), alive.end(), [](const auto* a, const auto* b) { return a->start < b->start; });
+
+  const bool moe = results_ && results_->moe.has_value();
+  const topo::Topology* topo = model_->topology();
+  table_->setUpdatesEnabled(false);
+  table_->horizontalHeaderItem(Token)->setText(moe ? tr("token") : tr("tag"));
+  const int rows = int(std::min<size_t>(alive.size(), kMaxRows));
+  table_->setRowCount(rows);
+  for (int r = 0; r < rows; ++r) {
+    const ReductionEntryRecord& e = *alive[size_t(r)];
+    QString token, source = QStringLiteral("–");
+    if (moe) {
+      const MoeTag tag = decodeMoeTag(e.tag);
+      token = QString::number(tag.token);
+      source = topo && tag.source < topo->endpointCount() ? q(topo->node(topo->endpointNode(tag.source)).name)
+                                                            : tr("GPU %1").arg(tag.source);
+    } else {
+      token = QStringLiteral("0x%1").arg(e.tag, 0, 16);
+    }
+    const QString cells[ColumnCount] = {token,
+                                        source,
+                                        QString::number(e.piece),
+                                        QString::number(e.expected),
+                                        QString::number(e.arrived),
+                                        formatTime(t - e.start),
+                                        e.evicted ? tr("yes") : tr("no")};
+    for (int c = 0; c < ColumnCount; ++c) {
+      auto* item = new QTableWidgetItem(cells[c]);
+      if (c == Evicted && e.evicted) item->setForeground(QColor(0xb02010));
+      item->setTextAlignment((c == Source ? Qt::AlignLeft : c == Evicted ? Qt::AlignHCenter : Qt::AlignRight) |
+                             Qt::AlignVCenter);
+      table_->setItem(r, c, item);
+    }
+  }
+  table_->setUpdatesEnabled(true);
+  const int bin = model_->currentBin();
+  QString header = tr("%1 entries alive at %2 (middle of bin %3 of %4)")
+                       .arg(alive.size())
+                       .arg(formatTime(t))
+                       .arg(bin + 1)
+                       .arg(model_->binCount());
+  if (int(alive.size()) > rows) header += tr(", first %1 shown").arg(rows);
+  if (s && s->entry_log_truncated) header += tr("; the entry log was truncated");
+  tableHeader_->setText(p ? header : QString());
+}
+
+void SwitchTablePanel::followSelection() {
+  const topo::Topology* t = model_->topology();
+  const int id = model_->selectedId();
+  if (!t || model_->selectionKind() != SelectionKind::Node || id < 0 || id >= int(t->nodes().size())) return;
+  const QString name = q(t->node(id).name);
+  if (results_)
+    for (const auto& s : results_->switches)
+      if (s.node == id) return selectSwitch(name);
+  // Another device: show the current switch's port towards it, if it has one (the
+  // busiest of them when the device has several links to the switch).
+  const SwitchResult* s = currentSwitch();
+  const ReductionPortResult* now = currentPort();
+  if (!s || (now && q(now->peer) == name)) return;
+  const ReductionPortResult* best = nullptr;
+  for (const auto& p : s->reduction_ports)
+    if (q(p.peer) == name && (!best || p.peak_entries > best->peak_entries)) best = &p;
+  if (best) selectPort(best->port);
+}
+
+}  // namespace fl::views

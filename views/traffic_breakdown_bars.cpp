@@ -1,0 +1,195 @@
+#include "views/traffic_breakdown_bars.h"
+
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <qcustomplot.h>
+
+#include "views/format_units.h"
+#include "views/run_model.h"
+
+namespace fl::views {
+
+namespace {
+
+// Bars in groups of two (uplink, downlink) with a gap between phases.
+struct Slot {
+  const char* phase;
+  const char* direction;
+  double key;
+};
+constexpr Slot kSlots[] = {{"dispatch", "uplink", 1},  {"dispatch", "downlink", 2}, {"combine", "uplink", 3.5},
+                           {"combine", "downlink", 4.5}, {"all", "uplink", 6},        {"all", "downlink", 7}};
+
+// Tick labels in one decimal unit (kB/MB/GB) chosen from the axis span, so the data stay
+// in bytes (exact, and what tests read back) while the axis reads "1.2 GB" as "1.2".
+class BytesTicker : public QCPAxisTicker {
+ public:
+  double scale = 1e9;
+
+ protected:
+  QString getTickLabel(double tick, const QLocale& locale, QChar, int) override {
+    return locale.toString(tick / scale, 'g', 4);
+  }
+};
+
+std::int64_t total(const TrafficBreakdownRow& r) { return r.useful + r.redundant + r.useless + r.overhead; }
+
+}  // namespace
+
+QString TrafficBreakdownBars::className(Class c) {
+  switch (c) {
+    case Useful: return tr("useful");
+    case Redundant: return tr("redundant (extra copies)");
+    case Useless: return tr("useless (not needed)");
+    case Overhead: return tr("overhead (headers, targets)");
+    default: return {};
+  }
+}
+
+// Okabe-Ito hues (colour-blind safe); overhead neutral grey, as it is framing, not data.
+QColor TrafficBreakdownBars::classColour(Class c) {
+  static const QColor colours[] = {QColor(0x009e73), QColor(0xe69f00), QColor(0xd55e00), QColor(0x999999)};
+  return colours[c];
+}
+
+TrafficBreakdownBars::TrafficBreakdownBars(RunModel* model, QWidget* parent) : QWidget(parent), model_(model) {
+  plot_ = new QCustomPlot(this);
+  plot_->setMinimumSize(320, 220);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(plot_);
+
+  plot_->plotLayout()->insertRow(0);
+  title_ = new QCPTextElement(plot_, QString(), QFont(font().family(), font().pointSize(), QFont::Bold));
+  plot_->plotLayout()->addElement(0, 0, title_);
+
+  QCPBars* below = nullptr;
+  for (int c = 0; c < ClassCount; ++c) {
+    auto* b = bars_[c] = new QCPBars(plot_->xAxis, plot_->yAxis);
+    b->setName(className(Class(c)));
+    b->setWidth(0.8);
+    b->setPen(QPen(classColour(Class(c)).darker(140), 1));
+    b->setBrush(classColour(Class(c)));
+    if (below) b->moveAbove(below);
+    below = b;
+  }
+  auto ticks = QSharedPointer<QCPAxisTickerText>::create();
+  for (const Slot& s : kSlots) ticks->addTick(s.key, QString("%1\n%2").arg(tr(s.phase), tr(s.direction)));
+  plot_->xAxis->setTicker(ticks);
+  plot_->xAxis->setRange(0.2, 7.8);
+  plot_->xAxis->grid()->setVisible(false);
+  plot_->yAxis->setTicker(QSharedPointer<BytesTicker>::create());
+
+  // The legend in one row under the axes: the bars stay unobstructed.
+  plot_->axisRect()->insetLayout()->take(plot_->legend);
+  plot_->plotLayout()->addElement(plot_->plotLayout()->rowCount(), 0, plot_->legend);
+  plot_->plotLayout()->setRowStretchFactor(plot_->plotLayout()->rowCount() - 1, 0.001);
+  plot_->legend->setBorderPen(Qt::NoPen);
+  plot_->legend->setVisible(true);
+
+  notice_ = new QCPItemText(plot_);
+  notice_->position->setType(QCPItemPosition::ptAxisRectRatio);
+  notice_->position->setCoords(0.5, 0.5);
+  notice_->setPositionAlignment(Qt::AlignCenter);
+  notice_->setFont(QFont(font().family(), font().pointSize() + 2));
+  notice_->setColor(QColor(90, 90, 90));
+  notice_->setText(tr("no traffic breakdown (not an MoE layer)"));
+
+  if (model_) {
+    auto follow = [this] { setResults(model_->results()); };
+    connect(model_, &RunModel::resultsChanged, this, follow);
+    connect(model_, &RunModel::topologyChanged, this, follow);
+    follow();
+  } else {
+    rebuild();
+  }
+}
+
+// The legend in one row when it fits, else two: its four entries are long.
+void TrafficBreakdownBars::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  int wide = 0;
+  for (int i = 0; i < plot_->legend->itemCount(); ++i) wide += plot_->legend->item(i)->minimumOuterSizeHint().width();
+  const int columns = wide + 40 <= width() ? ClassCount : 2;
+  if (plot_->legend->wrap() != columns) {
+    plot_->legend->setWrap(columns);
+    plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+  }
+}
+
+void TrafficBreakdownBars::setResults(const Results* results) {
+  rows_ = results ? results->breakdown : std::vector<TrafficBreakdownRow>{};
+  moe_ = results ? results->moe : std::nullopt;
+  rebuild();
+}
+
+void TrafficBreakdownBars::setValueTop(double bytes) {
+  valueTop_ = bytes;
+  rebuild();
+}
+
+double TrafficBreakdownBars::keyOf(const std::string& phase, const std::string& direction) const {
+  for (const Slot& s : kSlots)
+    if (phase == s.phase && direction == s.direction) return s.key;
+  return std::numeric_limits<double>::quiet_NaN();
+}
+
+bool TrafficBreakdownBars::noticeVisible() const { return notice_->visible(); }
+QString TrafficBreakdownBars::title() const { return title_->text(); }
+
+double TrafficBreakdownBars::dataTop() const {
+  double top = 0;
+  for (const auto& r : rows_) top = std::max(top, double(total(r)));
+  return top;
+}
+
+void TrafficBreakdownBars::rebuild() {
+  for (auto* t : totals_) plot_->removeItem(t);
+  totals_.clear();
+  QVector<double> keys, values[ClassCount];
+  for (const auto& r : rows_) {
+    const double key = keyOf(r.phase, r.direction);
+    if (std::isnan(key)) continue;  // a phase this view does not know: skip, never misplace
+    keys << key;
+    values[Useful] << double(r.useful);
+    values[Redundant] << double(r.redundant);
+    values[Useless] << double(r.useless);
+    values[Overhead] << double(r.overhead);
+  }
+  for (int c = 0; c < ClassCount; ++c) bars_[c]->setData(keys, values[c]);
+  const bool have = !keys.isEmpty();
+  notice_->setVisible(!have);
+  plot_->legend->setVisible(have);
+
+  const double top = valueTop_ > 0 ? valueTop_ : std::max(dataTop(), 1.0);
+  const double scale = top >= 2e9 ? 1e9 : top >= 2e6 ? 1e6 : 1e3;
+  static_cast<BytesTicker*>(plot_->yAxis->ticker().data())->scale = scale;
+  plot_->yAxis->setLabel(tr("bytes (%1)").arg(scale == 1e9 ? "GB" : scale == 1e6 ? "MB" : "kB"));
+  plot_->yAxis->setRange(0, top * 1.12);  // headroom for the totals over the bars
+
+  for (int i = 0; i < keys.size(); ++i) {
+    double sum = 0;
+    for (const auto& v : values) sum += v[i];
+    auto* t = new QCPItemText(plot_);
+    t->position->setCoords(keys[i], sum);
+    t->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+    t->setText(formatBytes(sum));
+    t->setFont(QFont(font().family(), std::max(7, font().pointSize() - 1)));
+    t->setColor(QColor(60, 60, 60));
+    totals_.push_back(t);
+  }
+
+  QString title = tr("Traffic breakdown");
+  if (moe_) {
+    title = tr("%1 + %2 — d = %3 distinct remote GPUs per token")
+                .arg(QString::fromStdString(moe_->communication), QString::fromStdString(moe_->fusion))
+                .arg(moe_->distinct_remote_gpus_per_token, 0, 'f', 2);
+  }
+  title_->setText(title);
+  plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+}  // namespace fl::views
