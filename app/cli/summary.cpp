@@ -34,28 +34,7 @@ double eventsPerSecond(const Results& r) {
 
 }  // namespace
 
-std::string formatBytes(double b) {
-  static const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-  int u = 0;
-  double v = b;
-  while (std::fabs(v) >= 1024 && u < 5) {
-    v /= 1024;
-    ++u;
-  }
-  if (u == 0) return printf1("%.0f B", v);
-  return printf1(v >= 100 ? "%.1f " : "%.2f ", v) + units[u];
-}
 
-std::string formatRate(double bps) {
-  static const char* units[] = {"B/s", "kB/s", "MB/s", "GB/s", "TB/s", "PB/s"};
-  int u = 0;
-  double v = bps;
-  while (std::fabs(v) >= 1000 && u < 5) {
-    v /= 1000;
-    ++u;
-  }
-  return printf1(v >= 100 ? "%.1f " : "%.2f ", v) + units[u];
-}
 
 std::string formatTime(Time t) {
   const double ps = static_cast<double>(t);
@@ -67,14 +46,6 @@ std::string formatTime(Time t) {
   return printf1("%.3f s", ps / 1e12);
 }
 
-std::string formatCount(std::int64_t n) {
-  std::string digits = std::to_string(n < 0 ? -n : n), out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return n < 0 ? "-" + out : out;
-}
 
 std::string workloadOneLine(const Scenario& s) {
   if (s.workload.kind == WorkloadKind::Collective) {

@@ -7,16 +7,19 @@
 #include <string>
 #include <vector>
 
+#include "report/report_format.h"
 #include "results/results.h"
 #include "scenario/scenario.h"
 #include "sim/run.h"
 
 namespace fl::cli {
 
-std::string formatBytes(double bytes);          // "1.50 MiB"
-std::string formatRate(double bytesPerSecond);  // "25.0 GB/s"
+// Byte, rate and count formats are the report's, so the CLI and reports read alike.
+using report::formatBytes;  // "1.50 MiB"
+using report::formatCount;  // "1,234,567"
+using report::formatRate;   // "25.0 GB/s"
+
 std::string formatTime(Time t);                 // "12.35 us"
-std::string formatCount(std::int64_t n);        // "1,234,567"
 
 // "all_reduce ring, 1.00 MiB per GPU", "uniform traffic at 30% load for 20.0 us"
 std::string workloadOneLine(const Scenario& s);
