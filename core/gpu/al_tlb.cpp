@@ -20,12 +20,16 @@ bool AlTlb::lookup(std::uint64_t block) {
   return false;
 }
 
-bool AlTlb::dispatch(std::uint64_t block) {
+bool AlTlb::dispatch(std::uint64_t block, int accesses) {
   // First touch allocates the next layout block (dense, in arrival order).
   if (table_.find(block) == table_.end()) table_.emplace(block, static_cast<std::int64_t>(table_.size()));
-  return lookup(block);
+  return combine(block, accesses);
 }
 
-bool AlTlb::combine(std::uint64_t block) { return lookup(block); }
+bool AlTlb::combine(std::uint64_t block, int accesses) {
+  const bool hit = lookup(block);
+  if (accesses > 1) hits_ += accesses - 1;  // the entry was just brought in
+  return hit;
+}
 
 }  // namespace fl

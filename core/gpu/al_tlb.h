@@ -15,10 +15,12 @@ class AlTlb {
   explicit AlTlb(int entries = 512) : capacity_(entries) {}
 
   // Dispatch: the token's block arrives; allocate a layout block on first touch.
-  // Returns true on a TLB hit.
-  bool dispatch(std::uint64_t algebraicBlock);
-  // Combine: translate an algebraic block; returns true on a TLB hit.
-  bool combine(std::uint64_t algebraicBlock);
+  // `accesses` NVLink packets of the same block arrive back to back (a coarse simulated
+  // packet stands for several): the first may miss, the rest hit. Returns true when the
+  // first access hits.
+  bool dispatch(std::uint64_t algebraicBlock, int accesses = 1);
+  // Combine: translate an algebraic block, as above.
+  bool combine(std::uint64_t algebraicBlock, int accesses = 1);
 
   std::int64_t hits() const { return hits_; }
   std::int64_t misses() const { return misses_; }

@@ -93,6 +93,11 @@ class MoeAgent : public Agent {
   const MoeAccounting& accounting() const { return acc_; }
   std::string name() const { return "gpu" + std::to_string(rank_); }
   const AlTlb& tlb() const { return tlb_; }
+  // NVLink packets a simulated packet of `bytes` stands for (the hub sees each one).
+  int nvlinkPackets(std::uint32_t bytes) const {
+    const auto max = static_cast<std::uint32_t>(s_.wire.maxPacketPayload);
+    return static_cast<int>(std::max<std::uint32_t>(1, (bytes + max - 1) / max));
+  }
 
   void start() override {
     beginPhase("dispatch");
@@ -141,7 +146,7 @@ class MoeAgent : public Agent {
     if (!s_.translates()) return 0;
     const std::uint64_t block = (static_cast<std::uint64_t>(tagSource(p.tag)) << 32) |
                                 static_cast<std::uint32_t>(tagToken(p.tag));
-    return tlb_.combine(block) ? 0 : s_.alTableLatency;
+    return tlb_.combine(block, nvlinkPackets(p.dataBytes)) ? 0 : s_.alTableLatency;
   }
 
   void onDelivered(const net::Packet& p) override {
@@ -153,7 +158,7 @@ class MoeAgent : public Agent {
       case net::Op::Write:
         if (phase == kDispatch) {
           acc_.add(kDispatch, kDownlink, s_.needs(rank_, source, token) ? kUseful : kUseless, p.payload);
-          if (s_.translates()) tlb_.dispatch(block);
+          if (s_.translates()) tlb_.dispatch(block, nvlinkPackets(p.payload));
           dispatchGot_ += p.payload;
           received_ += p.payload;
           checkDispatch();
