@@ -18,6 +18,7 @@ void EventQueue::configure(Time horizon) {
   const auto perBucket = static_cast<std::uint64_t>(std::max<Time>(1, horizon) / static_cast<Time>(kBuckets) + 1);
   shift_ = std::bit_width(perBucket - 1);  // smallest power of two >= perBucket
   ring_.assign(kBuckets, {});
+  occupied_.assign(kBuckets / 64, 0);
   mask_ = kBuckets - 1;
   base_ = 0;
   cursor_ = 0;
@@ -46,11 +47,28 @@ void EventQueue::push(const Event& e) {
   }
   const auto ahead = static_cast<std::uint64_t>((e.time - base_) >> shift_);
   if (ahead <= mask_) {
-    ring_[(cursor_ + ahead) & mask_].push_back(e);
+    const std::size_t slot = (cursor_ + ahead) & mask_;
+    ring_[slot].push_back(e);
+    occupied_[slot >> 6] |= std::uint64_t{1} << (slot & 63);
     ++inRing_;
   } else {
     heapPush(far_, e);
   }
+}
+
+std::size_t EventQueue::distanceToOccupied(std::size_t from) const {
+  const std::size_t words = occupied_.size();
+  std::size_t slot = from & mask_;
+  std::size_t distance = 0;
+  // The partial first word, then whole words, wrapping once around the ring.
+  for (std::size_t n = 0; n <= words; ++n) {
+    const std::uint64_t bits = occupied_[slot >> 6] >> (slot & 63);
+    if (bits != 0) return distance + static_cast<std::size_t>(std::countr_zero(bits));
+    const std::size_t skip = 64 - (slot & 63);
+    distance += skip;
+    slot = (slot + skip) & mask_;
+  }
+  return distance;  // not reached while inRing_ > 0
 }
 
 void EventQueue::advance() {
@@ -58,17 +76,19 @@ void EventQueue::advance() {
   while (next_ == sorted_.size() && late_.empty()) {
     sorted_.clear();
     next_ = 0;
-    if (inRing_ == 0) {
-      // Nothing near: jump to the far heap's first event.
+    // Jump straight to the next bucket with events: the next occupied ring slot, or the
+    // far heap's first event if that comes sooner (empty buckets cost nothing).
+    std::uint64_t steps = 0;
+    if (inRing_ > 0) steps = distanceToOccupied(cursor_ + 1) + 1;
+    if (!far_.empty()) {
       const Time t = far_.front().time;
-      const Time start = t - (t - base_) % width;
-      cursor_ = (cursor_ + static_cast<std::size_t>((start - base_) >> shift_)) & mask_;
-      base_ = start;
-    } else {
-      cursor_ = (cursor_ + 1) & mask_;
-      base_ += width;
+      const auto farSteps = static_cast<std::uint64_t>((t - base_) >> shift_);
+      if (inRing_ == 0 || farSteps < steps) steps = farSteps;
     }
+    cursor_ = (cursor_ + static_cast<std::size_t>(steps & mask_)) & mask_;
+    base_ += static_cast<Time>(steps) * width;
     sorted_.swap(ring_[cursor_]);
+    occupied_[cursor_ >> 6] &= ~(std::uint64_t{1} << (cursor_ & 63));
     inRing_ -= sorted_.size();
     // The slot got the old (cleared) current bucket; drop unusually large capacity so a
     // burst does not pin memory in thousands of slots.

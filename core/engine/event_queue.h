@@ -7,6 +7,7 @@
 // The order is exactly that of one big heap, so results do not depend on the bucket width.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "engine/event.h"
@@ -29,6 +30,8 @@ class EventQueue {
 
  private:
   void advance();   // makes the current bucket non-empty (requires !empty())
+  // Ring slots from `from` on (wrapping) to the next occupied one; requires inRing_ > 0.
+  std::size_t distanceToOccupied(std::size_t from) const;
   static void heapPush(std::vector<Event>& h, const Event& e);
   static Event heapPop(std::vector<Event>& h);
 
@@ -42,6 +45,7 @@ class EventQueue {
   std::vector<Event> late_;    // heap: pushed into the current bucket after it was sorted
   std::vector<Event> far_;     // heap: beyond the ring's horizon
   std::size_t inRing_ = 0;     // events in ring buckets other than the current one
+  std::vector<std::uint64_t> occupied_;  // one bit per ring slot: holds events
   std::size_t size_ = 0;
 };
 
