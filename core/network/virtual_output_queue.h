@@ -28,7 +28,15 @@ class VirtualOutputQueue {
   void push(std::uint32_t slot, const OutputRequest& r) {
     auto it = std::lower_bound(active_.begin(), active_.end(), slot,
                                [](const Slot& s, std::uint32_t id) { return s.id < id; });
-    if (it == active_.end() || it->id != slot) it = active_.insert(it, Slot{slot, {}, 0});
+    if (it == active_.end() || it->id != slot) {
+      // Reuse an emptied slot's storage: slots come and go with every burst.
+      std::vector<OutputRequest> fifo;
+      if (!spare_.empty()) {
+        fifo = std::move(spare_.back());
+        spare_.pop_back();
+      }
+      it = active_.insert(it, Slot{slot, std::move(fifo), 0});
+    }
     it->fifo.push_back(r);
     ++size_;
   }
@@ -50,7 +58,11 @@ class VirtualOutputQueue {
       out = s.fifo[s.head++];
       --size_;
       rr_ = s.id + 1;
-      if (s.head == s.fifo.size()) active_.erase(active_.begin() + static_cast<std::ptrdiff_t>(i));
+      if (s.head == s.fifo.size()) {
+        s.fifo.clear();
+        spare_.push_back(std::move(s.fifo));
+        active_.erase(active_.begin() + static_cast<std::ptrdiff_t>(i));
+      }
       return true;
     }
     return false;
@@ -63,6 +75,7 @@ class VirtualOutputQueue {
     std::size_t head;
   };
   std::vector<Slot> active_;  // sorted by slot id
+  std::vector<std::vector<OutputRequest>> spare_;  // storage of emptied slots
   std::uint32_t rr_ = 0;
   std::size_t size_ = 0;
 };
