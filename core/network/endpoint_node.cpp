@@ -33,6 +33,9 @@ void EndpointNode::post(const Message& m) {
   if (j.m.created < 0) j.m.created = now();
   j.remaining = m.bytes;
   j.nextPiece = m.firstPiece;
+  const bool request = m.op == Op::ReadRequest || m.op == Op::LdReduce;
+  j.fullWire = static_cast<std::uint32_t>(
+      config().wire.wireBytes(m.op, request ? 0 : config().packetPayload, m.extensionFlits));
   jobs_.push_back(j);
   tryInjectAll();
 }
@@ -112,7 +115,9 @@ bool EndpointNode::takeRequest(int port) {
     const std::int64_t chunk = std::min<std::int64_t>(j.remaining, config().packetPayload);
     const bool request = m.op == Op::ReadRequest || m.op == Op::LdReduce;
     const std::uint32_t payload = request ? 0 : static_cast<std::uint32_t>(chunk);
-    const auto wire = static_cast<std::uint32_t>(config().wire.wireBytes(m.op, payload, m.extensionFlits));
+    const auto wire = chunk == config().packetPayload
+                          ? j.fullWire
+                          : static_cast<std::uint32_t>(config().wire.wireBytes(m.op, payload, m.extensionFlits));
     const auto flits = static_cast<std::int32_t>(wire / flitBytes);
     // A request VC with room for the whole packet, starting from the rotating one.
     // A request VC with room for the whole packet, from the rotating one on; if none has,

@@ -56,6 +56,7 @@ class EndpointNode : public NetworkNode {
     Message m;
     std::int64_t remaining = 0;
     std::uint32_t nextPiece = 0;
+    std::uint32_t fullWire = 0;  // wire bytes of a full-size packet of this message
   };
 
   void tryInjectAll();
