@@ -1,0 +1,60 @@
+// MoE layer speed and memory (issue 4): DeepSeek-V3 Large-8 on GH200 NVL32, 4096 tokens
+// per GPU, deepep and dysharp, sequential, on one core, with 256 B packets (the NVLink
+// packet) and with 4 KiB packets (framing still per NVLink packet). Each case runs in its
+// own forked process so its peak RSS is its own. Targets: <= 60 s and 8 GiB at 256 B;
+// <= 5 s at 4 KiB.
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+
+#include "scenario/scenario.h"
+#include "sim/run.h"
+
+using namespace fl;
+
+namespace {
+
+void runCase(const char* label, MoeCommunication comm, std::int64_t packet) {
+  std::fflush(stdout);
+  const pid_t pid = fork();
+  if (pid != 0) {
+    waitpid(pid, nullptr, 0);
+    return;
+  }
+  Scenario s;
+  s.topology.gpus = 32;
+  s.topology.switches = 9;
+  s.topology.links_per_gpu = 18;
+  s.topology.link_efficiency = 0.98;
+  s.workload.kind = WorkloadKind::MoeLayer;  // DeepSeek-V3 shapes by default
+  s.workload.moe.tokens_per_gpu = 4096;
+  s.scheme.communication = comm;
+  s.scheme.fusion = MoeFusion::Sequential;
+  s.network.packet_payload = packet;
+  const std::int64_t scale = packet / 256;  // buffers hold as many packets as at 256 B
+  s.network.vc_depth_flits = static_cast<int>(256 * scale);
+  s.network.reduction_buffer = 64 * 1024 * scale;
+  s.run.bin = 10 * kMicrosecond;
+  const auto t0 = std::chrono::steady_clock::now();
+  const Results r = runScenario(s);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  std::printf("%-28s wall %7.2f s  peak RSS %6.0f MiB  events %11lld (%5.2f M/s)  makespan %8.1f us\n", label, wall,
+              u.ru_maxrss / 1024.0, static_cast<long long>(r.events), r.events / wall / 1e6, toNs(r.makespan) / 1e3);
+  std::fflush(stdout);
+  _exit(0);
+}
+
+}  // namespace
+
+int main() {
+  runCase("deepep, 4 KiB packets", MoeCommunication::DeepEp, 4096);
+  runCase("dysharp, 4 KiB packets", MoeCommunication::DySharp, 4096);
+  runCase("deepep, 256 B packets", MoeCommunication::DeepEp, 256);
+  runCase("dysharp, 256 B packets", MoeCommunication::DySharp, 256);
+  return 0;
+}
