@@ -15,18 +15,12 @@
 using Mutator = std::function<void(fl::Scenario&)>;
 Q_DECLARE_METATYPE(Mutator)
 
+#include "../common/input_error_helpers.h"
+
 namespace {
 const QString kMoe = QStringLiteral(FABRICLAB_TEST_DATA) + "/moe/";
 
-template <class F>
-fl::InputError expectError(F f) {
-  try {
-    f();
-  } catch (const fl::InputError& e) {
-    return e;
-  }
-  throw std::runtime_error("expected an InputError");
-}
+using fl::test::expectError;
 }  // namespace
 
 class TestMoeScenario : public QObject {

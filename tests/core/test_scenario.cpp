@@ -9,23 +9,13 @@
 #include "scenario/validate.h"
 #include "topology/presets.h"
 
+#include "../common/input_error_helpers.h"
+
 namespace {
 const QString kData = QStringLiteral(FABRICLAB_TEST_DATA);
 
-fl::Scenario loadGood(const char* name) {
-  return fl::loadScenario((kData + "/good/" + name).toStdString());
-}
-
-// Runs `f`, which must throw InputError; returns it.
-template <class F>
-fl::InputError expectError(F f) {
-  try {
-    f();
-  } catch (const fl::InputError& e) {
-    return e;
-  }
-  throw std::runtime_error("expected an InputError");
-}
+using fl::test::expectError;
+using fl::test::loadGood;
 }  // namespace
 
 class TestScenario : public QObject {
