@@ -26,10 +26,7 @@ QString rate(std::int64_t hits, std::int64_t misses) {
 
 AlTlbPanel::AlTlbPanel(RunModel* model, QWidget* parent) : QWidget(parent), model_(model) {
   stack_ = new QStackedWidget(this);
-  notice_ = new QLabel(stack_);
-  notice_->setWordWrap(true);
-  notice_->setAlignment(Qt::AlignCenter);
-  notice_->setEnabled(false);
+  notice_ = makeNoticeLabel(stack_);
 
   auto* page = new QWidget(stack_);
   combo_ = new QComboBox(page);

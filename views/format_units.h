@@ -1,6 +1,7 @@
 // Human-readable quantities for labels and tooltips: bytes (decimal: kB, MB, GB, as the
 // results use GB/s), rates, simulated times and percentages.
 #pragma once
+#include <QLabel>
 #include <QString>
 #include <cstdint>
 
@@ -20,5 +21,15 @@ struct TimeUnit {
   double ps = 1;
 };
 TimeUnit timeUnitFor(Time span);
+
+// The greyed, centred, word-wrapped text a panel shows instead of its content when the
+// results have nothing for it (e.g. not an MoE layer).
+inline QLabel* makeNoticeLabel(QWidget* parent) {
+  auto* label = new QLabel(parent);
+  label->setWordWrap(true);
+  label->setAlignment(Qt::AlignCenter);
+  label->setEnabled(false);
+  return label;
+}
 
 }  // namespace fl::views

@@ -1,5 +1,7 @@
 #include "views/switch_table_panel.h"
 
+#include "views/format_units.h"
+
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -27,10 +29,7 @@ MoeTag decodeMoeTag(std::uint64_t tag) {
 
 SwitchTablePanel::SwitchTablePanel(RunModel* model, QWidget* parent) : QWidget(parent), model_(model) {
   stack_ = new QStackedWidget(this);
-  notice_ = new QLabel(stack_);
-  notice_->setWordWrap(true);
-  notice_->setAlignment(Qt::AlignCenter);
-  notice_->setEnabled(false);
+  notice_ = makeNoticeLabel(stack_);
 
   auto* page = new QWidget(stack_);
   switchCombo_ = new QComboBox(page);

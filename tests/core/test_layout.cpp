@@ -14,6 +14,7 @@
 #include "scenario/scenario.h"
 #include "topology/presets.h"
 #include "topology/topology.h"
+#include "../common/topology_specs.h"
 
 using namespace fl;
 using namespace fl::topo;
@@ -32,22 +33,10 @@ TopologySpec preset(const char* name) {
 }
 
 TopologySpec mesh(int rows, int cols, int waferRows = 1, int waferCols = 1) {
-  TopologySpec s;
-  s.kind = TopologyKind::Mesh;
-  s.rows = rows;
-  s.cols = cols;
-  s.wafer_rows = waferRows;
-  s.wafer_cols = waferCols;
-  return s;
+  return fl::test::meshSpec(rows, cols, waferRows, waferCols);
 }
 
-TopologySpec hierarchy(std::vector<int> counts) {
-  TopologySpec s;
-  s.kind = TopologyKind::Hierarchy;
-  const char* names[] = {"dc", "node", "gpu", "x"};
-  for (size_t i = 0; i < counts.size(); ++i) s.levels.push_back(LevelSpec{names[i], counts[i], 1e9, 1000});
-  return s;
-}
+TopologySpec hierarchy(std::vector<int> counts) { return fl::test::hierarchySpec(counts); }
 
 // Sum over levels of the product of counts so far: the nodes below the root.
 int treeNodes(const std::vector<int>& counts) {

@@ -16,6 +16,7 @@
 #include "scenario/scenario.h"
 #include "topology/nvswitch.h"
 #include "topology/topology.h"
+#include "../common/topology_specs.h"
 
 using namespace fl;
 using namespace fl::topo;
@@ -35,13 +36,7 @@ TopologySpec nvswitch(int gpus, int switches, int links, int ports = 64) {
 }
 
 TopologySpec mesh(int rows, int cols, int waferRows = 1, int waferCols = 1) {
-  TopologySpec s;
-  s.kind = TopologyKind::Mesh;
-  s.rows = rows;
-  s.cols = cols;
-  s.wafer_rows = waferRows;
-  s.wafer_cols = waferCols;
-  return s;
+  return fl::test::meshSpec(rows, cols, waferRows, waferCols);
 }
 
 // Levels named dc, node, gpu, ...: counts outermost first; level i has bandwidth

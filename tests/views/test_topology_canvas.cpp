@@ -21,6 +21,7 @@
 #include "views/link_item.h"
 #include "views/run_model.h"
 #include "views/topology_canvas.h"
+#include "../common/topology_specs.h"
 
 using namespace fl;
 using namespace fl::views;
@@ -30,22 +31,10 @@ Q_DECLARE_METATYPE(fl::TopologySpec)
 namespace {
 
 TopologySpec mesh(int rows, int cols, int waferRows = 1, int waferCols = 1) {
-  TopologySpec s;
-  s.kind = TopologyKind::Mesh;
-  s.rows = rows;
-  s.cols = cols;
-  s.wafer_rows = waferRows;
-  s.wafer_cols = waferCols;
-  return s;
+  return fl::test::meshSpec(rows, cols, waferRows, waferCols);
 }
 
-TopologySpec hierarchy(std::vector<int> counts) {
-  TopologySpec s;
-  s.kind = TopologyKind::Hierarchy;
-  const char* names[] = {"dc", "node", "gpu"};
-  for (size_t i = 0; i < counts.size(); ++i) s.levels.push_back(LevelSpec{names[i], counts[i], 1e9, 1000});
-  return s;
-}
+TopologySpec hierarchy(std::vector<int> counts) { return fl::test::hierarchySpec(counts); }
 
 TopologySpec dgxH100() {
   TopologySpec s;
