@@ -207,6 +207,10 @@ bool ScenarioTreeModel::applies(const Item& item) const {
     if (scope == "p2p") return s.workload.collective.op == CollectiveOp::P2P;
     if (scope.rfind("all_to_all_v", 0) == 0) return s.workload.collective.op == CollectiveOp::AllToAllV;
   }
+  // The GPU compute model and the MoE schemes only matter to MoE layers.
+  if (item.path.rfind("workload.moe.", 0) == 0 || item.path.rfind("gpu.", 0) == 0 ||
+      item.path.rfind("scheme.", 0) == 0)
+    return s.workload.kind == WorkloadKind::MoeLayer;
   if (item.path.rfind("workload.traffic.", 0) == 0) {
     if (s.workload.kind != WorkloadKind::Traffic) return false;
     if (scope == "hotspot") return s.workload.traffic.pattern == TrafficPattern::Hotspot;
