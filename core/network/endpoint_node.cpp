@@ -165,7 +165,9 @@ bool EndpointNode::takeRequest(int port) {
     ++vcSpread_;
     // Round-robin over messages: this one goes to the back of the queue, or leaves; an
     // in-order message keeps its place until its last packet is out.
-    if (j.remaining == 0) {
+    const bool sent = j.remaining == 0;
+    const std::uint64_t sentTag = m.tag;
+    if (sent) {
       jobs_.erase(jobs_.begin() + static_cast<std::ptrdiff_t>(i));
     } else if (!m.inOrder) {
       Job taken = std::move(j);
@@ -174,6 +176,7 @@ bool EndpointNode::takeRequest(int port) {
     }
     ++stats_.packetsInjected;
     transmit(port, pool().allocate(p));
+    if (sent && agent_) agent_->onSent(sentTag);
     return true;
   }
   return false;
