@@ -38,6 +38,33 @@ Json workloadJson(const Scenario& s) {
   return w;
 }
 
+Json pipelineJson(const PipelineResults& p) {
+  Json o;
+  o["fusion"] = p.fusion;
+  Json groups = Json::array();
+  for (std::size_t i = 0; i < p.groups.size(); ++i)
+    groups.push_back(Json{{"name", p.groups[i]}, {"sms", i < p.group_sms.size() ? p.group_sms[i] : 0}});
+  o["sm_groups"] = std::move(groups);
+  o["sms"] = p.sms;
+  o["sm_utilization"] = finite(p.sm_utilization);
+  o["kernel_launches"] = p.kernel_launches;
+  o["launch_overhead_ns"] = toNs(p.launch_overhead);
+  Json phases;
+  for (int k = 0; k < 4; ++k)
+    phases[pipelineTaskKindName(static_cast<PipelineTaskKind>(k))] = toNs(p.phase_busy[k]);
+  o["phase_ns"] = std::move(phases);
+  if (p.overlap_efficiency) o["overlap_efficiency"] = finite(*p.overlap_efficiency);
+  o["throughput_tokens_per_s"] = finite(p.throughput_tokens_per_s);
+  o["straggler_delay_p95_ns"] = toNs(p.straggler_delay_p95);
+  Json delays = Json::array();
+  for (Time d : p.step_delays) delays.push_back(toNs(d));
+  o["step_delays_ns"] = std::move(delays);
+  o["tasks"] = static_cast<std::int64_t>(p.tasks.size());
+  o["token_tracker"] = Json{{"ts_peak_entries", p.ts_peak}, {"or_peak_entries", p.or_peak},
+                            {"ts_overflows", p.ts_overflows}, {"or_overflows", p.or_overflows}};
+  return o;
+}
+
 }  // namespace
 
 Json resultsToJson(const Results& r, const Scenario& scenario) {
@@ -76,6 +103,7 @@ Json resultsToJson(const Results& r, const Scenario& scenario) {
   t["downlink_bytes"] = r.downlink_bytes;
   t["uplink_payload_bytes"] = r.uplink_payload_bytes;
   t["downlink_payload_bytes"] = r.downlink_payload_bytes;
+  t["direction_balance"] = finite(r.direction_balance);
   if (!r.breakdown.empty()) {
     // MoE layers: payload by what it achieves (useful / redundant / useless) plus framing.
     Json rows = Json::array();
@@ -169,6 +197,14 @@ Json resultsToJson(const Results& r, const Scenario& scenario) {
                     {"al_tlb_hits", m.al_tlb_hits},
                     {"al_tlb_misses", m.al_tlb_misses},
                     {"al_tlb_hit_rate", finite(m.al_tlb_hit_rate())}};
+  }
+  if (r.pipeline) j["pipeline"] = pipelineJson(*r.pipeline);
+  if (r.memory) {
+    const MemoryResults& m = *r.memory;
+    j["memory"] = Json{{"symmetric_layout_bytes", m.symmetric_layout_bytes},
+                       {"bookkeeping_bytes", m.bookkeeping_bytes},
+                       {"token_buffer_bytes", m.token_buffer_bytes},
+                       {"expert_capacity", m.expert_capacity}};
   }
   if (r.latency) {
     const LatencyStats& l = *r.latency;

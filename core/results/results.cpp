@@ -16,4 +16,34 @@ std::vector<std::int64_t> BinSeries::dense(std::int32_t count) const {
   return d;
 }
 
+double computeDirectionBalance(const Results& r) {
+  std::vector<std::int64_t> up(static_cast<std::size_t>(std::max(r.bins, 0)), 0), down(up.size(), 0);
+  for (const LinkDirectionResult& l : r.links) {
+    if (!l.uplink && !l.downlink) continue;
+    auto& series = l.uplink ? up : down;
+    for (std::size_t i = 0; i < l.bin_bytes.bins.size(); ++i) {
+      const auto b = static_cast<std::size_t>(l.bin_bytes.bins[i]);
+      if (b < series.size()) series[b] += l.bin_bytes.bytes[i];
+    }
+  }
+  double lo = 0, hi = 0;
+  for (std::size_t b = 0; b < up.size(); ++b) {
+    lo += static_cast<double>(std::min(up[b], down[b]));
+    hi += static_cast<double>(std::max(up[b], down[b]));
+  }
+  return hi > 0 ? lo / hi : 0;
+}
+
+const char* pipelineTaskKindName(PipelineTaskKind k) {
+  switch (k) {
+    case PipelineTaskKind::Dispatch: return "dispatch";
+    case PipelineTaskKind::Gemm1: return "gemm1";
+    case PipelineTaskKind::Gemm2: return "gemm2";
+    case PipelineTaskKind::Combine: return "combine";
+    case PipelineTaskKind::LaunchGap: return "launch_gap";
+    case PipelineTaskKind::Barrier: return "barrier";
+  }
+  return "?";
+}
+
 }  // namespace fl

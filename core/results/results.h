@@ -131,6 +131,58 @@ struct MoeResults {
   }
 };
 
+// Token pipelines (seed 000 §IV, seed 001 §4): what the GPUs' SMs did and when. A task is
+// one unit of scheduled work on one SM group of one GPU: a chunk of tokens dispatched or
+// combined, or a row of GEMM thread blocks (one tile of tokens of one expert); spans of
+// kernel-launch gaps are tasks too, so a Gantt chart and a Chrome trace show them.
+enum class PipelineTaskKind : std::uint8_t { Dispatch, Gemm1, Gemm2, Combine, LaunchGap, Barrier };
+inline constexpr int kPipelineTaskKinds = 6;
+const char* pipelineTaskKindName(PipelineTaskKind k);  // dispatch, gemm1, gemm2, combine, launch_gap, barrier
+
+struct PipelineTask {
+  Time start = 0, end = 0;
+  std::int32_t gpu = 0;
+  std::int32_t tile = -1;    // GEMMs: expert tile row on this GPU; dispatch/combine: token chunk
+  std::int32_t after = -1;   // index of the task whose completion made this one ready (its
+                             // critical predecessor, possibly on another GPU); -1: none
+  std::int32_t tokens = 0;   // token rows it covered
+  std::uint16_t sms = 1;     // SMs (thread blocks) it occupied at once at most
+  std::uint16_t step = 0;    // layer pass (scheme.stragglers.steps)
+  PipelineTaskKind kind = PipelineTaskKind::Dispatch;
+  std::uint8_t group = 0;    // row of PipelineResults::groups it ran on (255: whole GPU)
+  std::int16_t expert = -1;  // GEMMs: global expert id
+  bool operator==(const PipelineTask&) const = default;
+};
+
+struct PipelineResults {
+  std::string fusion;
+  std::vector<std::string> groups;   // SM-group rows: dispatch, gemm1, gemm2, combine | processors | ...
+  std::vector<int> group_sms;        // SMs in each group
+  int sms = 0;                       // SMs per GPU
+  std::vector<PipelineTask> tasks;   // in order of start time (ties: gpu, group)
+  double sm_utilization = 0;         // SM-time with a task in flight / (GPUs x SMs x makespan)
+  std::int64_t kernel_launches = 0;  // per GPU per layer pass
+  Time launch_overhead = 0;          // per GPU: time its SMs waited for launches (mean over GPUs)
+  Time phase_busy[4] = {};           // dispatch, gemm1, gemm2, combine: union of busy time, mean over GPUs
+  double throughput_tokens_per_s = 0;  // tokens x GPUs x steps / makespan
+  std::vector<Time> step_delays;     // per step: slowest minus fastest GPU finish
+  Time straggler_delay_p95 = 0;      // P95 of step_delays
+  std::optional<double> overlap_efficiency;  // weak-scaling sweeps: T(2) / T(N)
+  std::int64_t ts_peak = 0, or_peak = 0;            // token tracker: most live entries
+  std::int64_t ts_overflows = 0, or_overflows = 0;  // accesses spilled to DRAM
+};
+
+// FlashDMoE's memory overhead (seed 001 §5.3-5.4, Table 6.2), per GPU.
+struct MemoryResults {
+  std::int64_t symmetric_layout_bytes = 0;  // Size(L)
+  std::int64_t bookkeeping_bytes = 0;
+  std::int64_t token_buffer_bytes = 0;      // Size(T)
+  std::int64_t expert_capacity = 0;         // EC (tokens)
+};
+
+struct Results;
+double computeDirectionBalance(const Results& r);
+
 struct Results {
   std::string scenario;  // scenario name
   std::uint64_t seed = 0;
@@ -178,6 +230,14 @@ struct Results {
   // MoE layers
   std::vector<TrafficBreakdownRow> breakdown;
   std::optional<MoeResults> moe;
+  std::optional<PipelineResults> pipeline;
+  std::optional<MemoryResults> memory;
+  // Uplink/downlink balance over time (seed 000 Fig. 17, 20): sum over time bins of the
+  // lower direction's wire bytes over the sum of the higher one's (endpoint links, all
+  // GPUs together); 1 = both directions equally busy at every moment. Taken bin by bin
+  // because a sequential layer is balanced in total (dispatch's heavy downlink, combine's
+  // heavy uplink) while one direction idles at any time. Set by computeDirectionBalance.
+  double direction_balance = 0;
 
   // invariants checked during the run
   std::int64_t packets_injected = 0;

@@ -154,15 +154,60 @@ struct WorkloadSpec {
   bool operator==(const WorkloadSpec&) const = default;
 };
 
-// How a moe_layer moves tokens (seed 000 §V-C, §III) and whether computation overlaps.
+// How a moe_layer moves tokens (seed 000 §V-C, §III) and how its work is scheduled on the
+// GPUs (seed 000 §IV, seed 001 §4).
 enum class MoeCommunication { DeepEp, NvlsStatic, DySharp, Explicit };
-enum class MoeFusion { Sequential, CommOnly };
+enum class MoeFusion { Sequential, CommOnly, Overlap, TokenCentric, Persistent };
+
+// Kernel launches from a simulated host (seed 001 Table 1.1): the host issues each launch
+// one after another, `overhead` apiece; a kernel cannot start before its launch is done.
+struct LaunchSpec {
+  std::string baseline = "custom";   // a Table 1.1 system filling `kernels`, or custom
+  int kernels = 0;                   // launches per layer; 0 = the fusion scheme's own kernels
+  Time overhead = 5 * kMicrosecond;  // host time per launch (unconfirmed: ~5 us per cudaLaunchKernel)
+  bool operator==(const LaunchSpec&) const = default;
+};
+
+// DySHARP's token-centric fusion (seed 000 §IV): SM groups and the token tracker's tables.
+struct TokenCentricSpec {
+  int dispatch_sms = 0, gemm1_sms = 0, gemm2_sms = 0, combine_sms = 0;  // all 0 = automatic
+  int tile_tokens = 128;             // readiness granularity: tokens per GEMM TB row (seed 000 §IV-B)
+  int ts_table_entries = 1024;       // Tile Status table (seed 000 §V-A)
+  int or_table_entries = 1024;       // Output Readiness table (seed 000 §V-A)
+  Time overflow_latency = 500 * kNanosecond;  // a tracker access spilled to DRAM (unconfirmed)
+  bool operator==(const TokenCentricSpec&) const = default;
+};
+
+// FlashDMoE's persistent kernel (seed 001 §4–5).
+struct PersistentSpec {
+  bool payload_efficient = true;     // send only selected tokens; false: pad to expert capacity
+  double capacity_factor = 1.0;      // expert capacity = factor x tokens x k / E (seed 001 §6.1)
+  int task_n = 64;                   // task tile 128 x 64 (seed 001 §4.3); rows from gpu.tile
+  bool operator==(const PersistentSpec&) const = default;
+};
+
+enum class NoiseDistribution { None, Exponential, Lognormal };
+
+// Stragglers (seed 001 §3.1): per-GPU kernel-start jitter and per-task duration noise.
+struct StragglerSpec {
+  NoiseDistribution start_jitter_distribution = NoiseDistribution::None;
+  Time start_jitter = 0;             // mean extra delay of each kernel start on each GPU
+  NoiseDistribution task_noise_distribution = NoiseDistribution::None;
+  double task_noise = 0;             // mean relative extra duration of each task
+  int steps = 1;                     // layer passes run back to back (delay P95 over them)
+  bool operator==(const StragglerSpec&) const = default;
+};
 
 struct SchemeSpec {
   MoeCommunication communication = MoeCommunication::DeepEp;
   MoeFusion fusion = MoeFusion::Sequential;
   int al_tlb_entries = 512;                 // seed 000 §V-A
   Time al_table_latency = 300 * kNanosecond;  // unconfirmed: one DRAM access
+  int comm_sms = 20;                        // SMs of communication kernels (DeepEP Buffer.num_sms, 20)
+  LaunchSpec launch;
+  TokenCentricSpec token_centric;
+  PersistentSpec persistent;
+  StragglerSpec stragglers;
   bool operator==(const SchemeSpec&) const = default;
 };
 

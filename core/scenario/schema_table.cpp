@@ -10,6 +10,7 @@
 #include "gpu/gpu_spec.h"
 #include "moe/moe_model.h"
 #include "moe/routing_trace.h"
+#include "pipeline/launch_baselines.h"
 #include "scenario/did_you_mean.h"
 #include "scenario/schema.h"
 #include "scenario/schema_values.h"
@@ -469,16 +470,83 @@ std::vector<ParamSpec> build() {
       "encoded in the packet (nvls_static and dysharp need an nvswitch topology)",
       "seed 000 §V-C baselines, §II-C, §III"));
   t.push_back(choice<MoeFusion>("scheme.fusion", FIELD(scheme.fusion),
-      {{"sequential", MoeFusion::Sequential}, {"comm_only", MoeFusion::CommOnly}},
-      "moe_layer: sequential = dispatch, GEMM-1, GEMM-2, combine one after another; comm_only = dispatch and "
-      "combine run concurrently without computation",
-      "seed 000 §VI-B1 (pure communication)"));
+      {{"sequential", MoeFusion::Sequential}, {"comm_only", MoeFusion::CommOnly}, {"overlap", MoeFusion::Overlap},
+       {"token_centric", MoeFusion::TokenCentric}, {"persistent", MoeFusion::Persistent}},
+      "moe_layer: sequential = dispatch, GEMM-1, GEMM-2, combine as kernels with a barrier between; comm_only = "
+      "dispatch and combine concurrently without computation; overlap = COMET: dispatch overlapped with GEMM-1 "
+      "and GEMM-2 with combine at tile granularity, two kernels; token_centric = DySHARP: one pipeline on SM "
+      "groups gated by the token tracker, dispatch and combine concurrent; persistent = FlashDMoE: one kernel "
+      "whose processors run GEMM-1, GEMM-2 and combine tile tasks as they become ready",
+      "seed 000 §VI-B1 (pure communication), §IV, §VI-A3; seed 001 §4"));
   t.push_back(integer("scheme.dysharp.al_tlb_entries", FIELD(scheme.al_tlb_entries), {0, 1'000'000},
                       "dysharp: AL TLB entries in each destination GPU's hub (0: every lookup reads the AL Table)",
                       "seed 000 §V-A (512 entries); §VI-C2 sweeps 64-1024"));
   t.push_back(quantity("scheme.dysharp.al_table_latency", Q::Time, FIELD(scheme.al_table_latency), kNonNegative,
                        "dysharp: extra delay of a combine read whose AL TLB lookup misses (AL Table access in DRAM)",
                        "unconfirmed: one DRAM access, ~300 ns; the seed gives no figure"));
+
+  t.push_back(integer("scheme.comm_sms", FIELD(scheme.comm_sms), {1, 100'000},
+                      "sequential, overlap: SMs the dispatch and combine kernels occupy (the rest idle meanwhile)",
+                      "deepseek-ai/DeepEP Buffer.num_sms default (20)"));
+  t.push_back(fillingPreset(
+      "scheme.launch.baseline", launchBaselineNames(),
+      "kernel launches per layer of a published system (seed 001 Table 1.1), filling scheme.launch.kernels; "
+      "custom fills nothing", "seed 001 Table 1.1 (Nsight Systems counts)", FIELD(scheme.launch.baseline),
+      [](const std::string& name, Scenario& s) { s.scheme.launch.kernels = launchBaselineKernels(name); },
+      {"scheme.launch.kernels"}, "custom"));
+  t.push_back(integer("scheme.launch.kernels", FIELD(scheme.launch.kernels), {0, 100'000},
+                      "kernels the host launches per layer pass; 0 = the fusion scheme's own (sequential 4, "
+                      "overlap 2, token_centric and persistent 1, comm_only 1)", "seed 001 Table 1.1"));
+  t.push_back(quantity("scheme.launch.overhead", Q::Time, FIELD(scheme.launch.overhead), kNonNegative,
+                       "host time to launch one kernel; launches are issued one after another",
+                       "unconfirmed: ~5 us per cudaLaunchKernel, the commonly measured order"));
+  t.push_back(integer("scheme.token_centric.dispatch_sms", FIELD(scheme.token_centric.dispatch_sms), {0, 100'000},
+                      "token_centric: SMs of the Dispatch group; the four groups sum to gpu.sms, or all are 0 "
+                      "(automatic: comm_sms / 2 each for Dispatch and Combine, the rest split by GEMM FLOPs)",
+                      "seed 000 §IV-C1"));
+  t.push_back(integer("scheme.token_centric.gemm1_sms", FIELD(scheme.token_centric.gemm1_sms), {0, 100'000},
+                      "token_centric: SMs of the GEMM-1 group (shared with GEMM-2 when one has no ready TB)",
+                      "seed 000 §IV-C1"));
+  t.push_back(integer("scheme.token_centric.gemm2_sms", FIELD(scheme.token_centric.gemm2_sms), {0, 100'000},
+                      "token_centric: SMs of the GEMM-2 group", "seed 000 §IV-C1"));
+  t.push_back(integer("scheme.token_centric.combine_sms", FIELD(scheme.token_centric.combine_sms), {0, 100'000},
+                      "token_centric: SMs of the Combine group", "seed 000 §IV-C1"));
+  t.push_back(integer("scheme.token_centric.tile_tokens", FIELD(scheme.token_centric.tile_tokens), {1, 65'536},
+                      "overlap, token_centric, persistent: tokens per readiness tile (a GEMM TB row)",
+                      "seed 000 §IV-B (128)"));
+  t.push_back(integer("scheme.token_centric.ts_table_entries", FIELD(scheme.token_centric.ts_table_entries),
+                      {0, 100'000'000}, "token_centric: Tile Status table entries on chip; more live tiles spill to DRAM",
+                      "seed 000 §V-A (1024)"));
+  t.push_back(integer("scheme.token_centric.or_table_entries", FIELD(scheme.token_centric.or_table_entries),
+                      {0, 100'000'000},
+                      "token_centric: Output Readiness table entries on chip; more waiting tokens spill to DRAM",
+                      "seed 000 §V-A (1024)"));
+  t.push_back(quantity("scheme.token_centric.overflow_latency", Q::Time, FIELD(scheme.token_centric.overflow_latency),
+                       kNonNegative, "token_centric: extra time of a tracker update or readiness poll spilled to DRAM",
+                       "unconfirmed: one DRAM round trip, ~500 ns"));
+  t.push_back(boolean("scheme.persistent.payload_efficient", FIELD(scheme.persistent.payload_efficient),
+                      "persistent: send only the selected tokens (in-place padding); false pads every expert's "
+                      "send to its capacity", "seed 001 §5.4"));
+  t.push_back(real("scheme.persistent.capacity_factor", "float", FIELD(scheme.persistent.capacity_factor), {0, 1000, true},
+                   "persistent: expert capacity = factor x tokens x top_k / experts (padded sends, memory model)",
+                   "seed 001 §6.1 (1.0)"));
+  t.push_back(integer("scheme.persistent.task_n", FIELD(scheme.persistent.task_n), {1, 4096},
+                      "persistent: columns of a processor's tile task (rows: gpu.tile's bM)", "seed 001 §4.3 (128 x 64)"));
+  const std::vector<std::pair<std::string, NoiseDistribution>> noise = {
+      {"none", NoiseDistribution::None}, {"exponential", NoiseDistribution::Exponential},
+      {"lognormal", NoiseDistribution::Lognormal}};
+  t.push_back(choice<NoiseDistribution>("scheme.stragglers.start_jitter_distribution",
+      FIELD(scheme.stragglers.start_jitter_distribution), noise,
+      "distribution of each kernel start's extra delay on each GPU (lognormal: sigma 1, same mean)", "seed 001 §3.1"));
+  t.push_back(quantity("scheme.stragglers.start_jitter", Q::Time, FIELD(scheme.stragglers.start_jitter), kNonNegative,
+                       "mean kernel-start jitter", "seed 001 Fig. 3.1 (delays of tens of us)"));
+  t.push_back(choice<NoiseDistribution>("scheme.stragglers.task_noise_distribution",
+      FIELD(scheme.stragglers.task_noise_distribution), noise,
+      "distribution of each task's relative extra duration (lognormal: sigma 1, same mean)", "seed 001 §3.1"));
+  t.push_back(real("scheme.stragglers.task_noise", "fraction", FIELD(scheme.stragglers.task_noise), {0, 10},
+                   "mean relative extra duration of a task (0.1 = 10 % longer on average)"));
+  t.push_back(integer("scheme.stragglers.steps", FIELD(scheme.stragglers.steps), {1, 10'000},
+                      "layer passes run back to back; straggler delay P95 is taken over them", "seed 001 Fig. 3.1"));
 
   // --- run
   {

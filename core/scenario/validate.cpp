@@ -182,6 +182,30 @@ void checkTraffic(const Scenario& s, const Checker& c) {
 
 constexpr std::int64_t kMaxMoeAssignments = 250'000'000;  // token-expert pairs held in memory (1 GB)
 
+// SM counts of the fusion schemes must fit the GPU.
+void checkScheme(const Scenario& s, const Checker& c) {
+  const SchemeSpec& k = s.scheme;
+  const int sms = s.gpu.sms;
+  if (k.comm_sms > sms)
+    c.fail({"scheme.comm_sms", "gpu.sms", "gpu.preset"}, "at most gpu.sms (" + str(sms) + ") SMs",
+           str(k.comm_sms));
+  const TokenCentricSpec& t = k.token_centric;
+  const int groups[] = {t.dispatch_sms, t.gemm1_sms, t.gemm2_sms, t.combine_sms};
+  const bool automatic = groups[0] == 0 && groups[1] == 0 && groups[2] == 0 && groups[3] == 0;
+  const int sum = groups[0] + groups[1] + groups[2] + groups[3];
+  if (!automatic && sum != sms)
+    c.fail({"scheme.token_centric.dispatch_sms", "scheme.token_centric.gemm1_sms", "scheme.token_centric.gemm2_sms",
+            "scheme.token_centric.combine_sms", "gpu.sms", "gpu.preset"},
+           "four SM groups summing to gpu.sms (" + str(sms) + "), or all 0 for automatic",
+           str(groups[0]) + " + " + str(groups[1]) + " + " + str(groups[2]) + " + " + str(groups[3]) + " = " + str(sum));
+  if (!automatic && (groups[0] == 0 || groups[3] == 0 || groups[1] + groups[2] == 0))
+    c.fail({"scheme.token_centric.dispatch_sms", "scheme.token_centric.combine_sms", "scheme.token_centric.gemm1_sms"},
+           "at least one SM for Dispatch, for Combine and for the GEMMs",
+           str(groups[0]) + " / " + str(groups[1] + groups[2]) + " / " + str(groups[3]));
+  if (k.persistent.task_n > 0 && sms < 2 && k.fusion == MoeFusion::Persistent)
+    c.fail({"gpu.sms", "scheme.fusion"}, "at least 2 SMs (one processor and the OS block)", str(sms));
+}
+
 void checkMoe(const Scenario& s, const Checker& c) {
   const MoeSpec& m = s.workload.moe;
   const std::int64_t gpus = endpoints64(s.topology);
@@ -242,6 +266,7 @@ void checkMoe(const Scenario& s, const Checker& c) {
     c.fail({"scheme.communication", "topology.kind"}, "topology.kind nvswitch for this scheme.communication",
            std::string("a ") + (s.topology.kind == TopologyKind::Mesh ? "mesh" : "hierarchy"),
            "nvls_static and dysharp multicast and reduce inside NVSwitch chips; use deepep elsewhere");
+  checkScheme(s, c);
 }
 
 }  // namespace

@@ -66,7 +66,15 @@ void TestSchema::contractKeys() {
       "workload.moe.top_k", "workload.moe.dispatch_dtype", "workload.moe.combine_dtype", "workload.moe.placement",
       "workload.moe.routing.distribution", "workload.moe.routing.sigma", "workload.moe.routing.alpha",
       "workload.moe.routing.trace", "scheme.communication", "scheme.fusion", "scheme.dysharp.al_tlb_entries",
-      "scheme.dysharp.al_table_latency"};
+      "scheme.dysharp.al_table_latency",
+      // token pipelines and fusion schemes (core/pipeline)
+      "scheme.comm_sms", "scheme.launch.baseline", "scheme.launch.kernels", "scheme.launch.overhead",
+      "scheme.token_centric.dispatch_sms", "scheme.token_centric.gemm1_sms", "scheme.token_centric.gemm2_sms",
+      "scheme.token_centric.combine_sms", "scheme.token_centric.tile_tokens", "scheme.token_centric.ts_table_entries",
+      "scheme.token_centric.or_table_entries", "scheme.token_centric.overflow_latency",
+      "scheme.persistent.payload_efficient", "scheme.persistent.capacity_factor", "scheme.persistent.task_n",
+      "scheme.stragglers.start_jitter_distribution", "scheme.stragglers.start_jitter",
+      "scheme.stragglers.task_noise_distribution", "scheme.stragglers.task_noise", "scheme.stragglers.steps"};
   for (const char* k : keys) QVERIFY2(fl::findParam(k), k);
   QCOMPARE(fl::schema().size(), std::size(keys));  // and nothing else
   for (const fl::ParamSpec& p : fl::schema()) QVERIFY2(!p.doc.empty() && !p.type.empty(), p.path.c_str());
