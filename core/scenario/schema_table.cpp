@@ -485,6 +485,11 @@ std::vector<ParamSpec> build() {
                        "dysharp: extra delay of a combine read whose AL TLB lookup misses (AL Table access in DRAM)",
                        "unconfirmed: one DRAM access, ~300 ns; the seed gives no figure"));
 
+  t.push_back(integer("scheme.dysharp.ld_reduce_in_flight", FIELD(scheme.ld_reduce_in_flight), {1, 100'000},
+                      "in-switch combine in token pipelines: tokens whose dymultimem.ld_reduce may be in flight per "
+                      "combine SM (the LSU's MultimemQ); bounds the reduction-buffer entries a GPU opens at once",
+                      "unconfirmed: seed 000 §V-A gives a 32-entry MultimemQ; 4 tokens (56 KiB of BF16 outputs) per SM "
+                      "keeps 64 KiB-per-port reduction buffers from thrashing"));
   t.push_back(integer("scheme.comm_sms", FIELD(scheme.comm_sms), {1, 100'000},
                       "sequential, overlap: SMs the dispatch and combine kernels occupy (the rest idle meanwhile)",
                       "deepseek-ai/DeepEP Buffer.num_sms default (20)"));

@@ -101,6 +101,14 @@ std::vector<SweepPoint> runSweep(const Scenario& s, const RunControl& control) {
     points.push_back({settings[i], runScenario(sweepPointScenario(s, settings[i]), inner)});
     if (control.cancel && control.cancel->load()) break;
   }
+  // A weak-scaling sweep (GPU count the only axis): overlap efficiency T(first) / T(N)
+  // (seed 001 §6.4 uses T(2) / T(N)).
+  if (s.sweep.size() == 1 && s.sweep[0].key == "topology.gpus" && !points.empty()) {
+    const Time first = points.front().results.makespan;
+    for (SweepPoint& p : points)
+      if (p.results.pipeline && p.results.makespan > 0)
+        p.results.pipeline->overlap_efficiency = static_cast<double>(first) / static_cast<double>(p.results.makespan);
+  }
   return points;
 }
 

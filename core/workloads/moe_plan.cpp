@@ -23,6 +23,18 @@ MoePlan planMoeLayer(const Scenario& s, int gpus) {
   std::vector<std::vector<std::int64_t>> expertRows(static_cast<std::size_t>(gpus));
   for (int g = 0; g < gpus; ++g) expertRows[static_cast<std::size_t>(g)].assign(placement.localExperts(g).size(), 0);
 
+  p.topK = m.top_k;
+  p.chosen = routing.choices;
+  p.expertGpu.assign(static_cast<std::size_t>(m.experts), 0);
+  p.expertLocal.assign(static_cast<std::size_t>(m.experts), 0);
+  for (int g = 0; g < gpus; ++g) {
+    const auto& local = placement.localExperts(g);
+    p.localExperts.emplace_back(local.begin(), local.end());
+    for (std::size_t i = 0; i < local.size(); ++i) {
+      p.expertGpu[static_cast<std::size_t>(local[i])] = g;
+      p.expertLocal[static_cast<std::size_t>(local[i])] = static_cast<std::int32_t>(i);
+    }
+  }
   std::int64_t remoteSum = 0, withRemote = 0;
   std::vector<std::uint16_t> perGpu(static_cast<std::size_t>(gpus));
   for (int g = 0; g < gpus; ++g) {
@@ -60,6 +72,7 @@ MoePlan planMoeLayer(const Scenario& s, int gpus) {
   p.localRows.assign(static_cast<std::size_t>(gpus), 0);
   p.gemm1.assign(static_cast<std::size_t>(gpus), 0);
   p.gemm2.assign(static_cast<std::size_t>(gpus), 0);
+  p.expertRows = expertRows;
   for (int g = 0; g < gpus; ++g) {
     const auto& rows = expertRows[static_cast<std::size_t>(g)];
     for (auto r : rows) p.localRows[static_cast<std::size_t>(g)] += r;

@@ -31,6 +31,14 @@ struct MoePlan {
   std::vector<std::int64_t> tokensIn;    // per GPU: remote tokens it receives (deduplicated)
   std::vector<std::int64_t> localRows;   // per GPU: token rows its experts compute (all sources)
   std::vector<Time> gemm1, gemm2;        // per GPU: expert GEMM times
+  // For token pipelines: every token's chosen experts, where experts live, and the token
+  // rows each GPU's local experts compute.
+  int topK = 0;
+  std::vector<std::int32_t> chosen;             // [(gpu * tokens + token) * topK + j]
+  std::vector<std::int32_t> expertGpu;          // host GPU per expert
+  std::vector<std::int32_t> expertLocal;        // index among its host's local experts
+  std::vector<std::vector<std::int32_t>> localExperts;  // per GPU, ascending
+  std::vector<std::vector<std::int64_t>> expertRows;    // per GPU, per local expert
   double meanRemoteGpus = 0;             // d: distinct remote GPUs per token, mean over tokens
   std::int64_t useful[2][2] = {};        // [phase][direction], payload bytes
 

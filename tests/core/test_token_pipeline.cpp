@@ -1,0 +1,199 @@
+// Fusion schemes end to end on a small MoE layer (8 H100s on NVSwitch): the work done is
+// the work the routing implies (thread blocks counted from the routing here), launches
+// and their overhead follow the scheme and scheme.launch, every task starts after the
+// task that made it ready, the traffic does not depend on the schedule, the persistent
+// kernel keeps SMs busier than sequential kernels, jitter costs synchronous schemes more
+// than the persistent one (seed 001 §3), and results do not depend on threads.
+#include <QtTest>
+
+#include <map>
+
+#include "moe/placement.h"
+#include "moe/routing.h"
+#include "scenario/scenario.h"
+#include "sim/run.h"
+
+using namespace fl;
+
+namespace {
+
+Scenario small(MoeFusion fusion, MoeCommunication comm = MoeCommunication::DeepEp) {
+  Scenario s;
+  s.topology.preset = "dgx-h100";
+  s.network.packet_payload = 4096;
+  s.network.vc_depth_flits = 1024;
+  s.network.reduction_buffer = 1 << 20;
+  s.workload.kind = WorkloadKind::MoeLayer;
+  MoeSpec& m = s.workload.moe;
+  m.model = "custom";
+  m.tokens_per_gpu = 512;
+  m.hidden = 2048;
+  m.expert_ffn = 1024;
+  m.experts = 16;
+  m.top_k = 2;
+  m.dispatch_dtype = Dtype::BF16;
+  m.combine_dtype = Dtype::BF16;
+  s.scheme.communication = comm;
+  s.scheme.fusion = fusion;
+  s.run.bin = 1 * kMicrosecond;
+  return s;
+}
+
+// Rows per (GPU, local expert) counted from the routing: tile rows of 128 tokens.
+std::int64_t expectedTileRows(const Scenario& s) {
+  RoutingParams p = routingParams(s);
+  p.gpus = 8;
+  const Routing r = generateRouting(p);
+  const ExpertPlacement place = ExpertPlacement::fromSpec(s.workload.moe, 8);
+  std::map<int, std::int64_t> rows;
+  for (int g = 0; g < 8; ++g)
+    for (int t = 0; t < p.tokens_per_gpu; ++t)
+      for (int e : r.chosen(g, t)) ++rows[e];
+  std::int64_t tiles = 0;
+  for (const auto& [e, n] : rows) tiles += (n + 127) / 128;
+  (void)place;
+  return tiles;
+}
+
+const char* fusionName(MoeFusion f) {
+  switch (f) {
+    case MoeFusion::Sequential: return "sequential";
+    case MoeFusion::Overlap: return "overlap";
+    case MoeFusion::TokenCentric: return "token_centric";
+    case MoeFusion::Persistent: return "persistent";
+    default: return "comm_only";
+  }
+}
+
+}  // namespace
+
+class TestTokenPipeline : public QObject {
+  Q_OBJECT
+ private slots:
+  void schemes_data();
+  void schemes();
+  void launchOverhead_data();
+  void launchOverhead();
+  void persistentKeepsSmsBusy();
+  void jitterHitsSynchronousSchemes();
+  void threadsDoNotMatter();
+};
+
+void TestTokenPipeline::schemes_data() {
+  QTest::addColumn<int>("fusion");
+  QTest::addColumn<int>("comm");
+  QTest::addColumn<int>("launches");
+  for (MoeFusion f : {MoeFusion::Sequential, MoeFusion::Overlap, MoeFusion::TokenCentric, MoeFusion::Persistent})
+    for (MoeCommunication c : {MoeCommunication::DeepEp, MoeCommunication::DySharp}) {
+      const int launches = f == MoeFusion::Sequential ? 4 : f == MoeFusion::Overlap ? 2 : 1;
+      QTest::newRow((std::string(fusionName(f)) + (c == MoeCommunication::DeepEp ? " deepep" : " dysharp")).c_str())
+          << int(f) << int(c) << launches;
+    }
+}
+
+void TestTokenPipeline::schemes() {
+  QFETCH(int, fusion);
+  QFETCH(int, comm);
+  QFETCH(int, launches);
+  const Scenario s = small(MoeFusion(fusion), MoeCommunication(comm));
+  const Results r = runScenario(s);
+  QVERIFY(r.pipeline.has_value());
+  const PipelineResults& p = *r.pipeline;
+  QCOMPARE(p.kernel_launches, std::int64_t(launches));
+  QCOMPARE(r.packets_in_flight, std::int64_t(0));
+  // Thread blocks: every tile row once through GEMM-1 and once through GEMM-2.
+  const int taskN = MoeFusion(fusion) == MoeFusion::Persistent ? s.scheme.persistent.task_n : s.gpu.tile_n;
+  const std::int64_t perRow[2] = {(2 * 1024 + taskN - 1) / taskN, (2048 + taskN - 1) / taskN};
+  std::int64_t blocks[2] = {0, 0}, dispatchTokens = 0;
+  for (const PipelineTask& t : p.tasks) {
+    if (t.kind == PipelineTaskKind::Gemm1) blocks[0] += t.sms;
+    if (t.kind == PipelineTaskKind::Gemm2) blocks[1] += t.sms;
+    if (t.kind == PipelineTaskKind::Dispatch) dispatchTokens += t.tokens;
+    QVERIFY(t.end >= t.start);
+    if (t.after >= 0) QVERIFY2(p.tasks[static_cast<std::size_t>(t.after)].end <= t.start, pipelineTaskKindName(t.kind));
+  }
+  const std::int64_t tiles = expectedTileRows(s);
+  QCOMPARE(blocks[0], tiles * perRow[0]);
+  QCOMPARE(blocks[1], tiles * perRow[1]);
+  QCOMPARE(dispatchTokens, std::int64_t(8 * 512));
+  QVERIFY(p.sm_utilization > 0 && p.sm_utilization <= 1);
+  QVERIFY(r.makespan > 0);
+  // The schedule does not change what crosses the fabric: same useful bytes as comm_only.
+  const Results ref = runScenario(small(MoeFusion::CommOnly, MoeCommunication(comm)));
+  for (std::size_t i = 0; i < r.breakdown.size(); ++i) QCOMPARE(r.breakdown[i].useful, ref.breakdown[i].useful);
+}
+
+void TestTokenPipeline::launchOverhead_data() {
+  QTest::addColumn<int>("fusion");
+  QTest::addColumn<QString>("baseline");
+  QTest::addColumn<int>("kernels");
+  QTest::newRow("sequential own kernels") << int(MoeFusion::Sequential) << "custom" << 4;
+  QTest::newRow("megatron_deepep") << int(MoeFusion::Sequential) << "megatron_deepep" << 432;
+  QTest::newRow("comet") << int(MoeFusion::Overlap) << "comet" << 33;
+  QTest::newRow("flashdmoe") << int(MoeFusion::Persistent) << "flashdmoe" << 1;
+}
+
+// Host launches are issued one after another: each pass waits kernels x overhead.
+void TestTokenPipeline::launchOverhead() {
+  QFETCH(int, fusion);
+  QFETCH(QString, baseline);
+  QFETCH(int, kernels);
+  Scenario s = small(MoeFusion(fusion));
+  s.scheme.launch.kernels = baseline == "custom" ? 0 : kernels;
+  s.scheme.launch.overhead = 3 * kMicrosecond;
+  s.scheme.stragglers.steps = 2;
+  const Results r = runScenario(s);
+  QCOMPARE(r.pipeline->kernel_launches, std::int64_t(kernels));
+  QCOMPARE(r.pipeline->launch_overhead, Time(2) * kernels * 3 * kMicrosecond);
+  QCOMPARE(r.pipeline->step_delays.size(), std::size_t(2));
+  // A gap before the first kernel: nothing starts before the launches are done.
+  Time first = r.makespan;
+  for (const PipelineTask& t : r.pipeline->tasks)
+    if (t.kind != PipelineTaskKind::LaunchGap && t.kind != PipelineTaskKind::Barrier) first = std::min(first, t.start);
+  const int firstKernel = (kernels + int(r.pipeline->kernel_launches > 0 ? 0 : 0));
+  (void)firstKernel;
+  QVERIFY(first >= 3 * kMicrosecond);
+}
+
+// Seed 001 §6.3: one persistent kernel keeps SMs far busier than launched kernels.
+void TestTokenPipeline::persistentKeepsSmsBusy() {
+  Scenario seq = small(MoeFusion::Sequential);
+  seq.scheme.launch.kernels = 432;
+  const Results a = runScenario(seq);
+  const Results b = runScenario(small(MoeFusion::Persistent));
+  QVERIFY2(b.pipeline->sm_utilization > 1.5 * a.pipeline->sm_utilization,
+           qPrintable(QString("%1 vs %2").arg(b.pipeline->sm_utilization).arg(a.pipeline->sm_utilization)));
+  QVERIFY(b.makespan < a.makespan);
+}
+
+// Seed 001 §3.1: kernel-start jitter delays every synchronous kernel boundary, the
+// persistent kernel only once per pass.
+void TestTokenPipeline::jitterHitsSynchronousSchemes() {
+  const auto cost = [](MoeFusion f) {
+    Scenario s = small(f);
+    s.scheme.stragglers.steps = 4;
+    const Time calm = runScenario(s).makespan;
+    s.scheme.stragglers.start_jitter_distribution = NoiseDistribution::Exponential;
+    s.scheme.stragglers.start_jitter = 20 * kMicrosecond;
+    const Results r = runScenario(s);
+    return std::pair<Time, Time>(r.makespan - calm, r.pipeline->straggler_delay_p95);
+  };
+  const auto [seqCost, seqDelay] = cost(MoeFusion::Sequential);
+  const auto [perCost, perDelay] = cost(MoeFusion::Persistent);
+  QVERIFY2(seqCost > 2 * perCost, qPrintable(QString("%1 vs %2").arg(seqCost).arg(perCost)));
+  QVERIFY(seqDelay > perDelay);
+  QVERIFY(seqDelay > 0);
+}
+
+void TestTokenPipeline::threadsDoNotMatter() {
+  Scenario s = small(MoeFusion::TokenCentric, MoeCommunication::DySharp);
+  s.run.partitions = 3;
+  const Results one = runScenario(s);
+  s.run.threads = 2;
+  const Results two = runScenario(s);
+  QCOMPARE(one.makespan, two.makespan);
+  QVERIFY(one.pipeline->tasks == two.pipeline->tasks);
+}
+
+QTEST_GUILESS_MAIN(TestTokenPipeline)
+#include "test_token_pipeline.moc"
