@@ -1,13 +1,18 @@
 // fabriclab-cli: run, validate and list scenarios without the GUI.
 //
 //   fabriclab-cli run SCENARIO [--set key.path=value]... [--json FILE] [--csv DIR]
-//                              [--report FILE.html] [--seed N] [--threads N] [--quiet]
+//                              [--report FILE.html] [--trace FILE.json] [--seed N] [--threads N]
+//                              [--quiet]
 //   fabriclab-cli validate SCENARIO [--set key.path=value]...
 //   fabriclab-cli list [--dir DIR]
 //
 // Exit status: 0 success, 1 internal error, 2 bad input (usage, scenario, overrides,
 // unwritable outputs), 130 interrupted (Ctrl-C: the run stops cooperatively, the summary
 // of what was simulated is printed, no output file is written).
+//
+// --trace writes a Chrome trace (Perfetto, chrome://tracing: GPU task spans, phases,
+// uplink/downlink counters). A sweep writes one per point, the point index inserted
+// before the extension: t.json -> t-point-000.json, t-point-001.json, ...
 #include <signal.h>
 #include <unistd.h>
 
@@ -27,6 +32,7 @@
 #include "cli/progress_bar.h"
 #include "cli/summary.h"
 #include "results/atomic_file.h"
+#include "results/chrome_trace.h"
 #include "results/csv_writer.h"
 #include "results/json_writer.h"
 #include "report/html_report.h"
@@ -153,7 +159,7 @@ int cmdValidate(const ScenarioOptions& o, bool quiet) {
 
 struct RunOptions {
   ScenarioOptions scenario;
-  std::string json, csv, report;
+  std::string json, csv, report, trace;
   std::string commandLine;  // for the report's provenance
   bool quiet = false;
 };
@@ -181,6 +187,11 @@ std::string utcNow() {
   return buf;
 }
 
+// --trace FILE for a single run; FILE with the point index inserted for each sweep point.
+std::string tracePath(const fl::Scenario& s, const std::string& path, std::size_t point) {
+  return s.sweep.empty() ? path : fl::sweepPointTracePath(path, point);
+}
+
 int cmdRun(const RunOptions& o) {
   const fl::Scenario s = prepareScenario(o.scenario);
   const std::string topology = topologyOneLine(s);
@@ -189,6 +200,8 @@ int cmdRun(const RunOptions& o) {
   if (!o.json.empty() && !jsonToStdout) fl::checkFileWritable(o.json, "--json");
   if (!o.csv.empty()) fl::checkCsvDirectory(o.csv);
   if (!o.report.empty()) fl::checkFileWritable(o.report, "--report");
+  // Sweep points share the directory, so checking the first path covers them all.
+  if (!o.trace.empty()) fl::checkFileWritable(tracePath(s, o.trace, 0), "--trace");
 
   const bool quiet = o.quiet || jsonToStdout;
   std::vector<fl::SweepPoint> points;
@@ -229,7 +242,8 @@ int cmdRun(const RunOptions& o) {
   }
   if (interrupted) {
     std::cerr << kProgram << ": interrupted";
-    if (!o.json.empty() || !o.csv.empty() || !o.report.empty()) std::cerr << "; no output file written";
+    if (!o.json.empty() || !o.csv.empty() || !o.report.empty() || !o.trace.empty())
+      std::cerr << "; no output file written";
     std::cerr << '\n';
     return kExitInterrupted;
   }
@@ -254,6 +268,8 @@ int cmdRun(const RunOptions& o) {
     ro.scenarioFile = o.scenario.path;
     fl::writeFileAtomically(o.report, fl::report::renderHtmlReport(s, points, *topology, ro), "--report");
   }
+  for (std::size_t i = 0; !o.trace.empty() && i < points.size(); ++i)
+    fl::writeChromeTrace(tracePath(s, o.trace, i), points[i].results, s, "--trace");
   return kExitOk;
 }
 
@@ -346,6 +362,10 @@ int realMain(int argc, char** argv) {
       ->type_name("DIR");
   runCmd->add_option("--report", run.report,
                      "Write a self-contained HTML report (topology, plots, tables) to FILE")
+      ->type_name("FILE");
+  runCmd->add_option("--trace", run.trace,
+                     "Write a Chrome trace to FILE (open it in ui.perfetto.dev); a sweep writes one per "
+                     "point: t.json -> t-point-000.json, ...")
       ->type_name("FILE");
   runCmd->add_flag("-q,--quiet", run.quiet, "Print no summary and no progress bar");
 

@@ -4,6 +4,8 @@
 #include <signal.h>
 #include <sys/types.h>
 
+#include <map>
+
 #include <nlohmann/json.hpp>
 
 #include <QDir>
@@ -374,6 +376,14 @@ class TestCli : public QObject {
     QTest::newRow("--report unwritable path")
         << QStringList{"run", "@SMALL@", "--report", "/proc/fabriclab-x.html"} << QStringList{"--report"}
         << QString("/proc/fabriclab-x.html");
+    QTest::newRow("--trace into a missing directory")
+        << QStringList{"run", "@SMALL@", "--trace", "@TMP@/nodir/t.json"} << QStringList{"--trace", "t.json"}
+        << QString("@TMP@/nodir");
+    QTest::newRow("--trace unwritable path")
+        << QStringList{"run", "@SMALL@", "--trace", "/proc/fabriclab-x.json"} << QStringList{"--trace"}
+        << QString("/proc/fabriclab-x.json");
+    QTest::newRow("--trace onto a directory")
+        << QStringList{"run", "@SMALL@", "--trace", "@TMP@"} << QStringList{"--trace"} << QString();
     QTest::newRow("--threads 0")
         << QStringList{"run", "@SMALL@", "--threads", "0"} << QStringList{"--threads", "run.threads"} << QString();
     QTest::newRow("--threads not a number")
@@ -647,6 +657,41 @@ class TestCli : public QObject {
     QVERIFY(!html.contains("<script"));
     // Written atomically: nothing else left in the directory.
     QCOMPARE(QDir(dir).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden), QStringList{"out.html"});
+    QDir(dir).removeRecursively();
+  }
+
+  // --trace writes Chrome trace JSON (core/test_chrome_trace checks its events); a sweep
+  // writes one file per point.
+  void traceOutput_data() {
+    QTest::addColumn<QString>("scenario");  // bundled file name | sweep
+    QTest::addColumn<QStringList>("files");
+    QTest::newRow("bundled p2p") << "dgx-h100-p2p.yaml" << QStringList{"t.json"};
+    QTest::newRow("sweep") << "sweep"
+                           << QStringList{"t-point-000.json", "t-point-001.json", "t-point-002.json", "t-point-003.json"};
+  }
+
+  void traceOutput() {
+    QFETCH(QString, scenario);
+    QFETCH(QStringList, files);
+    const QString dir = tmpPath("trace-" + scenario);
+    QVERIFY(QDir().mkpath(dir));
+    QStringList args{"run", scenario == "sweep" ? sweep_ : QString(FABRICLAB_SCENARIOS) + "/" + scenario, "--quiet",
+                     "--trace", dir + "/t.json"};
+    if (scenario != "sweep") args << "--set" << "workload.collective.size=16 MiB";  // seconds, not minutes
+    const CliRun r = cli(args);
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QCOMPARE(QDir(dir).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden, QDir::Name), files);
+    for (const QString& f : files) {
+      const Json j = parseJson(readAll(dir + "/" + f));
+      QCOMPARE(j["displayTimeUnit"].get<std::string>(), std::string("ns"));
+      QVERIFY(!j["otherData"]["scenario"].get<std::string>().empty());
+      // A collective has no GPU tasks: the run's phases and the uplink/downlink counters.
+      std::map<std::string, int> byPhase;
+      for (const Json& e : j["traceEvents"]) ++byPhase[e["ph"].get<std::string>()];
+      QVERIFY2(byPhase["X"] >= 1, readAll(dir + "/" + f).left(400).constData());
+      QVERIFY(byPhase["C"] >= 4);
+      QCOMPARE(byPhase["C"] % 2, 0);  // uplink and downlink, bin by bin
+    }
     QDir(dir).removeRecursively();
   }
 
