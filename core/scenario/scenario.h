@@ -181,7 +181,7 @@ struct TokenCentricSpec {
 // FlashDMoE's persistent kernel (seed 001 §4–5).
 struct PersistentSpec {
   bool payload_efficient = true;     // send only selected tokens; false: pad to expert capacity
-  double capacity_factor = 1.0;      // expert capacity = factor x tokens x k / E (seed 001 §6.1)
+  double capacity_factor = 1.0;      // expert capacity = factor x tokens / E (seed 001 Table 6.2)
   int task_n = 64;                   // task tile 128 x 64 (seed 001 §4.3); rows from gpu.tile
   bool operator==(const PersistentSpec&) const = default;
 };

@@ -533,8 +533,8 @@ std::vector<ParamSpec> build() {
                       "persistent: send only the selected tokens (in-place padding); false pads every expert's "
                       "send to its capacity", "seed 001 §5.4"));
   t.push_back(real("scheme.persistent.capacity_factor", "float", FIELD(scheme.persistent.capacity_factor), {0, 1000, true},
-                   "persistent: expert capacity = factor x tokens x top_k / experts (padded sends, memory model)",
-                   "seed 001 §6.1 (1.0)"));
+                   "persistent: expert capacity = factor x tokens / experts, rounded up to the tile rows (padded sends, "
+                   "memory model)", "seed 001 §6.1 (1.0), Table 6.2 (EC = tokens / experts)"));
   t.push_back(integer("scheme.persistent.task_n", FIELD(scheme.persistent.task_n), {1, 4096},
                       "persistent: columns of a processor's tile task (rows: gpu.tile's bM)", "seed 001 §4.3 (128 x 64)"));
   const std::vector<std::pair<std::string, NoiseDistribution>> noise = {

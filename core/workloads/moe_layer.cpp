@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-// #include "pipeline/flash_memory.h"  (merge pending)
+#include "pipeline/flash_memory.h"
 #include "scenario/schema.h"
 #include "workloads/moe_agent.h"
 #include "workloads/moe_pipeline_agent.h"
@@ -51,7 +51,7 @@ class MoeLayer : public Workload {
       for (const auto& a : agents_) agents.push_back(static_cast<const PipelineAgent*>(a.get()));
       r.pipeline = collectPipeline(agents, pipeline_, *coordinator_, spec_, makespan());
     }
-    // if (spec_.scheme.fusion == MoeFusion::Persistent) r.memory = flashMemoryFor(spec_, plan_.gpus);
+    if (spec_.scheme.fusion == MoeFusion::Persistent) r.memory = flashMemoryFor(spec_, plan_.gpus);
   }
 };
 
@@ -63,8 +63,8 @@ void preparePipeline(MoeLayer& w, const Scenario& s) {
   auto rows = plan.expertRows;
   if (persistent && !s.scheme.persistent.payload_efficient) {
     // Padded sends: every expert computes its full capacity from every source.
-    const auto capacity = static_cast<std::int64_t>(
-        std::ceil(s.scheme.persistent.capacity_factor * plan.tokens * plan.topK / s.workload.moe.experts));
+    const std::int64_t capacity =
+        flashExpertCapacity(plan.tokens, s.workload.moe.experts, s.scheme.persistent.capacity_factor);
     for (auto& g : rows)
       for (auto& r : g) r = std::max(r, capacity * plan.gpus);
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "pipeline/flash_memory.h"
 #include "pipeline/straggler_noise.h"
 
 namespace fl::work {
@@ -202,8 +203,7 @@ void PipelineAgent::padding(std::vector<Post>& out) const {
   if (s_.fusion != MoeFusion::Persistent || s_.scenario->scheme.persistent.payload_efficient) return;
   const MoePlan& plan = *s_.plan;
   const MoeSpec& m = s_.scenario->workload.moe;
-  const auto capacity = static_cast<std::int64_t>(
-      std::ceil(s_.scenario->scheme.persistent.capacity_factor * plan.tokens * plan.topK / m.experts));
+  const std::int64_t capacity = flashExpertCapacity(plan.tokens, m.experts, s_.scenario->scheme.persistent.capacity_factor);
   std::vector<std::int64_t> rows(static_cast<std::size_t>(m.experts), 0);
   for (std::size_t i = 0; i < static_cast<std::size_t>(plan.tokens) * plan.topK; ++i)
     ++rows[static_cast<std::size_t>(plan.chosen[static_cast<std::size_t>(rank_) * plan.tokens * plan.topK + i])];

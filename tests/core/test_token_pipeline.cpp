@@ -31,8 +31,8 @@ Scenario small(MoeFusion fusion, MoeCommunication comm = MoeCommunication::DeepE
   m.expert_ffn = 1024;
   m.experts = 16;
   m.top_k = 2;
-  m.dispatch_dtype = Dtype::BF16;
-  m.combine_dtype = Dtype::BF16;
+  m.dispatch_dtype = Dtype::Bf16;
+  m.combine_dtype = Dtype::Bf16;
   s.scheme.communication = comm;
   s.scheme.fusion = fusion;
   s.run.bin = 1 * kMicrosecond;
@@ -44,14 +44,12 @@ std::int64_t expectedTileRows(const Scenario& s) {
   RoutingParams p = routingParams(s);
   p.gpus = 8;
   const Routing r = generateRouting(p);
-  const ExpertPlacement place = ExpertPlacement::fromSpec(s.workload.moe, 8);
   std::map<int, std::int64_t> rows;
   for (int g = 0; g < 8; ++g)
     for (int t = 0; t < p.tokens_per_gpu; ++t)
       for (int e : r.chosen(g, t)) ++rows[e];
   std::int64_t tiles = 0;
   for (const auto& [e, n] : rows) tiles += (n + 127) / 128;
-  (void)place;
   return tiles;
 }
 
@@ -150,8 +148,6 @@ void TestTokenPipeline::launchOverhead() {
   Time first = r.makespan;
   for (const PipelineTask& t : r.pipeline->tasks)
     if (t.kind != PipelineTaskKind::LaunchGap && t.kind != PipelineTaskKind::Barrier) first = std::min(first, t.start);
-  const int firstKernel = (kernels + int(r.pipeline->kernel_launches > 0 ? 0 : 0));
-  (void)firstKernel;
   QVERIFY(first >= 3 * kMicrosecond);
 }
 
