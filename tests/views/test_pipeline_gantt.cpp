@@ -170,6 +170,27 @@ class TestPipelineGantt : public QObject {
     QCOMPARE(g.selectedTask(), -1);
   }
 
+  // Rows thinner than a line of text: one label per GPU instead of overlapping names.
+  void rowLabelsFitTheHeight() {
+    PipelineGantt g(nullptr);
+    g.setResults(smallRun(8, 2));
+    auto labels = [&] {
+      g.plot()->replot();
+      g.plot()->replot();  // the first one may change the labels for the measured height
+      return g.plot()->yAxis->ticker().dynamicCast<QCPAxisTickerText>()->ticks().values();
+    };
+    g.resize(800, 1000);
+    g.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&g));
+    QVERIFY(labels().contains("gpu7 · combine"));
+    QCOMPARE(labels().size(), 32);
+    g.resize(800, 260);
+    QTest::qWait(20);
+    const QStringList few = labels();
+    QVERIFY2(!few.isEmpty() && few.size() <= 8, qPrintable(few.join(", ")));
+    for (const QString& l : few) QVERIFY2(QRegularExpression("^gpu\\d+$").match(l).hasMatch(), qPrintable(l));
+  }
+
   void smBusy_data() {
     QTest::addColumn<int>("sms1");
     QTest::addColumn<int>("sms2");
