@@ -64,6 +64,11 @@ MainActions createMainActions(QMainWindow* w, QUndoStack* undo) {
   a.compare = make(w, "actionCompare", QObject::tr("&Compare Sweep Points…"), none, {},
                    QObject::tr("Show two finished sweep points side by side (traffic breakdown, bandwidth)"));
   a.compare->setEnabled(false);
+  a.comparePipelines = make(w, "actionComparePipelines", QObject::tr("Compare &Pipelines…"), none, {},
+                            QObject::tr("Run the shown MoE layer with another fusion scheme and compare the token "
+                                        "pipelines on one time axis"));
+  a.exportTrace = make(w, "actionExportTrace", QObject::tr("Export &Trace…"), none, {},
+                       QObject::tr("Write the run's pipeline tasks and phases as a Chrome trace (Perfetto)"));
   a.fit = make(w, "actionFit", QObject::tr("&Fit to View"), none, {QKeySequence(Qt::CTRL | Qt::Key_0)},
                QObject::tr("Zoom the topology to fit the window"));
 
@@ -77,6 +82,7 @@ MainActions createMainActions(QMainWindow* w, QUndoStack* undo) {
   file->addSeparator();
   file->addAction(a.exportReport);
   file->addAction(a.exportImage);
+  file->addAction(a.exportTrace);
   file->addSeparator();
   file->addAction(a.quit);
 
@@ -88,6 +94,7 @@ MainActions createMainActions(QMainWindow* w, QUndoStack* undo) {
   run->addAction(a.run);
   run->addAction(a.stop);
   run->addAction(a.compare);
+  run->addAction(a.comparePipelines);
   run->addSeparator();
   run->addAction(a.playPause);
   run->addAction(a.stepBack);

@@ -17,6 +17,8 @@ struct MainActions {
   QAction *run, *stop, *stepForward, *stepBack, *playPause;
   QAction* fit;
   QAction* compare;      // two finished sweep points side by side; enabled with >= 2
+  QAction* comparePipelines;  // the shown run's token pipeline against another scheme's
+  QAction* exportTrace;       // Chrome trace of the shown run
   QMenu* recentMenu;     // filled by the window from Settings::recentFiles()
   QMenu* viewMenu;       // the window adds its dock toggles here
   QMenu* speedMenu;

@@ -147,7 +147,8 @@ void MainWindow::buildDocks() {
   auto* tlb = new QDockWidget(tr("AL TLB"), this);
   tlb->setObjectName(QStringLiteral("AlTlbDock"));
   tlb->setWidget(new views::AlTlbPanel(model_, tlb));
-  for (QDockWidget* d : {breakdown, tables, tlb}) tabifyDockWidget(plots, d);
+  QDockWidget* pipeline = buildPipelineDock();
+  for (QDockWidget* d : {breakdown, tables, tlb, pipeline}) tabifyDockWidget(plots, d);
   plots->raise();
   // An MoE layer opens on its breakdown (once per document: the user's tab choice stands).
   connect(doc_, &ScenarioDocument::documentReset, this, [this] { raiseMoeDock_ = true; });
@@ -159,7 +160,7 @@ void MainWindow::buildDocks() {
     }
   });
 
-  for (QDockWidget* d : {static_cast<QDockWidget*>(scenarioDock_), inspector, heat, plots, breakdown, tables, tlb})
+  for (QDockWidget* d : {static_cast<QDockWidget*>(scenarioDock_), inspector, heat, plots, breakdown, tables, tlb, pipeline})
     actions_.viewMenu->addAction(d->toggleViewAction());
 }
 
@@ -202,6 +203,8 @@ void MainWindow::connectSignals() {
   connect(actions_.stepBack, &QAction::triggered, timeline_, [this] { timeline_->stepBack(); });
   connect(actions_.fit, &QAction::triggered, canvas_, [this] { canvas_->fitToView(); });
   connect(actions_.compare, &QAction::triggered, this, &MainWindow::showCompare);
+  connect(actions_.comparePipelines, &QAction::triggered, this, &MainWindow::showPipelineCompare);
+  connect(actions_.exportTrace, &QAction::triggered, this, &MainWindow::exportTrace);
   auto compareEnabled = [this] { actions_.compare->setEnabled(sweep_->finishedCount() >= 2); };
   connect(sweep_, &SweepResults::pointFinished, this, compareEnabled);
   connect(sweep_, &SweepResults::labelsChanged, this, compareEnabled);

@@ -11,6 +11,7 @@
 #include "gui/main_actions.h"
 
 class QComboBox;
+class QDockWidget;
 class QTimer;
 
 namespace fl::views {
@@ -22,6 +23,7 @@ class TimelineBar;
 namespace fl::gui {
 
 class CompareDialog;
+class PipelineCompareDialog;
 class RunController;
 class ScenarioDocument;
 class ScenarioDock;
@@ -58,6 +60,9 @@ class MainWindow : public QMainWindow {
   StatusPanel* statusPanel() const { return status_; }
   QComboBox* pointSelector() const { return pointCombo_; }
   CompareDialog* compareDialog() const { return compare_; }  // null until first shown
+  PipelineCompareDialog* pipelineCompareDialog() const { return pipelineCompare_; }  // null until first shown
+  // Writes the shown run's Chrome trace. Returns "" or the error (also in the status bar).
+  QString exportTraceTo(const QString& path);
   const MainActions& actions() const { return actions_; }
 
   // Tests answer the unsaved-changes question instead of a modal box.
@@ -74,6 +79,8 @@ class MainWindow : public QMainWindow {
   void exportReport();
   void exportImage();
   void showCompare();  // the "Compare sweep points" window
+  void showPipelineCompare();
+  void exportTrace();
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -81,6 +88,7 @@ class MainWindow : public QMainWindow {
  private:
   void buildCentral();
   void buildDocks();
+  QDockWidget* buildPipelineDock();  // main_window_pipeline.cpp
   void buildToolBar();
   void connectSignals();
   void updateTitle();
@@ -103,6 +111,7 @@ class MainWindow : public QMainWindow {
   QAction* pointComboAction_ = nullptr;
   QTimer* rerun_ = nullptr;
   CompareDialog* compare_ = nullptr;
+  PipelineCompareDialog* pipelineCompare_ = nullptr;
   bool raiseMoeDock_ = true;  // raise the breakdown tab on a document's first MoE results
   std::function<QMessageBox::StandardButton()> savePrompt_;
   std::function<bool()> recoveryPrompt_;

@@ -2,18 +2,27 @@
 // and AL TLB docks tabbed with Plots, the breakdown raised for an MoE
 // layer, notices for a collective, and Run > Compare Sweep Points (enabled from two
 // finished points; its combos list the finished points, its view shows the chosen pair).
+// The Pipeline dock, Run > Compare Pipelines (runs a fusion variant in the background)
+// and File > Export Trace.
 #include <QComboBox>
 #include <QDockWidget>
+#include <QFileInfo>
+#include <QPushButton>
+#include <QSignalSpy>
 #include <QtTest>
 #include <memory>
 
 #include "gui/compare_dialog.h"
 #include "gui/main_window.h"
+#include "gui/pipeline_compare_dialog.h"
 #include "gui/run_controller.h"
 #include "gui/sweep_results.h"
 #include "gui_test_util.h"
+#include "../views/pipeline_fixture.h"
 #include "topology/topology.h"
 #include "views/al_tlb_panel.h"
+#include "views/pipeline_compare_view.h"
+#include "views/pipeline_gantt.h"
 #include "views/run_model.h"
 #include "views/scheme_compare_view.h"
 #include "views/switch_table_panel.h"
@@ -119,6 +128,32 @@ class TestMoeDocks : public QObject {
     QTRY_COMPARE_WITH_TIMEOUT(w->controller()->state(), State::Idle, 120000);
     QVERIFY(w->actions().compare->isEnabled());
     QCOMPARE(compare->pointB()->currentData().toInt(), 3);
+
+    // Compare Pipelines: the shown point (dysharp, sequential) against a comm_only variant
+    // run in the background; the GUI stays responsive meanwhile (the spy waits in the loop).
+    w->pointSelector()->setCurrentIndex(2);
+    QVERIFY(w->actions().comparePipelines->isEnabled());
+    w->actions().comparePipelines->trigger();
+    auto* pipelines = w->pipelineCompareDialog();
+    QVERIFY(pipelines && pipelines->isVisible());
+    pipelines->fusionBox()->setCurrentIndex(pipelines->fusionBox()->findData("comm_only"));
+    QSignalSpy finished(pipelines, &fl::gui::PipelineCompareDialog::variantFinished);
+    pipelines->runButton()->click();
+    QVERIFY(pipelines->isRunning());
+    QVERIFY(finished.wait(120000));
+    QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(pipelines->statusText()));
+    QVERIFY(pipelines->view()->title(0).contains("sequential + dysharp"));
+    QVERIFY(pipelines->view()->title(1).contains("comm_only + dysharp"));
+    QCOMPARE(pipelines->variant()->moe->fusion, std::string("comm_only"));
+    QVERIFY(pipelines->grab().save(t::artefactsDir() + "/moe_compare_pipelines.png"));
+
+    // Until the simulation records pipelines: the dock with a hand-made one, for a look.
+    w->runModel()->setResults(fl::test::tokenCentricRun(), true);
+    w->runModel()->setCurrentBin(w->runModel()->binCount() / 2);
+    auto* gantt = dock(*w, "PipelineDock")->findChild<fl::views::PipelineGantt*>();
+    QVERIFY(!gantt->noticeVisible());
+    QCOMPARE(gantt->rowCount(), 8 * 4);
+    shot(*w, dock(*w, "PipelineDock"), "moe_window_pipeline");
   }
 
   void collectiveShowsNotices() {
@@ -130,6 +165,19 @@ class TestMoeDocks : public QObject {
     QVERIFY(dock(*w, "AlTlbDock")->findChild<fl::views::AlTlbPanel*>()->noticeVisible());
     QVERIFY(!w->actions().compare->isEnabled());  // one point
     QVERIFY(dock(*w, "BreakdownDock")->visibleRegion().isEmpty());  // Plots stays in front
+    QDockWidget* pipeline = dock(*w, "PipelineDock");
+    QVERIFY(pipeline && w->tabifiedDockWidgets(dock(*w, "PlotsDock")).contains(pipeline));
+    auto* gantt = pipeline->findChild<fl::views::PipelineGantt*>();
+    QVERIFY(gantt && gantt->noticeVisible());
+    QVERIFY(!w->actions().comparePipelines->isEnabled());  // not an MoE layer
+
+    // Export Trace writes the file; a path that cannot be written names the problem.
+    QVERIFY(w->actions().exportTrace->isEnabled());
+    const QString trace = dir.filePath("run.json");
+    QCOMPARE(w->exportTraceTo(trace), QString());
+    QVERIFY(QFileInfo(trace).size() > 0);
+    const QString error = w->exportTraceTo(dir.filePath("missing/dir/run.json"));
+    QVERIFY2(error.contains("export") && error.contains("missing/dir"), qPrintable(error));
   }
 };
 
