@@ -2,6 +2,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGridLayout>
@@ -12,6 +13,7 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSignalBlocker>
+#include <QSlider>
 #include <QSpinBox>
 #include <QStackedWidget>
 #include <QVBoxLayout>
@@ -63,10 +65,9 @@ FusionEditor::FusionEditor(ScenarioDocument* doc, QWidget* parent)
   notice_->setText(tr("The fusion scheme applies to MoE layers.\nSet workload.kind to moe_layer to edit it."));
   stack_->addWidget(notice_);
 
-  auto* scroll = new QScrollArea(stack_);
+  auto* scroll = scroll_ = new QScrollArea(stack_);
   scroll->setWidgetResizable(true);
   scroll->setFrameShape(QFrame::NoFrame);
-  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // the form narrows instead
   auto* body = new QWidget(scroll);
   auto* layout = new QVBoxLayout(body);
   layout->setContentsMargins(4, 4, 4, 4);
@@ -78,8 +79,11 @@ FusionEditor::FusionEditor(ScenarioDocument* doc, QWidget* parent)
   layout->addStretch(1);
   scroll->setWidget(body);
   alignLabels(body);
-  // Without a horizontal scroll bar the dock must not get narrower than the form.
-  scroll->setMinimumWidth(body->minimumSizeHint().width() + scroll->verticalScrollBar()->sizeHint().width());
+  for (QWidget* w : body->findChildren<QWidget*>())
+    if (qobject_cast<QAbstractSpinBox*>(w) || qobject_cast<QComboBox*>(w) || qobject_cast<QSlider*>(w)) {
+      w->setFocusPolicy(Qt::StrongFocus);  // not focused by the wheel ...
+      w->installEventFilter(this);         // ... which scrolls the form instead (eventFilter)
+    }
 
   // The message of a rejected edit stays in view under the scrolling form.
   auto* page = new QWidget(stack_);
@@ -192,6 +196,15 @@ QWidget* FusionEditor::buildStragglersBox() {
   return box;
 }
 
+bool FusionEditor::eventFilter(QObject* watched, QEvent* event) {
+  // Scrolling the form with the wheel must not change the values it passes over.
+  if (event->type() == QEvent::Wheel && !static_cast<QWidget*>(watched)->hasFocus()) {
+    QCoreApplication::sendEvent(scroll_->verticalScrollBar(), event);
+    return true;
+  }
+  return QDockWidget::eventFilter(watched, event);
+}
+
 void FusionEditor::alignLabels(QWidget* body) {
   // One label column width for every section, so that the fields line up across boxes.
   const auto forms = body->findChildren<QFormLayout*>();
@@ -281,7 +294,10 @@ QWidget* FusionEditor::field(const std::string& path) const {
 
 void FusionEditor::commit(const Assignments& assignments, const QString& label, QWidget* keep) {
   const QString error = doc_->editAll(assignments, label);
-  if (error.isEmpty()) return;  // the document's changed() refreshed the form
+  if (error.isEmpty()) {
+    refresh();  // also when nothing changed ("5us" for "5 us"): show the canonical text
+    return;
+  }
   showError(error);
   refresh(keep);
   if (auto* edit = qobject_cast<QLineEdit*>(keep))

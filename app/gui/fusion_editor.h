@@ -20,6 +20,7 @@ class QComboBox;
 class QFormLayout;
 class QLabel;
 class QLineEdit;
+class QScrollArea;
 class QStackedWidget;
 class QVBoxLayout;
 
@@ -41,6 +42,9 @@ class FusionEditor : public QDockWidget {
   QString errorText() const;  // "" when the last edit was accepted
   bool noticeVisible() const;
   QString noticeText() const;
+
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
 
  private:
   using Assignments = std::vector<std::pair<std::string, std::string>>;
@@ -75,6 +79,7 @@ class FusionEditor : public QDockWidget {
 
   ScenarioDocument* doc_;
   QStackedWidget* stack_;
+  QScrollArea* scroll_;
   QLabel *notice_, *explanation_, *error_;
   views::SmPartitionSlider* partition_ = nullptr;
   std::vector<QAbstractButton*> presetButtons_;

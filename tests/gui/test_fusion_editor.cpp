@@ -265,6 +265,19 @@ class TestFusionEditor : public QObject {
     QCOMPARE(qobject_cast<QSpinBox*>(f.editor.field("scheme.stragglers.steps"))->value(), 7);
   }
 
+  void wheelScrollsWithoutEditing() {
+    Fixture f(smallMoe());
+    f.editor.resize(440, 400);  // the form scrolls
+    auto* spin = qobject_cast<QSpinBox*>(f.editor.field("scheme.stragglers.steps"));
+    QVERIFY(!spin->hasFocus());
+    const QPoint at = spin->rect().center();
+    QWheelEvent wheel(at, spin->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier,
+                      Qt::NoScrollPhase, false);
+    QApplication::sendEvent(spin, &wheel);
+    QCOMPARE(spin->value(), 1);
+    QCOMPARE(f.doc.undoStack()->count(), 0);
+  }
+
   void noticeForCollective() {
     QTemporaryDir dir;
     ScenarioDocument doc;
