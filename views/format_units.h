@@ -32,4 +32,15 @@ inline QLabel* makeNoticeLabel(QWidget* parent) {
   return label;
 }
 
+// The red, word-wrapped, selectable message of a rejected edit (the validator's text),
+// hidden until there is one.
+inline QLabel* makeErrorLabel(QWidget* parent) {
+  auto* label = new QLabel(parent);
+  label->setWordWrap(true);
+  label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  label->setStyleSheet(QStringLiteral("QLabel { color: #b00020; padding: 4px; }"));
+  label->hide();
+  return label;
+}
+
 }  // namespace fl::views

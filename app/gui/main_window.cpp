@@ -14,6 +14,7 @@
 #include <QVBoxLayout>
 
 #include "gui/compare_dialog.h"
+#include "gui/fusion_editor.h"
 #include "gui/recovery.h"
 #include "gui/run_controller.h"
 #include "gui/scenario_dock.h"
@@ -105,6 +106,10 @@ void MainWindow::buildDocks() {
   setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
   scenarioDock_ = new ScenarioDock(doc_, this);
   addDockWidget(Qt::LeftDockWidgetArea, scenarioDock_);
+  // The scheme form, tabbed behind the scenario tree (both edit the document).
+  auto* fusion = new FusionEditor(doc_, this);
+  tabifyDockWidget(scenarioDock_, fusion);
+  scenarioDock_->raise();
 
   auto* inspector = new QDockWidget(tr("Inspector"), this);
   inspector->setObjectName(QStringLiteral("InspectorDock"));
@@ -162,6 +167,7 @@ void MainWindow::buildDocks() {
 
   for (QDockWidget* d : {static_cast<QDockWidget*>(scenarioDock_), inspector, heat, plots, breakdown, tables, tlb, pipeline})
     actions_.viewMenu->addAction(d->toggleViewAction());
+  actions_.viewMenu->addAction(fusion->toggleViewAction());
 }
 
 void MainWindow::buildToolBar() {

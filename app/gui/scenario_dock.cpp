@@ -8,6 +8,7 @@
 #include "gui/scenario_document.h"
 #include "gui/scenario_tree_model.h"
 #include "gui/value_delegate.h"
+#include "views/format_units.h"
 
 namespace fl::gui {
 
@@ -34,12 +35,8 @@ ScenarioDock::ScenarioDock(ScenarioDocument* doc, QWidget* parent)
   view_->header()->setStretchLastSection(false);
   layout->addWidget(view_, 1);
 
-  error_ = new QLabel(body);
+  error_ = views::makeErrorLabel(body);
   error_->setObjectName(QStringLiteral("scenarioError"));
-  error_->setWordWrap(true);
-  error_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  error_->setStyleSheet(QStringLiteral("QLabel { color: #b00020; padding: 4px; }"));
-  error_->hide();
   layout->addWidget(error_);
 
   auto* hint = new QLabel(tr("Double-click a value to edit it; units as in files (25 GB/s, 250 ns)."), body);

@@ -1,10 +1,12 @@
 #include "gui/scenario_document.h"
 
 #include <QFileInfo>
+#include <algorithm>
 #include <memory>
 
 #include "gui/cmd_set_levels.h"
 #include "gui/cmd_set_parameter.h"
+#include "gui/cmd_set_parameters.h"
 #include "gui/cmd_set_preset.h"
 #include "gui/cmd_set_sweep.h"
 #include "gui/cmd_set_topology_kind.h"
@@ -22,7 +24,13 @@ constexpr std::size_t kMaxSweepPointsChecked = 4096;
 }  // namespace
 
 void validateEdited(const Scenario& s, const std::string& editedKey) {
-  validateScenario(s, [&](std::string_view path) { return path == editedKey; });
+  validateEdited(s, std::vector<std::string>{editedKey});
+}
+
+void validateEdited(const Scenario& s, const std::vector<std::string>& editedKeys) {
+  validateScenario(s, [&](std::string_view path) {
+    return std::find(editedKeys.begin(), editedKeys.end(), path) != editedKeys.end();
+  });
   if (s.sweep.empty() || sweepPointCount(s) > kMaxSweepPointsChecked) return;
   for (const SweepSettings& point : sweepPoints(s)) sweepPointScenario(s, point);
 }
@@ -77,18 +85,32 @@ std::string ScenarioDocument::valueText(const std::string& path) const {
 }
 
 QString ScenarioDocument::edit(const std::string& path, const std::string& text) {
+  return pushChecked([&]() -> std::unique_ptr<ScenarioCommand> {
+    if (valueText(path) == text) return nullptr;  // re-typing the same value is no edit
+    if (path == "topology.preset") return std::make_unique<SetPresetCommand>(this, text);
+    if (path == "topology.kind") return std::make_unique<SetTopologyKindCommand>(this, text);
+    if (path == "topology.levels") return std::make_unique<SetLevelsCommand>(this, text);
+    if (path == "sweep") return std::make_unique<SetSweepCommand>(this, text);
+    return std::make_unique<SetParameterCommand>(this, path, text);
+  }, {path});
+}
+
+QString ScenarioDocument::editAll(const std::vector<std::pair<std::string, std::string>>& assignments,
+                                  const QString& label) {
+  std::vector<std::string> keys;
+  for (const auto& a : assignments) keys.push_back(a.first);
+  return pushChecked([&] { return std::make_unique<SetParametersCommand>(this, assignments, label); }, keys);
+}
+
+QString ScenarioDocument::pushChecked(const std::function<std::unique_ptr<ScenarioCommand>()>& make,
+                                      const std::vector<std::string>& keys) {
   try {
-    if (valueText(path) == text) return {};  // re-typing the same value is no edit
-    std::unique_ptr<ScenarioCommand> cmd;
-    if (path == "topology.preset") cmd = std::make_unique<SetPresetCommand>(this, text);
-    else if (path == "topology.kind") cmd = std::make_unique<SetTopologyKindCommand>(this, text);
-    else if (path == "topology.levels") cmd = std::make_unique<SetLevelsCommand>(this, text);
-    else if (path == "sweep") cmd = std::make_unique<SetSweepCommand>(this, text);
-    else cmd = std::make_unique<SetParameterCommand>(this, path, text);
+    std::unique_ptr<ScenarioCommand> cmd = make();
+    if (!cmd) return {};
     Scenario after = scenario_;
     cmd->apply(after, true);
     if (after == scenario_) return {};  // e.g. "25GB/s" for "25 GB/s"
-    validateEdited(after, path);
+    validateEdited(after, keys);
     undo_.push(cmd.release());  // runs redo()
     return {};
   } catch (const InputError& e) {

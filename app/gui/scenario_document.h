@@ -6,11 +6,17 @@
 #include <QObject>
 #include <QString>
 #include <QUndoStack>
+#include <functional>
+#include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "scenario/scenario.h"
 
 namespace fl::gui {
+
+class ScenarioCommand;
 
 class ScenarioDocument : public QObject {
   Q_OBJECT
@@ -35,6 +41,9 @@ class ScenarioDocument : public QObject {
   // else the InputError message, the scenario unchanged. Paths: schema keys, element
   // paths "topology.levels[i].<field>", and "sweep" (a YAML flow list of axes).
   QString edit(const std::string& path, const std::string& text);
+  // Sets several keys as one undo step (one user gesture), checked together: the
+  // combination must validate, not each key alone. `label` names the step ("" = default).
+  QString editAll(const std::vector<std::pair<std::string, std::string>>& assignments, const QString& label = {});
 
   // The current text of a path (getValue, or the sweep's flow text).
   std::string valueText(const std::string& path) const;
@@ -51,6 +60,10 @@ class ScenarioDocument : public QObject {
 
  private:
   void setForcedModified(bool on);
+  // Builds a command (null: no edit), checks its result with `keys` as the edited keys
+  // and pushes it; returns "" or the InputError message.
+  QString pushChecked(const std::function<std::unique_ptr<ScenarioCommand>()>& make,
+                      const std::vector<std::string>& keys);
 
   Scenario scenario_;
   QString filePath_;
@@ -62,5 +75,7 @@ class ScenarioDocument : public QObject {
 // Checks every combination (validateScenario naming `editedKey` when involved) and each
 // sweep point, as the loader does. Throws fl::InputError.
 void validateEdited(const Scenario& s, const std::string& editedKey);
+// The same when several keys were edited together.
+void validateEdited(const Scenario& s, const std::vector<std::string>& editedKeys);
 
 }  // namespace fl::gui

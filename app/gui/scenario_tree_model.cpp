@@ -165,17 +165,20 @@ QString ScenarioTreeModel::toolTip(const Item& item) const {
     return tr("Runs the scenario once per point of the cartesian product of the axes.\n"
               "Example: [{key: workload.collective.size, values: [1 MiB, 16 MiB]}]");
   if (item.kind == Kind::Level) return tr("One level of the hierarchy, outermost first");
-  if (!item.spec) return {};
-  const ParamSpec& p = *item.spec;
-  QString tip = QStringLiteral("<b>%1</b><br>%2").arg(q(item.path).toHtmlEscaped(), q(p.doc).toHtmlEscaped());
-  if (!p.unit.empty()) tip += tr("<br>Unit: %1 (any unit of the same kind is accepted)").arg(q(p.unit));
-  if (const std::string r = p.rangeText(); !r.empty()) tip += tr("<br>Range: %1").arg(q(r).toHtmlEscaped());
-  if (!p.choices.empty()) tip += tr("<br>Choices: %1").arg(q([&] {
+  return item.spec ? paramToolTip(item.path, *item.spec) : QString();
+}
+
+QString paramToolTip(const std::string& path, const ParamSpec& p) {
+  QString tip = QStringLiteral("<b>%1</b><br>%2").arg(q(path).toHtmlEscaped(), q(p.doc).toHtmlEscaped());
+  if (!p.unit.empty()) tip += ScenarioTreeModel::tr("<br>Unit: %1 (any unit of the same kind is accepted)").arg(q(p.unit));
+  if (const std::string r = p.rangeText(); !r.empty())
+    tip += ScenarioTreeModel::tr("<br>Range: %1").arg(q(r).toHtmlEscaped());
+  if (!p.choices.empty()) tip += ScenarioTreeModel::tr("<br>Choices: %1").arg(q([&] {
     std::string c;
     for (const auto& x : p.choices) c += (c.empty() ? "" : ", ") + x;
     return c;
   }()));
-  if (!p.source.empty()) tip += tr("<br>Source: %1").arg(q(p.source).toHtmlEscaped());
+  if (!p.source.empty()) tip += ScenarioTreeModel::tr("<br>Source: %1").arg(q(p.source).toHtmlEscaped());
   return tip;
 }
 

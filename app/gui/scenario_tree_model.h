@@ -71,4 +71,7 @@ class ScenarioTreeModel : public QAbstractItemModel {
   int levelCount_ = -1;
 };
 
+// The rich-text tooltip of a key: path, meaning, unit, range, choices and source.
+QString paramToolTip(const std::string& path, const ParamSpec& spec);
+
 }  // namespace fl::gui
