@@ -9,8 +9,11 @@ namespace fl {
 namespace {
 constexpr std::size_t kBuckets = 4096;
 constexpr std::size_t kKeepCapacity = 64;   // events a ring slot may keep allocated
+// Function objects rather than function pointers, so that the sort and heap algorithms
+// inline the comparison (a pointer call per comparison cost ~10 % of a run).
 // std heaps are max-heaps: invert the order.
-bool later(const Event& a, const Event& b) { return before(b, a); }
+constexpr auto later = [](const Event& a, const Event& b) { return before(b, a); };
+constexpr auto earlier = [](const Event& a, const Event& b) { return before(a, b); };
 }  // namespace
 
 void EventQueue::configure(Time horizon) {
@@ -95,7 +98,7 @@ void EventQueue::advance() {
     if (ring_[cursor_].capacity() > kKeepCapacity) std::vector<Event>().swap(ring_[cursor_]);
     // Far events whose time has come join this bucket.
     while (!far_.empty() && far_.front().time < base_ + width) sorted_.push_back(heapPop(far_));
-    std::sort(sorted_.begin(), sorted_.end(), before);
+    std::sort(sorted_.begin(), sorted_.end(), earlier);
   }
 }
 

@@ -19,7 +19,8 @@ void SwitchNode::wire() {
   NetworkNode::wire();
   const auto vcs = static_cast<std::size_t>(config().virtualChannels);
   occupancy_.assign(out_.size() + 1, std::vector<std::int64_t>(vcs, 0));  // + the internal port
-  outState_.assign(out_.size(), OutState{});
+  const auto slots = static_cast<std::uint32_t>((out_.size() + 1) * vcs);  // inputs x VCs
+  outState_.assign(out_.size(), OutState{VirtualOutputQueue(slots), Request{}});
   buffers_.assign(out_.size(), ReductionBuffer(config().reductionBuffer));
 }
 
@@ -111,9 +112,9 @@ void SwitchNode::multicast(int inPort, PacketHandle h, std::int32_t flits, Op re
     outState_[static_cast<std::size_t>(o)].queue.push(slotOf(inPort, vc),
         {h, static_cast<std::int16_t>(inPort), vc, members[i], replicaFlits, flits});
   }
-  // Copy: arbitration may reuse ports_ through a nested multicast.
-  const std::vector<int> chosen = ports_;
-  for (int o : chosen) tryArbitrate(o);
+  // Arbitration only transmits and schedules events, never re-enters multicast(), so
+  // ports_ stays intact while we walk it.
+  for (int o : ports_) tryArbitrate(o);
 }
 
 void SwitchNode::requestOutput(int port, const Request& r) {
