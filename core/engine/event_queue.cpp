@@ -98,7 +98,27 @@ void EventQueue::advance() {
     if (ring_[cursor_].capacity() > kKeepCapacity) std::vector<Event>().swap(ring_[cursor_]);
     // Far events whose time has come join this bucket.
     while (!far_.empty() && far_.front().time < base_ + width) sorted_.push_back(heapPop(far_));
+    sortBucket();
+  }
+}
+
+// Buckets hold a handful of events: insertion sort beats std::sort's set-up there.
+void EventQueue::sortBucket() {
+  const std::size_t n = sorted_.size();
+  if (n > 24) {
     std::sort(sorted_.begin(), sorted_.end(), earlier);
+    return;
+  }
+  Event* a = sorted_.data();
+  for (std::size_t i = 1; i < n; ++i) {
+    if (!before(a[i], a[i - 1])) continue;
+    const Event e = a[i];
+    std::size_t j = i;
+    do {
+      a[j] = a[j - 1];
+      --j;
+    } while (j > 0 && before(e, a[j - 1]));
+    a[j] = e;
   }
 }
 
