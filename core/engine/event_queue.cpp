@@ -8,7 +8,8 @@ namespace fl {
 
 namespace {
 constexpr std::size_t kBuckets = 4096;
-constexpr std::size_t kKeepCapacity = 64;   // events a ring slot may keep allocated
+constexpr std::size_t kKeepCapacity = 256;  // events a ring slot may keep allocated (8 KiB):
+                                            // bursts of same-time events are common
 // Function objects rather than function pointers, so that the sort and heap algorithms
 // inline the comparison (a pointer call per comparison cost ~10 % of a run).
 // std heaps are max-heaps: invert the order.
