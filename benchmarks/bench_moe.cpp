@@ -2,13 +2,15 @@
 // per GPU, deepep and dysharp, sequential, on one core, with 256 B packets (the NVLink
 // packet) and with 4 KiB packets (framing still per NVLink packet). Each case runs in its
 // own forked process so its peak RSS is its own. Targets: <= 60 s and 8 GiB at 256 B;
-// <= 5 s at 4 KiB.
+// <= 5 s at 4 KiB. `bench_moe [SUBSTRING]` runs only the cases whose label contains it
+// (e.g. "dysharp, 256"), so one case can be measured alone under /usr/bin/time -v.
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 
 #include "scenario/scenario.h"
 #include "sim/run.h"
@@ -17,7 +19,10 @@ using namespace fl;
 
 namespace {
 
+const char* only = nullptr;  // label filter from the command line
+
 void runCase(const char* label, MoeCommunication comm, std::int64_t packet) {
+  if (only != nullptr && std::strstr(label, only) == nullptr) return;
   std::fflush(stdout);
   const pid_t pid = fork();
   if (pid != 0) {
@@ -51,7 +56,8 @@ void runCase(const char* label, MoeCommunication comm, std::int64_t packet) {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  if (argc > 1) only = argv[1];
   runCase("deepep, 4 KiB packets", MoeCommunication::DeepEp, 4096);
   runCase("dysharp, 4 KiB packets", MoeCommunication::DySharp, 4096);
   runCase("deepep, 256 B packets", MoeCommunication::DeepEp, 256);

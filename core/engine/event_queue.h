@@ -27,9 +27,25 @@ class EventQueue {
   Time nextTime();  // kTimeNever when empty
   void push(const Event& e);
   Event pop();      // requires !empty()
+  // Pops the next event into `out` if there is one before `end`: the event loop's one
+  // call per event (nextTime() then pop() would find the bucket twice).
+  bool popBefore(Time end, Event& out) {
+    if (size_ == 0) return false;
+    if (next_ == sorted_.size() && late_.empty()) advance();
+    if (late_.empty() || (next_ < sorted_.size() && before(sorted_[next_], late_.front()))) {
+      if (sorted_[next_].time >= end) return false;
+      out = sorted_[next_++];
+    } else {
+      if (late_.front().time >= end) return false;
+      out = heapPop(late_);
+    }
+    --size_;
+    return true;
+  }
 
  private:
   void advance();   // makes the current bucket non-empty (requires !empty())
+  void sortBucket();
   // Ring slots from `from` on (wrapping) to the next occupied one; requires inRing_ > 0.
   std::size_t distanceToOccupied(std::size_t from) const;
   static void heapPush(std::vector<Event>& h, const Event& e);

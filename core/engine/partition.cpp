@@ -20,8 +20,8 @@ void Partition::post(const CrossEvent& e) {
 std::int64_t Partition::runUntil(Time end, std::int64_t maxEvents) {
   windowEnd_ = end;
   std::int64_t done = 0;
-  while (done < maxEvents && !queue_.empty() && queue_.nextTime() < end) {
-    Event e = queue_.pop();
+  Event e;
+  while (done < maxEvents && queue_.popBefore(end, e)) {
     now_ = e.time;
     components_[e.target]->handle(e);
     ++done;

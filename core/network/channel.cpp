@@ -9,10 +9,7 @@ void Channel::configure(double bytesPerSecond, Time latency, int flitBytes, Time
   latency_ = latency;
   flitTime_ = std::max<Time>(1, transferTime(flitBytes, bytesPerSecond));
   binWidth_ = binWidth;
-}
-
-Time Channel::serialisation(std::int64_t wireBytes) const {
-  return std::max<Time>(1, transferTime(static_cast<double>(wireBytes), rate_));
+  lastBytes_ = -1;
 }
 
 void Channel::record(Time start, Time end, std::int64_t wireBytes, std::int64_t payloadBytes) {

@@ -1,6 +1,7 @@
 // One direction of a link: serialisation at the link rate, propagation latency, and
 // the per-direction statistics the views animate (bytes per time bin).
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -24,7 +25,15 @@ class Channel {
   double rate() const { return rate_; }
   Time latency() const { return latency_; }
   Time flitTime() const { return flitTime_; }
-  Time serialisation(std::int64_t wireBytes) const;
+  Time serialisation(std::int64_t wireBytes) const {
+    // Packets of a run come in a few sizes: remember the last one (a double division and
+    // a rounding per hop otherwise).
+    if (wireBytes != lastBytes_) {
+      lastBytes_ = wireBytes;
+      lastTime_ = std::max<Time>(1, transferTime(static_cast<double>(wireBytes), rate_));
+    }
+    return lastTime_;
+  }
 
   // Records a transmission occupying the channel over [start, end).
   void record(Time start, Time end, std::int64_t wireBytes, std::int64_t payloadBytes);
@@ -35,6 +44,8 @@ class Channel {
   Time latency_ = 0;
   Time flitTime_ = 0;
   Time binWidth_ = kMicrosecond;
+  mutable std::int64_t lastBytes_ = -1;
+  mutable Time lastTime_ = 0;
   ChannelStats stats_;
 };
 

@@ -104,6 +104,11 @@ bool EndpointNode::takeRequest(int port) {
   // for another chip, a read while the outstanding limit is reached), without scanning a
   // long source queue at every injection.
   const std::size_t n = std::min<std::size_t>(jobs_.size(), 16);
+  // A job is blocked on credits when no request VC has room for its packet: the fullest
+  // VC decides, so blocked jobs cost one comparison.
+  const int requestVcs = config().requestVcs();
+  std::int32_t mostCredits = 0;
+  for (int v = 0; v < requestVcs; ++v) mostCredits = std::max(mostCredits, o.credits[static_cast<std::size_t>(v)]);
   std::size_t i = 0;
   for (std::size_t tried = 0; tried < n && i < jobs_.size(); ++tried) {
     Job& j = jobs_[i];
@@ -119,21 +124,18 @@ bool EndpointNode::takeRequest(int port) {
                           ? j.fullWire
                           : static_cast<std::uint32_t>(config().wire.wireBytes(m.op, payload, m.extensionFlits));
     const auto flits = static_cast<std::int32_t>(wire / flitBytes);
-    // A request VC with room for the whole packet, starting from the rotating one.
-    // A request VC with room for the whole packet, from the rotating one on; if none has,
-    // a smaller packet further back (an ld_reduce request behind a multicast store) may.
+    if (flits > mostCredits) {
+      // Blocked on credits: let it queue behind the others (round-robin fairness), so
+      // work further back that fits is reached (a smaller packet, e.g. an ld_reduce
+      // request behind a multicast store).
+      jobs_.moveToBack(i);
+      continue;
+    }
+    // A request VC with room for the whole packet, from the rotating one on.
     int vc = -1;
-    for (int k = 0; k < config().requestVcs() && vc < 0; ++k) {
+    for (int k = 0; k < requestVcs && vc < 0; ++k) {
       const int v = config().vcFor(false, vcSpread_ + static_cast<std::uint32_t>(k));
       if (o.credits[static_cast<std::size_t>(v)] >= flits) vc = v;
-    }
-    if (vc < 0) {
-      // Blocked on credits: let it queue behind the others (round-robin fairness), so
-      // work further back that fits is reached.
-      Job blocked = std::move(j);
-      jobs_.erase(jobs_.begin() + static_cast<std::ptrdiff_t>(i));
-      jobs_.push_back(std::move(blocked));
-      continue;
     }
 
     Packet p;
@@ -167,13 +169,10 @@ bool EndpointNode::takeRequest(int port) {
     // in-order message keeps its place until its last packet is out.
     const bool sent = j.remaining == 0;
     const std::uint64_t sentTag = m.tag;
-    if (sent) {
-      jobs_.erase(jobs_.begin() + static_cast<std::ptrdiff_t>(i));
-    } else if (!m.inOrder) {
-      Job taken = std::move(j);
-      jobs_.erase(jobs_.begin() + static_cast<std::ptrdiff_t>(i));
-      jobs_.push_back(std::move(taken));
-    }
+    if (sent)
+      jobs_.erase(i);
+    else if (!m.inOrder)
+      jobs_.moveToBack(i);
     ++stats_.packetsInjected;
     transmit(port, pool().allocate(p));
     if (sent && agent_) agent_->onSent(sentTag);

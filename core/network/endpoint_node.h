@@ -11,6 +11,7 @@
 
 #include "network/endpoint_agent.h"
 #include "network/network_node.h"
+#include "network/rotating_queue.h"
 
 namespace fl::net {
 
@@ -70,7 +71,7 @@ class EndpointNode : public NetworkNode {
 
   int endpoint_;
   EndpointAgent* agent_ = nullptr;
-  std::deque<Job> jobs_;                         // request-class work, served round-robin
+  RotatingQueue<Job> jobs_;                      // request-class work, served round-robin
   std::vector<std::deque<PacketHandle>> portResponses_;  // responses tied to a port
   std::deque<PacketHandle> responses_;           // responses for any port
   std::unordered_map<std::uint64_t, int> ldReducePending_;  // piece -> operands still due

@@ -7,16 +7,10 @@
 
 namespace fl::net {
 
-NetworkNode::NetworkNode(Network& net, topo::NodeId node) : net_(net), node_(node) {}
-
-PacketPool& NetworkNode::pool() { return net_.pool(partition().index()); }
-const NetworkConfig& NetworkNode::config() const { return net_.config(); }
-
-std::int32_t NetworkNode::flitsOf(const Packet& p) const {
-  return static_cast<std::int32_t>(p.wireBytes / static_cast<std::uint32_t>(config().wire.flitBytes));
-}
+NetworkNode::NetworkNode(Network& net, topo::NodeId node) : net_(net), config_(&net.config()), node_(node) {}
 
 void NetworkNode::wire() {
+  pool_ = &net_.pool(partition().index());
   const auto& topo = net_.topology();
   const auto& ports = topo.ports(node_);
   const NetworkConfig& cfg = config();

@@ -46,10 +46,13 @@ class NetworkNode : public Component {
     Time creditDelay = 0;
   };
 
-  PacketPool& pool();
-  const NetworkConfig& config() const;
+  // Cached at construction / wiring: these are on every packet's path.
+  PacketPool& pool() { return *pool_; }
+  const NetworkConfig& config() const { return *config_; }
   std::uint64_t newPacketId() { return (static_cast<std::uint64_t>(node_) << 40) | packetSeq_++; }
-  std::int32_t flitsOf(const Packet& p) const;
+  std::int32_t flitsOf(const Packet& p) const {
+    return static_cast<std::int32_t>(p.wireBytes / static_cast<std::uint32_t>(config_->wire.flitBytes));
+  }
 
   // Starts sending packet `h` on output `port` now. The caller checked credits and that
   // the port is idle. Ownership of the packet passes to the peer.
@@ -58,6 +61,8 @@ class NetworkNode : public Component {
   void noteOccupancy(std::int64_t flits);
 
   Network& net_;
+  const NetworkConfig* config_;
+  PacketPool* pool_ = nullptr;  // this node's partition's pool, set by wire()
   topo::NodeId node_;
   std::vector<OutPort> out_;
   std::vector<InPort> in_;

@@ -18,16 +18,4 @@ const char* toString(Op op) {
   return "?";
 }
 
-bool isResponseClass(Op op) {
-  return op == Op::Ack || op == Op::ReadResponse || op == Op::LdReduceData ||
-         op == Op::LdReduceResult;
-}
-
-bool carriesAddress(Op op) {
-  return op == Op::Write || op == Op::ReadRequest || op == Op::McStore || op == Op::LdReduce ||
-         op == Op::LdReduceRead || op == Op::Red;
-}
-
-bool carriesByteEnable(Op op) { return op == Op::Write || op == Op::McStore || op == Op::Red; }
-
 }  // namespace fl::net

@@ -24,9 +24,19 @@ enum class Op : std::uint8_t {
 };
 
 const char* toString(Op op);
-bool isResponseClass(Op op);     // travels on the response virtual channels
-bool carriesAddress(Op op);      // requests carry an address-extension flit
-bool carriesByteEnable(Op op);   // writes carry a byte-enable flit
+// Inline: asked for every packet's wire size.
+// Travels on the response virtual channels.
+inline bool isResponseClass(Op op) {
+  return op == Op::Ack || op == Op::ReadResponse || op == Op::LdReduceData ||
+         op == Op::LdReduceResult;
+}
+// Requests carry an address-extension flit.
+inline bool carriesAddress(Op op) {
+  return op == Op::Write || op == Op::ReadRequest || op == Op::McStore || op == Op::LdReduce ||
+         op == Op::LdReduceRead || op == Op::Red;
+}
+// Writes carry a byte-enable flit.
+inline bool carriesByteEnable(Op op) { return op == Op::Write || op == Op::McStore || op == Op::Red; }
 
 struct Packet {
   std::uint64_t id = 0;         // unique per run: (source node << 40) | sequence

@@ -19,7 +19,8 @@ void SwitchNode::wire() {
   NetworkNode::wire();
   const auto vcs = static_cast<std::size_t>(config().virtualChannels);
   occupancy_.assign(out_.size() + 1, std::vector<std::int64_t>(vcs, 0));  // + the internal port
-  outState_.assign(out_.size(), OutState{});
+  const auto slots = static_cast<std::uint32_t>((out_.size() + 1) * vcs);  // inputs x VCs
+  outState_.assign(out_.size(), OutState{VirtualOutputQueue(slots), Request{}});
   buffers_.assign(out_.size(), ReductionBuffer(config().reductionBuffer));
 }
 
@@ -111,9 +112,9 @@ void SwitchNode::multicast(int inPort, PacketHandle h, std::int32_t flits, Op re
     outState_[static_cast<std::size_t>(o)].queue.push(slotOf(inPort, vc),
         {h, static_cast<std::int16_t>(inPort), vc, members[i], replicaFlits, flits});
   }
-  // Copy: arbitration may reuse ports_ through a nested multicast.
-  const std::vector<int> chosen = ports_;
-  for (int o : chosen) tryArbitrate(o);
+  // Arbitration only transmits and schedules events, never re-enters multicast(), so
+  // ports_ stays intact while we walk it.
+  for (int o : ports_) tryArbitrate(o);
 }
 
 void SwitchNode::requestOutput(int port, const Request& r) {
@@ -128,17 +129,25 @@ void SwitchNode::release(int inPort, int vc, std::int32_t flits) {
 }
 
 int SwitchNode::chooseOutput(topo::NodeId dst) {
-  net_.topology().candidates(node_, dst, candidates_);
-  if (candidates_.empty()) throw std::logic_error("switch: no route");
-  if (candidates_.size() == 1) return candidates_.front();
+  if (routes_.empty()) routes_.resize(net_.topology().nodes().size());
+  Route& route = routes_[static_cast<std::size_t>(dst)];
+  if (route.start == UINT32_MAX) {
+    net_.topology().candidates(node_, dst, candidates_);
+    route.start = static_cast<std::uint32_t>(routePorts_.size());
+    route.count = static_cast<std::uint32_t>(candidates_.size());
+    routePorts_.insert(routePorts_.end(), candidates_.begin(), candidates_.end());
+  }
+  if (route.count == 0) throw std::logic_error("switch: no route");
+  const int* candidates = routePorts_.data() + route.start;
+  if (route.count == 1) return candidates[0];
   // Parallel links to the same neighbour: take the least loaded, rotating ties so
   // equal loads alternate. Deterministic: depends only on this switch's state.
-  const std::size_t n = candidates_.size();
+  const std::size_t n = route.count;
   const std::size_t start = spread_++ % n;
-  int best = candidates_[start];
+  int best = candidates[start];
   std::size_t bestLoad = SIZE_MAX;
   for (std::size_t i = 0; i < n; ++i) {
-    const int c = candidates_[(start + i) % n];
+    const int c = candidates[(start + i) % n];
     const std::size_t load = outState_[static_cast<std::size_t>(c)].queue.size() +
                              (out_[static_cast<std::size_t>(c)].busy ? 1 : 0);
     if (load < bestLoad) {

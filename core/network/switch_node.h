@@ -65,6 +65,14 @@ class SwitchNode : public NetworkNode {
   std::vector<ReductionBuffer> buffers_;   // per port
   std::unordered_map<std::uint64_t, std::uint16_t> forwarded_;  // contributions sent early
   std::vector<int> candidates_;
+  // Routes are static: each destination's candidate ports are asked of the topology once
+  // (a virtual call filling a vector on every packet otherwise) and kept flat here.
+  struct Route {
+    std::uint32_t start = UINT32_MAX;  // into routePorts_; UINT32_MAX: not asked yet
+    std::uint32_t count = 0;
+  };
+  std::vector<Route> routes_;  // by destination node
+  std::vector<int> routePorts_;
   std::vector<int> ports_;
   std::vector<ReductionEntry> evicted_;
   void noteReductionOccupancy(int port, bool eviction);

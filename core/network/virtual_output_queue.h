@@ -1,9 +1,13 @@
 // The requests waiting for one switch output port: one FIFO per input slot (input port,
-// VC), kept only while non-empty, and the round-robin arbiter over the slots. Granting
-// looks at each slot's oldest request only, so order per (input, VC, output) holds, and
-// costs O(active slots) rather than O(waiting packets) on deep buffers.
+// VC) and the round-robin arbiter over the slots. Granting looks at each slot's oldest
+// request only, so order per (input, VC, output) holds.
+//
+// Hot path of every switch hop, so nothing moves or allocates per request: the FIFOs
+// are linked lists through a node pool that only grows to the output's peak backlog,
+// a slot's list is found by its id (a table sized on first use), and a bitmask of the
+// non-empty slots lets the arbiter skip empty ones a word at a time.
 #pragma once
-#include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <vector>
 
@@ -22,61 +26,86 @@ struct OutputRequest {
 
 class VirtualOutputQueue {
  public:
+  // `slots`: how many slot ids there are (input ports x VCs); ids are below it.
+  explicit VirtualOutputQueue(std::uint32_t slots = 0) : slots_(slots) {}
+
   bool empty() const { return size_ == 0; }
   std::size_t size() const { return size_; }
 
   void push(std::uint32_t slot, const OutputRequest& r) {
-    auto it = std::lower_bound(active_.begin(), active_.end(), slot,
-                               [](const Slot& s, std::uint32_t id) { return s.id < id; });
-    if (it == active_.end() || it->id != slot) {
-      // Reuse an emptied slot's storage: slots come and go with every burst.
-      std::vector<OutputRequest> fifo;
-      if (!spare_.empty()) {
-        fifo = std::move(spare_.back());
-        spare_.pop_back();
-      }
-      it = active_.insert(it, Slot{slot, std::move(fifo), 0});
+    if (fifos_.empty()) {  // first use: most outputs of a large fabric never queue
+      fifos_.assign(slots_, Fifo{});
+      active_.assign((slots_ + 63) / 64, 0);
     }
-    it->fifo.push_back(r);
+    std::uint32_t n;
+    if (free_ != kNone) {
+      n = free_;
+      free_ = nodes_[n].next;
+    } else {
+      n = static_cast<std::uint32_t>(nodes_.size());
+      nodes_.emplace_back();
+    }
+    nodes_[n] = Node{r, kNone};
+    Fifo& f = fifos_[slot];
+    if (f.head == kNone) {
+      f.head = n;
+      active_[slot >> 6] |= std::uint64_t{1} << (slot & 63);
+    } else {
+      nodes_[f.tail].next = n;
+    }
+    f.tail = n;
     ++size_;
   }
 
-  // Grants the head request of the first slot, in round-robin order from the slot after
-  // the last grant, that `eligible(request)` accepts (e.g. has downstream credits).
+  // Grants the head request of the first non-empty slot, in round-robin order from the
+  // slot after the last grant, that `eligible(request)` accepts (e.g. has downstream
+  // credits).
   template <class Eligible>
   bool grant(Eligible eligible, OutputRequest& out) {
     if (size_ == 0) return false;
-    const auto n = active_.size();
-    const auto start = static_cast<std::size_t>(
-        std::lower_bound(active_.begin(), active_.end(), rr_,
-                         [](const Slot& s, std::uint32_t id) { return s.id < id; }) -
-        active_.begin());
-    for (std::size_t k = 0; k < n; ++k) {
-      const std::size_t i = (start + k) % n;
-      Slot& s = active_[i];
-      if (!eligible(s.fifo[s.head])) continue;
-      out = s.fifo[s.head++];
-      --size_;
-      rr_ = s.id + 1;
-      if (s.head == s.fifo.size()) {
-        s.fifo.clear();
-        spare_.push_back(std::move(s.fifo));
-        active_.erase(active_.begin() + static_cast<std::ptrdiff_t>(i));
+    const auto words = static_cast<std::uint32_t>(active_.size());
+    // Slots rr_.. to the end, then 0..rr_-1: the words from rr_'s on, wrapping round to
+    // rr_'s word again for its bits below rr_.
+    std::uint32_t w = rr_ >> 6;
+    std::uint64_t bits = active_[w] & (~std::uint64_t{0} << (rr_ & 63));
+    for (std::uint32_t k = 0; k <= words; ++k) {
+      while (bits != 0) {
+        const std::uint32_t slot = (w << 6) | static_cast<std::uint32_t>(std::countr_zero(bits));
+        bits &= bits - 1;
+        Fifo& f = fifos_[slot];
+        if (!eligible(nodes_[f.head].request)) continue;
+        const std::uint32_t n = f.head;
+        out = nodes_[n].request;
+        f.head = nodes_[n].next;
+        if (f.head == kNone) active_[slot >> 6] &= ~(std::uint64_t{1} << (slot & 63));
+        nodes_[n].next = free_;
+        free_ = n;
+        --size_;
+        rr_ = slot + 1 < slots_ ? slot + 1 : 0;
+        return true;
       }
-      return true;
+      w = w + 1 < words ? w + 1 : 0;
+      bits = active_[w];
+      if (k + 1 == words) bits &= ~(~std::uint64_t{0} << (rr_ & 63));  // back at rr_'s word
     }
     return false;
   }
 
  private:
-  struct Slot {
-    std::uint32_t id;
-    std::vector<OutputRequest> fifo;
-    std::size_t head;
+  static constexpr std::uint32_t kNone = UINT32_MAX;
+  struct Node {
+    OutputRequest request;
+    std::uint32_t next = kNone;  // next in its slot's FIFO, or in the free list
   };
-  std::vector<Slot> active_;  // sorted by slot id
-  std::vector<std::vector<OutputRequest>> spare_;  // storage of emptied slots
-  std::uint32_t rr_ = 0;
+  struct Fifo {
+    std::uint32_t head = kNone, tail = kNone;
+  };
+  std::uint32_t slots_;
+  std::vector<Fifo> fifos_;            // by slot id
+  std::vector<std::uint64_t> active_;  // one bit per slot: its FIFO is non-empty
+  std::vector<Node> nodes_;
+  std::uint32_t free_ = kNone;
+  std::uint32_t rr_ = 0;  // slot after the last grant (wrapped), where the next scan starts
   std::size_t size_ = 0;
 };
 

@@ -23,7 +23,16 @@ struct WireFormat {
 
   // Flits of a packet carrying `payload` data bytes for operation `op`, plus
   // `extensionFlits` per NVLink packet (e.g. target lists).
-  std::int64_t flits(Op op, std::int64_t payload, int extensionFlits = 0) const;
+  // Inline: asked for every packet made and every multicast replica.
+  std::int64_t flits(Op op, std::int64_t payload, int extensionFlits = 0) const {
+    const std::int64_t nvlinkPackets =
+        payload <= 0 ? 1 : (payload + maxPacketPayload - 1) / maxPacketPayload;
+    std::int64_t perPacket = headerFlits + extensionFlits;
+    if (carriesAddress(op)) perPacket += addressFlits;
+    if (carriesByteEnable(op) && payload > 0) perPacket += byteEnableFlits;
+    const std::int64_t dataFlits = (payload + flitBytes - 1) / flitBytes;
+    return nvlinkPackets * perPacket + dataFlits;
+  }
   std::int64_t wireBytes(Op op, std::int64_t payload, int extensionFlits = 0) const {
     return flits(op, payload, extensionFlits) * flitBytes;
   }
