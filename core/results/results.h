@@ -143,8 +143,10 @@ struct PipelineTask {
   Time start = 0, end = 0;
   std::int32_t gpu = 0;
   std::int32_t tile = -1;    // GEMMs: expert tile row on this GPU; dispatch/combine: token chunk
-  std::int32_t after = -1;   // index of the task whose completion made this one ready (its
-                             // critical predecessor, possibly on another GPU); -1: none
+  std::int32_t after = -1;   // index of the task that made this one ready (its critical
+                             // predecessor, possibly on another GPU): for a GEMM-1 row the
+                             // dispatch chunk that sent its last token (it may still be
+                             // sending others), else the task whose completion did; -1: none
   std::int32_t tokens = 0;   // token rows it covered
   std::uint16_t sms = 1;     // SMs (thread blocks) it occupied at once at most
   std::uint16_t step = 0;    // layer pass (scheme.stragglers.steps)

@@ -112,7 +112,8 @@ void PipelineAgent::beginPass() {
   ldReduceInFlight_ = 0;
   for (int t = 0; t < plan.tokens; ++t) {
     std::uint8_t st = 0;
-    if (plan.route(rank_, t).gpus.empty()) st |= kNet;
+    // Static NVLS reduces every token over every GPU; otherwise only tokens with remote experts.
+    if (plan.route(rank_, t).gpus.empty() && s_.comm != MoeCommunication::NvlsStatic) st |= kNet;
     bool local = false;
     for (int j = 0; j < plan.topK; ++j)
       local |= plan.expertGpu[static_cast<std::size_t>(plan.chosen[(static_cast<std::size_t>(rank_) * plan.tokens + t) * plan.topK + j])] == rank_;

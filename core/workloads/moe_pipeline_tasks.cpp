@@ -234,7 +234,7 @@ void PipelineAgent::notified(const net::Packet& p) {
 void PipelineAgent::countReady(int t, std::uint64_t cause) {
   const TokenRoute& r = s_.plan->route(rank_, t);
   const int needed = static_cast<int>(r.gpus.size()) + hasLocal_[static_cast<std::size_t>(t)];
-  if (++readyCount_[static_cast<std::size_t>(t)] < needed || r.gpus.empty()) return;
+  if (++readyCount_[static_cast<std::size_t>(t)] < needed || (ownState_[static_cast<std::size_t>(t)] & kNet)) return;
   if (p_.useTracker && orSpilled_[static_cast<std::size_t>(t)]) {
     wakeAt(now() + or_.access(true), kOrReady | static_cast<std::uint64_t>(t));
     return;
