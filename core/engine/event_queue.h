@@ -46,6 +46,7 @@ class EventQueue {
  private:
   void advance();   // makes the current bucket non-empty (requires !empty())
   void sortBucket();
+  bool countingSort();  // false: the bucket needs a comparison sort
   // Ring slots from `from` on (wrapping) to the next occupied one; requires inRing_ > 0.
   std::size_t distanceToOccupied(std::size_t from) const;
   static void heapPush(std::vector<Event>& h, const Event& e);
@@ -62,6 +63,8 @@ class EventQueue {
   std::vector<Event> far_;     // heap: beyond the ring's horizon
   std::size_t inRing_ = 0;     // events in ring buckets other than the current one
   std::vector<std::uint64_t> occupied_;  // one bit per ring slot: holds events
+  std::vector<Event> gathered_;          // scratch of countingSort()
+  std::vector<std::uint32_t> counts_;    // scratch of countingSort()
   std::size_t size_ = 0;
 };
 
