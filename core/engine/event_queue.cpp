@@ -42,8 +42,8 @@ Event EventQueue::heapPop(std::vector<Event>& h) {
   return e;
 }
 
-void EventQueue::push(const Event& e) {
-  ++size_;
+// Everything but an append to a ring slot with room (inline in the header).
+void EventQueue::pushSlow(const Event& e) {
   const Time width = Time{1} << shift_;
   if (e.time < base_ + width) {
     heapPush(late_, e);
