@@ -42,8 +42,8 @@ Event EventQueue::heapPop(std::vector<Event>& h) {
   return e;
 }
 
-void EventQueue::push(const Event& e) {
-  ++size_;
+// Everything but an append to a ring slot with room (inline in the header).
+void EventQueue::pushSlow(const Event& e) {
   const Time width = Time{1} << shift_;
   if (e.time < base_ + width) {
     heapPush(late_, e);
@@ -103,11 +103,12 @@ void EventQueue::advance() {
   }
 }
 
-// Buckets hold a handful of events: insertion sort beats std::sort's set-up there.
+// Small buckets: insertion sort beats std::sort's set-up. Large ones (bursts of events
+// at a few instants, from a few dozen components): counting sorts, else std::sort.
 void EventQueue::sortBucket() {
   const std::size_t n = sorted_.size();
   if (n > 24) {
-    std::sort(sorted_.begin(), sorted_.end(), earlier);
+    if (!countingSort()) std::sort(sorted_.begin(), sorted_.end(), earlier);
     return;
   }
   Event* a = sorted_.data();
@@ -121,6 +122,43 @@ void EventQueue::sortBucket() {
     } while (j > 0 && before(e, a[j - 1]));
     a[j] = e;
   }
+}
+
+// A stable counting sort by source component, then a stable one by time, orders the
+// bucket by (time, source, sequence) provided each source's events already stand in
+// sequence order, which is how they were pushed (a source numbers events as it
+// schedules them). A final check confirms the order, so an exception (e.g. events merged
+// from the far heap) only costs the fallback. O(n + ranges) instead of O(n log n).
+bool EventQueue::countingSort() {
+  const std::size_t n = sorted_.size();
+  std::uint64_t srcLo = UINT64_MAX, srcHi = 0;
+  Time tLo = kTimeNever, tHi = 0;
+  for (const Event& e : sorted_) {
+    srcLo = std::min(srcLo, e.order >> kSequenceBits);
+    srcHi = std::max(srcHi, e.order >> kSequenceBits);
+    tLo = std::min(tLo, e.time);
+    tHi = std::max(tHi, e.time);
+  }
+  constexpr std::uint64_t kMaxRange = 4096;  // counters worth clearing per bucket
+  if (srcHi - srcLo >= kMaxRange || static_cast<std::uint64_t>(tHi - tLo) >= kMaxRange) return false;
+  gathered_.resize(n);
+  const auto pass = [&](const std::vector<Event>& from, std::vector<Event>& to, std::size_t range,
+                        auto digit) {
+    counts_.assign(range + 1, 0);
+    for (const Event& e : from) ++counts_[digit(e) + 1];
+    for (std::size_t d = 1; d <= range; ++d) counts_[d] += counts_[d - 1];
+    for (const Event& e : from) to[counts_[digit(e)]++] = e;
+  };
+  pass(sorted_, gathered_, static_cast<std::size_t>(srcHi - srcLo + 1),
+       [srcLo](const Event& e) { return static_cast<std::size_t>((e.order >> kSequenceBits) - srcLo); });
+  if (tLo == tHi)
+    sorted_.swap(gathered_);  // one instant: sorted by source already
+  else
+    pass(gathered_, sorted_, static_cast<std::size_t>(tHi - tLo + 1),
+         [tLo](const Event& e) { return static_cast<std::size_t>(e.time - tLo); });
+  for (std::size_t i = 1; i < n; ++i)
+    if (!before(sorted_[i - 1], sorted_[i])) return false;  // sorted_ still holds every event
+  return true;
 }
 
 Time EventQueue::nextTime() {

@@ -25,7 +25,25 @@ class EventQueue {
   bool empty() const { return size_ == 0; }
   std::size_t size() const { return size_; }
   Time nextTime();  // kTimeNever when empty
-  void push(const Event& e);
+  // Every scheduled event comes through here: the common case, an append to a ring
+  // slot that has room, is inline; the rest (growth, current bucket, far future) is not.
+  void push(const Event& e) {
+    ++size_;
+    if (e.time >= base_ + (Time{1} << shift_)) {
+      const auto ahead = static_cast<std::uint64_t>((e.time - base_) >> shift_);
+      if (ahead <= mask_) {
+        const std::size_t slot = (cursor_ + ahead) & mask_;
+        std::vector<Event>& bucket = ring_[slot];
+        if (bucket.size() < bucket.capacity()) {
+          bucket.push_back(e);
+          occupied_[slot >> 6] |= std::uint64_t{1} << (slot & 63);
+          ++inRing_;
+          return;
+        }
+      }
+    }
+    pushSlow(e);
+  }
   Event pop();      // requires !empty()
   // Pops the next event into `out` if there is one before `end`: the event loop's one
   // call per event (nextTime() then pop() would find the bucket twice).
@@ -46,6 +64,8 @@ class EventQueue {
  private:
   void advance();   // makes the current bucket non-empty (requires !empty())
   void sortBucket();
+  [[gnu::noinline]] void pushSlow(const Event& e);  // push() after ++size_
+  bool countingSort();  // false: the bucket needs a comparison sort
   // Ring slots from `from` on (wrapping) to the next occupied one; requires inRing_ > 0.
   std::size_t distanceToOccupied(std::size_t from) const;
   static void heapPush(std::vector<Event>& h, const Event& e);
@@ -62,6 +82,8 @@ class EventQueue {
   std::vector<Event> far_;     // heap: beyond the ring's horizon
   std::size_t inRing_ = 0;     // events in ring buckets other than the current one
   std::vector<std::uint64_t> occupied_;  // one bit per ring slot: holds events
+  std::vector<Event> gathered_;          // scratch of countingSort()
+  std::vector<std::uint32_t> counts_;    // scratch of countingSort()
   std::size_t size_ = 0;
 };
 

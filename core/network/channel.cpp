@@ -10,6 +10,8 @@ void Channel::configure(double bytesPerSecond, Time latency, int flitBytes, Time
   flitTime_ = std::max<Time>(1, transferTime(flitBytes, bytesPerSecond));
   binWidth_ = binWidth;
   lastBytes_ = -1;
+  bin_ = 0;
+  binStart_ = -binWidth;  // no bin yet
 }
 
 void Channel::record(Time start, Time end, std::int64_t wireBytes, std::int64_t payloadBytes) {
@@ -20,9 +22,15 @@ void Channel::record(Time start, Time end, std::int64_t wireBytes, std::int64_t 
 
   // Spread the bytes over the bins the transmission overlaps, proportionally, keeping
   // the exact total (the last bin takes the rounding remainder).
+  auto& bins = stats_.binBytes;
+  if (start >= binStart_ && end <= binStart_ + binWidth_) {  // the bin of the last one:
+    bins.add(bin_, wireBytes);                               // no divisions per packet
+    return;
+  }
   const auto first = static_cast<std::size_t>(start / binWidth_);
   const auto last = static_cast<std::size_t>((end - 1) / binWidth_);
-  auto& bins = stats_.binBytes;
+  bin_ = static_cast<std::int32_t>(last);
+  binStart_ = static_cast<Time>(last) * binWidth_;
   if (first == last) {
     bins.add(static_cast<std::int32_t>(first), wireBytes);
     return;

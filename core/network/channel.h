@@ -44,6 +44,8 @@ class Channel {
   Time latency_ = 0;
   Time flitTime_ = 0;
   Time binWidth_ = kMicrosecond;
+  std::int32_t bin_ = 0;      // bin of the last transmission's end, starting at binStart_
+  Time binStart_ = -kMicrosecond;
   mutable std::int64_t lastBytes_ = -1;
   mutable Time lastTime_ = 0;
   ChannelStats stats_;

@@ -132,10 +132,13 @@ bool EndpointNode::takeRequest(int port) {
       continue;
     }
     // A request VC with room for the whole packet, from the rotating one on.
+    // v walks vcFor(false, vcSpread_ + k) for k = 0, 1, ... (request VCs are 0..n-1)
+    // without a division per step (the same VCs unless one node sends 2^32 packets and
+    // vcSpread_ wraps).
     int vc = -1;
-    for (int k = 0; k < requestVcs && vc < 0; ++k) {
-      const int v = config().vcFor(false, vcSpread_ + static_cast<std::uint32_t>(k));
+    for (int k = 0, v = config().vcFor(false, vcSpread_); k < requestVcs && vc < 0; ++k) {
       if (o.credits[static_cast<std::size_t>(v)] >= flits) vc = v;
+      v = v + 1 == requestVcs ? 0 : v + 1;
     }
 
     Packet p;

@@ -1,13 +1,17 @@
 #include "network/network_node.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 
 #include "network/network.h"
 
 namespace fl::net {
 
-NetworkNode::NetworkNode(Network& net, topo::NodeId node) : net_(net), config_(&net.config()), node_(node) {}
+NetworkNode::NetworkNode(Network& net, topo::NodeId node) : net_(net), config_(&net.config()), node_(node) {
+  const auto flit = static_cast<std::uint32_t>(config_->wire.flitBytes);
+  if (std::has_single_bit(flit)) flitShift_ = std::countr_zero(flit);
+}
 
 void NetworkNode::wire() {
   pool_ = &net_.pool(partition().index());

@@ -51,6 +51,8 @@ class NetworkNode : public Component {
   const NetworkConfig& config() const { return *config_; }
   std::uint64_t newPacketId() { return (static_cast<std::uint64_t>(node_) << 40) | packetSeq_++; }
   std::int32_t flitsOf(const Packet& p) const {
+    // Several times per hop: a shift for the usual power-of-two flit size, not a division.
+    if (flitShift_ >= 0) return static_cast<std::int32_t>(p.wireBytes >> flitShift_);
     return static_cast<std::int32_t>(p.wireBytes / static_cast<std::uint32_t>(config_->wire.flitBytes));
   }
 
@@ -63,6 +65,7 @@ class NetworkNode : public Component {
   Network& net_;
   const NetworkConfig* config_;
   PacketPool* pool_ = nullptr;  // this node's partition's pool, set by wire()
+  int flitShift_ = -1;          // log2 of the flit size when it is a power of two
   topo::NodeId node_;
   std::vector<OutPort> out_;
   std::vector<InPort> in_;

@@ -146,8 +146,8 @@ int SwitchNode::chooseOutput(topo::NodeId dst) {
   const std::size_t start = spread_++ % n;
   int best = candidates[start];
   std::size_t bestLoad = SIZE_MAX;
-  for (std::size_t i = 0; i < n; ++i) {
-    const int c = candidates[(start + i) % n];
+  for (std::size_t i = 0, k = start; i < n; ++i, k = k + 1 == n ? 0 : k + 1) {  // k = (start + i) % n
+    const int c = candidates[k];
     const std::size_t load = outState_[static_cast<std::size_t>(c)].queue.size() +
                              (out_[static_cast<std::size_t>(c)].busy ? 1 : 0);
     if (load < bestLoad) {
