@@ -550,7 +550,7 @@ std::vector<ParamSpec> build() {
       "distribution of each task's relative extra duration (lognormal: sigma 1, same mean)", "seed 001 §3.1"));
   t.push_back(real("scheme.stragglers.task_noise", "fraction", FIELD(scheme.stragglers.task_noise), {0, 10},
                    "mean relative extra duration of a task (0.1 = 10 % longer on average)"));
-  t.push_back(integer("scheme.stragglers.steps", FIELD(scheme.stragglers.steps), {1, 10'000},
+  t.push_back(integer("scheme.stragglers.steps", FIELD(scheme.stragglers.steps), {1, 4096},
                       "layer passes run back to back; straggler delay P95 is taken over them", "seed 001 Fig. 3.1"));
 
   // --- run

@@ -5,20 +5,11 @@
 
 #include "pipeline/flash_memory.h"
 #include "pipeline/straggler_noise.h"
+#include "workloads/moe_pipeline_codes.h"
 
 namespace fl::work {
-namespace {
 
-// Timer arguments: type in the top byte (barrier releases are kReleaseBase + id, below).
-constexpr std::uint64_t kBatchDone = 1ull << 56, kStageGo = 2ull << 56, kKick = 3ull << 56,
-                        kOrReady = 4ull << 56, kTypeMask = 0xffull << 56;
-constexpr std::uint8_t kNet = 1, kLocal = 2, kDone = 4;
-constexpr std::uint8_t kWholeGpu = 255;
-// Barrier ids per pass: after dispatch, before combine, pass end.
-constexpr int kBarriersPerPass = 4, kAfterDispatch = 0, kBeforeCombine = 1, kPassEnd = 3;
-
-
-}  // namespace
+using namespace pipeline_codes;
 
 PipelineAgent::PipelineAgent(net::EndpointNode& ep, const MoeShared& s, const PipelineShared& p, int rank)
     : MoeAgent(ep, s, rank),
@@ -179,13 +170,8 @@ void PipelineAgent::onTimer(std::uint64_t what) {
     run();
   } else if (what >= kReleaseBase) {
     const int id = static_cast<int>(what - kReleaseBase) % kBarriersPerPass;
-    if (!tasks_.empty()) {
-      for (auto i = tasks_.size(); i-- > 0;)
-        if (tasks_[i].kind == PipelineTaskKind::Barrier) {
-          tasks_[i].end = now();
-          break;
-        }
-    }
+    if (barrierRecord_ >= 0) tasks_[static_cast<std::size_t>(barrierRecord_)].end = now();
+    barrierRecord_ = -1;
     if (id == kAfterDispatch) startStage(1);
     else if (id == kBeforeCombine) startStage(3);
     else if (++step_ < p_.stragglers.steps) {

@@ -44,7 +44,8 @@ struct PipelineShared {
   std::uint64_t seed = 1;
 };
 
-// Key of a piece of work, to link a task to the one that made it ready.
+// Key of a piece of work, to link a task to the one that made it ready: GPU (16 bits),
+// kind (4), pass (12: scheme.stragglers.steps is at most 4096), tile or chunk (32).
 inline std::uint64_t workKey(int gpu, int kind, int step, std::int64_t id) {
   return (static_cast<std::uint64_t>(gpu) << 48) | (static_cast<std::uint64_t>(kind) << 44) |
          (static_cast<std::uint64_t>(step) << 32) | static_cast<std::uint32_t>(id);
@@ -116,6 +117,7 @@ class PipelineAgent : public MoeAgent {
   bool kickPending_ = false, passEnded_ = false, stageStarted_ = false;
   std::int64_t order_ = 0;  // readiness order of queued work
   int commOpen_ = 0;        // communication tasks not yet ended
+  int barrierRecord_ = -1;  // the barrier this GPU waits at (its task record), -1 none
   // ld_reduce requests whose results have not all arrived, at most
   // scheme.dysharp.ld_reduce_in_flight per SM that may issue combines.
   int ldReduceInFlight_ = 0;

@@ -2,14 +2,12 @@
 #include <algorithm>
 
 #include "workloads/moe_pipeline_agent.h"
+#include "workloads/moe_pipeline_codes.h"
 
 namespace fl::work {
-namespace {
+using namespace pipeline_codes;
 
-constexpr std::uint64_t kBatchDone = 1ull << 56, kOrReady = 4ull << 56;
-constexpr std::uint8_t kNet = 1, kLocal = 2, kDone = 4;
-constexpr std::uint8_t kWholeGpu = 255;
-constexpr int kBarriersPerPass = 4, kAfterDispatch = 0, kBeforeCombine = 1, kPassEnd = 3;
+namespace {
 
 PipelineTaskKind taskKind(int kind) { return static_cast<PipelineTaskKind>(kind); }
 
@@ -284,7 +282,7 @@ void PipelineAgent::checkStageEnd() {
 }
 
 void PipelineAgent::arriveAtBarrier(int id) {
-  record(PipelineTaskKind::Barrier, kWholeGpu, id, 0, 0, ~0ull, ~0ull);
+  barrierRecord_ = record(PipelineTaskKind::Barrier, kWholeGpu, id, 0, 0, ~0ull, ~0ull);
   schedule(now() + s_.barrierLatency, s_.coordinator, kBarrierArrive, static_cast<std::uint32_t>(id), 0);
 }
 
