@@ -173,7 +173,7 @@ void PipelineBars::drawLegendIcon(QCPPainter* painter, const QRectF& rect) const
 
 PipelineRowBands::PipelineRowBands(QCPAxis* keyAxis, QCPAxis* valueAxis, const GanttScene* scene)
     : QCPAbstractPlottable(keyAxis, valueAxis), scene_(scene) {
-  setName(QObject::tr("idle (background)"));
+  setName(QObject::tr("idle"));
   setSelectable(QCP::stNone);
 }
 

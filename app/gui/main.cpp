@@ -1,11 +1,12 @@
 // fabriclab: the desktop app.
 //
-//   fabriclab [SCENARIO] [--open SCENARIO] [--screenshot FILE.png]
+//   fabriclab [SCENARIO] [--open SCENARIO] [--screenshot FILE.png] [--show DOCK]...
 //
 // Opens SCENARIO (default: the bundled demo) and runs it at once. With --screenshot the
 // window is grabbed when the run has finished, saved as PNG, and the app exits: 0 on
 // success, 2 on bad input (unreadable or invalid scenario, unwritable image path).
 #include <QApplication>
+#include <QDockWidget>
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
@@ -46,8 +47,12 @@ int main(int argc, char** argv) {
   const QCommandLineOption shotOption(QStringLiteral("screenshot"),
                                       QStringLiteral("Run, save a PNG of the window when done, and exit."),
                                       QStringLiteral("FILE.png"));
+  const QCommandLineOption showOption(QStringLiteral("show"),
+                                      QStringLiteral("Bring a dock to the front by its title (repeatable), e.g. Pipeline."),
+                                      QStringLiteral("DOCK"));
   parser.addOption(openOption);
   parser.addOption(shotOption);
+  parser.addOption(showOption);
   if (!parser.parse(QApplication::arguments())) return badInput(parser.errorText());
   if (parser.isSet(QStringLiteral("help"))) parser.showHelp(0);
   if (parser.isSet(QStringLiteral("version"))) parser.showVersion();
@@ -75,6 +80,7 @@ int main(int argc, char** argv) {
   options.restoreLayout = !screenshot;  // screenshots look the same on every machine
   fl::gui::MainWindow window(options);
   int exitCode = 0;
+  QList<QDockWidget*> shown;  // --show docks, raised again before a screenshot (results raise others)
   if (screenshot) {
     QObject::connect(window.controller(), &fl::gui::RunController::failed, &app, [&](const QString& message) {
       exitCode = badInput(message);
@@ -85,6 +91,8 @@ int main(int argc, char** argv) {
       if (exitCode != 0) return;
       // Let the views repaint from the final results before grabbing.
       QTimer::singleShot(400, &app, [&] {
+        for (QDockWidget* d : shown) d->raise();
+        QApplication::processEvents();
         if (!window.grab().save(shotPath, "PNG")) exitCode = badInput(QStringLiteral("--screenshot: cannot write '%1'").arg(shotPath));
         QApplication::exit(exitCode);
       });
@@ -95,6 +103,21 @@ int main(int argc, char** argv) {
   const bool named = !positional.isEmpty() || parser.isSet(openOption);
   const QString error = window.startup(path, !screenshot);
   if (!error.isEmpty() && (screenshot || named)) return badInput(error);
+  // Docks named by --show come to the front of their tab group (screenshots, demos).
+  const auto docks = window.findChildren<QDockWidget*>();
+  for (const QString& title : parser.values(showOption)) {
+    QDockWidget* found = nullptr;
+    QStringList titles;
+    for (QDockWidget* d : docks) {
+      titles << d->windowTitle();
+      if (d->windowTitle().compare(title, Qt::CaseInsensitive) == 0) found = d;
+    }
+    if (!found)
+      return badInput(QStringLiteral("--show: expected a dock title (%1), found '%2'").arg(titles.join(QStringLiteral(", ")), title));
+    found->show();
+    found->raise();
+    shown << found;
+  }
   window.show();
   const int rc = QApplication::exec();
   return screenshot ? exitCode : rc;
