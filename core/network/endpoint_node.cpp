@@ -125,10 +125,15 @@ bool EndpointNode::takeRequest(int port) {
                           : static_cast<std::uint32_t>(config().wire.wireBytes(m.op, payload, m.extensionFlits));
     const auto flits = static_cast<std::int32_t>(wire / flitBytes);
     if (flits > mostCredits) {
-      // Blocked on credits: let it queue behind the others (round-robin fairness), so
-      // work further back that fits is reached (a smaller packet, e.g. an ld_reduce
-      // request behind a multicast store).
-      jobs_.moveToBack(i);
+      // Blocked on credits. An in-order message (a warp's token vector) keeps its place:
+      // sending later tokens first would scramble the order in which experts receive
+      // them, and with it which tile each token lands in. Others queue behind the rest
+      // (round-robin fairness), so work further back that fits is reached (a smaller
+      // packet, e.g. an ld_reduce request behind a multicast store).
+      if (m.inOrder)
+        ++i;
+      else
+        jobs_.moveToBack(i);
       continue;
     }
     // A request VC with room for the whole packet, from the rotating one on.
