@@ -68,8 +68,12 @@ FusionLayout fusionLayout(const Scenario& s, const double gemmFlops[2]) {
       break;
   }
   // scheme.launch.kernels spread over the kernels, the first ones taking the remainder.
+  // Only multi-kernel schemes take it: a fused or persistent kernel is one launch by
+  // construction, so a sweep over scheme.fusion keeps a baseline's count on the
+  // baselines (seed 001 Table 1.1: FlashDMoE 1).
   const int stages = static_cast<int>(f.stages.size());
-  const int total = k.launch.kernels > 0 ? std::max(k.launch.kernels, stages) : stages;
+  const bool multiKernel = k.fusion == MoeFusion::Sequential || k.fusion == MoeFusion::Overlap;
+  const int total = multiKernel && k.launch.kernels > 0 ? std::max(k.launch.kernels, stages) : stages;
   for (int i = 0; i < stages; ++i)
     f.stages[static_cast<std::size_t>(i)].launches = total / stages + (i < total % stages ? 1 : 0);
   return f;

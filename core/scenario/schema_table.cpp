@@ -264,7 +264,7 @@ ParamSpec traceParam() {
 }
 
 const std::vector<std::pair<std::string, Dtype>> kWireDtypes = {
-    {"fp8", Dtype::Fp8}, {"bf16", Dtype::Bf16}, {"fp16", Dtype::Fp16}, {"fp32", Dtype::Fp32}};
+    {"fp8", Dtype::Fp8}, {"bf16", Dtype::Bf16}, {"fp16", Dtype::Fp16}, {"fp32", Dtype::Fp32}, {"tf32", Dtype::Tf32}};
 
 std::vector<ParamSpec> build() {
   using Q = QuantityKind;
@@ -440,7 +440,8 @@ std::vector<ParamSpec> build() {
   t.push_back(integer("workload.moe.top_k", FIELD(workload.moe.top_k), {1, 1024},
                       "moe_layer: experts per token k, at most experts", "hardware.md: MoE model configurations"));
   t.push_back(choice<Dtype>("workload.moe.dispatch_dtype", FIELD(workload.moe.dispatch_dtype), kWireDtypes,
-                            "moe_layer: element type of dispatched tokens and of the expert GEMMs",
+                            "moe_layer: element type of dispatched tokens and of the expert GEMMs (fp32 computes on "
+                            "CUDA cores; tf32 is FP32 data, 4 bytes, on TF32 tensor cores)",
                             "hardware.md: DeepEP row (FP8 dispatch)"));
   t.push_back(choice<Dtype>("workload.moe.combine_dtype", FIELD(workload.moe.combine_dtype), kWireDtypes,
                             "moe_layer: element type of expert outputs sent back and reduced",
@@ -500,8 +501,9 @@ std::vector<ParamSpec> build() {
       [](const std::string& name, Scenario& s) { s.scheme.launch.kernels = launchBaselineKernels(name); },
       {"scheme.launch.kernels"}, "custom"));
   t.push_back(integer("scheme.launch.kernels", FIELD(scheme.launch.kernels), {0, 100'000},
-                      "kernels the host launches per layer pass; 0 = the fusion scheme's own (sequential 4, "
-                      "overlap 2, token_centric and persistent 1, comm_only 1)", "seed 001 Table 1.1"));
+                      "kernels the host launches per layer pass for the multi-kernel schemes (sequential, "
+                      "overlap); 0 = the scheme's own (sequential 4, overlap 2); token_centric, persistent "
+                      "and comm_only are one kernel and ignore it", "seed 001 Table 1.1"));
   t.push_back(quantity("scheme.launch.overhead", Q::Time, FIELD(scheme.launch.overhead), kNonNegative,
                        "host time to launch one kernel; launches are issued one after another",
                        "unconfirmed: ~5 us per cudaLaunchKernel, the commonly measured order"));

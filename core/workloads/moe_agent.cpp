@@ -88,7 +88,7 @@ void MoeAgent::onDelivered(const net::Packet& p) {
   }
   const int source = tagSource(p.tag), token = tagToken(p.tag);
   if (token >= s_.plan->tokens) {  // padding to expert capacity (persistent): useless
-    acc_.add(kDispatch, kDownlink, kUseless, p.payload);
+    acc_.add(phase, kDownlink, kUseless, p.payload);
     return;
   }
   const std::uint64_t block = (static_cast<std::uint64_t>(source) << 32) | static_cast<std::uint32_t>(token);

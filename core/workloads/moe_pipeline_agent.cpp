@@ -84,6 +84,10 @@ void PipelineAgent::beginPass() {
     }
   }
   localLeft_.assign(dispatchGot_.size(), 0);
+  arrivedFrom_.assign(rows.size() * static_cast<std::size_t>(plan.gpus), 0);
+  gemm2RowsLeft_.assign(rows.size(), 0);
+  for (const Tile& t : tiles_) ++gemm2RowsLeft_[static_cast<std::size_t>(t.expert)];
+  padPending_.clear();
   gemm2Done_ = 0;
   notifyLists_.assign(tiles_.size() * static_cast<std::size_t>(plan.gpus), {});
   pushPending_.clear();
@@ -204,6 +208,21 @@ void PipelineAgent::padding(std::vector<Post>& out) const {
     msg.firstPiece = 0;
     msg.destination = s_.nodeOf[static_cast<std::size_t>(g)];
     out.push_back({msg, kDispatch, kUseless});
+  }
+}
+
+// Non-payload-efficient FlashDMoE returns each expert's output cells as padded as they
+// came: capacity rows per source GPU, of which only the routed ones carry tokens. The
+// padding follows once the expert's last GEMM-2 row is done, tagged past the last token.
+void PipelineAgent::combinePadding(int le) {
+  if (s_.fusion != MoeFusion::Persistent || s_.scenario->scheme.persistent.payload_efficient || s_.inSwitch()) return;
+  const MoePlan& plan = *s_.plan;
+  const MoeSpec& m = s_.scenario->workload.moe;
+  const std::int64_t capacity = flashExpertCapacity(plan.tokens, m.experts, s_.scenario->scheme.persistent.capacity_factor);
+  for (int src = 0; src < plan.gpus; ++src) {
+    if (src == rank_) continue;
+    const std::int64_t rows = arrivedFrom_[static_cast<std::size_t>(le) * static_cast<std::size_t>(plan.gpus) + static_cast<std::size_t>(src)];
+    if (rows < capacity) padPending_.push_back({pairKey(src, plan.tokens + le), (capacity - rows) * plan.combineBytes});
   }
 }
 

@@ -105,6 +105,7 @@ class PipelineAgent : public MoeAgent {
   void gemm2RowDone(const Tile& tile, int tileIndex, std::uint64_t key);
   void countReady(int token, std::uint64_t cause);
   void padding(std::vector<Post>& out) const;  // persistent without payload efficiency
+  void combinePadding(int localExpert);        // the same, on the way back
   int record(PipelineTaskKind kind, int group, int tile, int tokens, int sms, std::uint64_t cause, std::uint64_t key);
   Time noisy(Time t);
   bool stageHas(int kind) const;
@@ -132,6 +133,11 @@ class PipelineAgent : public MoeAgent {
   int gemm2Done_ = 0;
   std::vector<std::vector<std::int32_t>> notifyLists_;  // [tile * gpus + source]
   std::vector<std::int64_t> pushPending_;            // deepep: outputs ready to write back
+  // Persistent without payload efficiency: an expert's output cells padded to capacity,
+  // (source << 32 | local expert) -> bytes, sent back once the expert is done.
+  std::vector<std::pair<std::int64_t, std::int64_t>> padPending_;
+  std::vector<std::int32_t> arrivedFrom_;            // [local expert * gpus + source]: tokens
+  std::vector<std::int32_t> gemm2RowsLeft_;          // per local expert: GEMM-2 rows not done
   std::uint64_t pushCause_ = ~0ull;
 
   // Source side (this GPU's tokens).

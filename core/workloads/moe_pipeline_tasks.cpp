@@ -103,12 +103,20 @@ void PipelineAgent::startBatch(const StartedBatch& b) {
       ++n;
     }
     last = pushCause_;
+    for (; !padPending_.empty(); padPending_.pop_back()) {
+      const auto [k, bytes] = padPending_.back();
+      net::Message m = message(net::Op::Write, bytes, kCombine, static_cast<int>(k >> 32), static_cast<int>(k & 0xffffffff));
+      m.firstPiece = 0;
+      m.destination = s_.nodeOf[static_cast<std::size_t>(k >> 32)];
+      posts.push_back({m, kCombine, kUseless});
+      pushComm_[static_cast<std::uint64_t>(k)] = c;
+    }
   }
   comm_[static_cast<std::size_t>(c)].record =
       record(PipelineTaskKind::Combine, b.group, -1, n, 1, last, workKey(rank_, kTaskCombine, step_, c));
   comm_[static_cast<std::size_t>(c)].outstanding = static_cast<int>(posts.size());
   postAll(posts);
-  if (!combinePending_.empty() || !pushPending_.empty()) sched_.push({kTaskCombine, -1, 1, 0, order_++, -1});
+  if (!combinePending_.empty() || !pushPending_.empty() || !padPending_.empty()) sched_.push({kTaskCombine, -1, 1, 0, order_++, -1});
   // Every MultimemQ entry busy: no more ld_reduce until results come back.
   if (s_.inSwitch() && ldReduceInFlight_ >= ldReduceLimit()) sched_.setEnabled(kTaskCombine, false);
   if (posts.empty()) endCommTask(c);
@@ -127,6 +135,7 @@ void PipelineAgent::batchDone(int r) {
     } else {
       ++gemm2Done_;
       if (p_.useTracker) ts_.release();
+      if (--gemm2RowsLeft_[static_cast<std::size_t>(tile.expert)] == 0) combinePadding(tile.expert);
       gemm2RowDone(tile, task.tile, key);
     }
   }
@@ -157,7 +166,7 @@ void PipelineAgent::gemm2RowDone(const Tile& tile, int tileIndex, std::uint64_t 
       list.push_back(t);
     }
   }
-  if (!pushPending_.empty() && sched_.enabled(kTaskCombine) && !sched_.queued(kTaskCombine))
+  if ((!pushPending_.empty() || !padPending_.empty()) && sched_.enabled(kTaskCombine) && !sched_.queued(kTaskCombine))
     sched_.push({kTaskCombine, -1, 1, 0, 0, -1});
   // One readiness notification per source GPU with its tokens of this row (seed 000 §IV-B2).
   for (int src : sources) {
@@ -194,6 +203,7 @@ void PipelineAgent::tokenArrived(int source, int token) {
     if (plan.expertGpu[e] != rank_) continue;
     const auto le = static_cast<std::size_t>(plan.expertLocal[e]);
     ++localLeft_[static_cast<std::size_t>(source) * plan.tokens + token];
+    ++arrivedFrom_[le * static_cast<std::size_t>(plan.gpus) + static_cast<std::size_t>(source)];
     auto& arrived = arrivals_[le];
     arrived.push_back(pairKey(source, token));
     const std::int64_t n = static_cast<std::int64_t>(arrived.size());
@@ -271,7 +281,7 @@ void PipelineAgent::checkStageEnd() {
     return;
   }
   const bool commIdle = commOpen_ == 0;
-  if (ownDone_ < s_.plan->tokens || gemm2Done_ < static_cast<int>(tiles_.size()) || !pushPending_.empty() ||
+  if (ownDone_ < s_.plan->tokens || gemm2Done_ < static_cast<int>(tiles_.size()) || !pushPending_.empty() || !padPending_.empty() ||
       !dispatched || !commIdle)
     return;
   passEnded_ = true;

@@ -6,6 +6,7 @@
 // than the persistent one (seed 001 §3), and results do not depend on threads.
 #include <QtTest>
 
+#include <cmath>
 #include <map>
 
 #include "moe/placement.h"
@@ -75,6 +76,8 @@ class TestTokenPipeline : public QObject {
   void persistentKeepsSmsBusy();
   void jitterHitsSynchronousSchemes();
   void threadsDoNotMatter();
+  void capacityPadding_data();
+  void capacityPadding();
 };
 
 void TestTokenPipeline::schemes_data() {
@@ -198,3 +201,43 @@ void TestTokenPipeline::threadsDoNotMatter() {
 
 QTEST_GUILESS_MAIN(TestTokenPipeline)
 #include "test_token_pipeline.moc"
+
+void TestTokenPipeline::capacityPadding_data() {
+  QTest::addColumn<bool>("payloadEfficient");
+  QTest::addColumn<QString>("phase");
+  for (bool efficient : {true, false})
+    for (const char* phase : {"dispatch", "combine"})
+      QTest::addRow("%s %s", efficient ? "payload-efficient" : "padded", phase) << efficient << QString(phase);
+}
+
+// FlashDMoE without payload efficiency moves every (source GPU, remote expert) cell padded
+// to the expert capacity EC = ceil(cf x tokens / experts) rows (seed 001 §5.4), both ways;
+// the padding is useless downlink data. Expected bytes are counted from the routing and
+// the placement here (experts 16 over 8 GPUs, contiguous: expert e on GPU e / 2).
+void TestTokenPipeline::capacityPadding() {
+  QFETCH(bool, payloadEfficient);
+  QFETCH(QString, phase);
+  Scenario s = small(MoeFusion::Persistent);
+  s.workload.moe.routing.distribution = RoutingDistribution::Normal;  // uneven loads: some cells short
+  s.scheme.persistent.payload_efficient = payloadEfficient;
+  s.scheme.persistent.capacity_factor = 2.0;
+  const Results r = runScenario(s);
+  RoutingParams p = routingParams(s);
+  p.gpus = 8;
+  const Routing routing = generateRouting(p);
+  const std::int64_t capacity = static_cast<std::int64_t>(std::ceil(2.0 * 512 / 16));
+  std::int64_t padRows = 0;
+  for (int g = 0; g < 8; ++g) {
+    std::map<int, std::int64_t> rows;
+    for (int t = 0; t < 512; ++t)
+      for (int e : routing.chosen(g, t)) ++rows[e];
+    for (int e = 0; e < 16; ++e)
+      if (e / 2 != g) padRows += std::max<std::int64_t>(0, capacity - rows[e]);
+  }
+  QVERIFY(padRows > 0);
+  const std::int64_t expected = payloadEfficient ? 0 : padRows * 2048 * 2;  // BF16 rows of hidden 2048
+  std::int64_t useless = -1;
+  for (const auto& b : r.breakdown)
+    if (b.phase == phase.toStdString() && b.direction == "downlink") useless = b.useless;
+  QCOMPARE(useless, expected);
+}
