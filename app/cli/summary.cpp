@@ -136,6 +136,8 @@ void printRunSummary(std::ostream& out, const Scenario& s, const std::string& to
     }
     line(out, "throughput", v + " per endpoint");
   }
+  if (r.agents_unfinished != 0)
+    line(out, "WARNING", formatCount(r.agents_unfinished) + " GPUs never finished their work (simulator stall)");
   if (r.buffer_overflows != 0)
     line(out, "WARNING", formatCount(r.buffer_overflows) + " buffer overflows (simulator bug)");
 

@@ -236,6 +236,7 @@ Json resultsToJson(const Results& r, const Scenario& scenario) {
   inv["packets_consumed_in_switches"] = r.packets_consumed_in_switches;
   inv["packets_in_flight"] = r.packets_in_flight;
   inv["buffer_overflows"] = r.buffer_overflows;
+  inv["agents_unfinished"] = r.agents_unfinished;
 
   j["invariants"] = std::move(inv);
 

@@ -248,6 +248,7 @@ struct Results {
   std::int64_t packets_consumed_in_switches = 0;  // reduction operands, multicast originals
   std::int64_t packets_in_flight = 0;             // left in the fabric at the end (0 when drained)
   std::int64_t buffer_overflows = 0;  // must stay 0
+  std::int64_t agents_unfinished = 0; // GPUs whose work never completed (a stall); must stay 0
   std::int64_t peak_live_packets = 0;
   std::int64_t reduction_hits = 0, reduction_lookups = 0;  // over all switches
 };

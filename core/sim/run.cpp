@@ -78,6 +78,11 @@ Results runOnTopology(const Scenario& s, const topo::Topology& topology, const R
   r.cancelled = stats.cancelled;
   r.makespan = workload->makespan();
   if (r.makespan <= 0) r.makespan = stats.endTime;
+  // Ran out of events with work left (not cancelled, no time limit): a simulator stall.
+  // Synthetic traffic has no end of its own, so only collectives and MoE layers count.
+  if (s.workload.kind != WorkloadKind::Traffic && !stats.cancelled &&
+      (s.run.time_limit <= 0 || stats.endTime < s.run.time_limit))
+    for (const auto& a : workload->agents()) r.agents_unfinished += a->finishedAt() < 0 ? 1 : 0;
   workload->finish(r);
   network.collect(r, r.makespan);
   r.packets = r.packets_consumed;

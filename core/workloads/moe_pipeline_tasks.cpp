@@ -223,7 +223,12 @@ void PipelineAgent::tokenCombined(int token) {
   ownState_[static_cast<std::size_t>(token)] |= kNet;
   if (s_.inSwitch() && tokenComm_[static_cast<std::size_t>(token)] >= 0) {
     --ldReduceInFlight_;
-    if (stageStarted_ && stageHas(kTaskCombine)) sched_.setEnabled(kTaskCombine, true);
+    if (stageStarted_ && stageHas(kTaskCombine)) {
+      sched_.setEnabled(kTaskCombine, true);
+      // Tokens that became ready while every ld_reduce slot was busy found no combine
+      // task to join: queue one for them now.
+      if (!combinePending_.empty() && !sched_.queued(kTaskCombine)) sched_.push({kTaskCombine, -1, 1, 0, order_++, -1});
+    }
   }
   ownTokenDone(token);
   kick();

@@ -78,6 +78,8 @@ class TestTokenPipeline : public QObject {
   void threadsDoNotMatter();
   void capacityPadding_data();
   void capacityPadding();
+  void ldReduceSlotsNeverStall_data();
+  void ldReduceSlotsNeverStall();
 };
 
 void TestTokenPipeline::schemes_data() {
@@ -102,6 +104,7 @@ void TestTokenPipeline::schemes() {
   const PipelineResults& p = *r.pipeline;
   QCOMPARE(p.kernel_launches, std::int64_t(launches));
   QCOMPARE(r.packets_in_flight, std::int64_t(0));
+  QCOMPARE(r.agents_unfinished, std::int64_t(0));
   // Thread blocks: every tile row once through GEMM-1 and once through GEMM-2.
   const int taskN = MoeFusion(fusion) == MoeFusion::Persistent ? s.scheme.persistent.task_n : s.gpu.tile_n;
   const std::int64_t perRow[2] = {(2 * 1024 + taskN - 1) / taskN, (2048 + taskN - 1) / taskN};
@@ -240,4 +243,35 @@ void TestTokenPipeline::capacityPadding() {
   for (const auto& b : r.breakdown)
     if (b.phase == phase.toStdString() && b.direction == "downlink") useless = b.useless;
   QCOMPARE(useless, expected);
+}
+
+void TestTokenPipeline::ldReduceSlotsNeverStall_data() {
+  QTest::addColumn<int>("fusion");
+  QTest::addColumn<int>("tokens");
+  QTest::addColumn<int>("inFlight");
+  for (MoeFusion f : {MoeFusion::Sequential, MoeFusion::Overlap, MoeFusion::TokenCentric})
+    for (int tokens : {128, 256})
+      for (int inFlight : {1, 2})
+        QTest::addRow("%s, %d tokens, %d per SM", fusionName(f), tokens, inFlight) << int(f) << tokens << inFlight;
+}
+
+// A token that becomes ready while every ld_reduce slot is busy must still be combined
+// once a slot frees. It once waited forever and the run ended without the GPUs finishing
+// (token_centric at 128 tokens and overlap at 256 did). Every GPU finishes, and the
+// useful bytes are those of the same layer run without a schedule (comm_only).
+void TestTokenPipeline::ldReduceSlotsNeverStall() {
+  QFETCH(int, fusion);
+  QFETCH(int, tokens);
+  QFETCH(int, inFlight);
+  Scenario s = small(MoeFusion(fusion), MoeCommunication::DySharp);
+  s.workload.moe.tokens_per_gpu = tokens;
+  s.scheme.ld_reduce_in_flight = inFlight;
+  const Results r = runScenario(s);
+  QCOMPARE(r.agents_unfinished, std::int64_t(0));
+  QVERIFY(r.pipeline.has_value());
+  for (const PipelineTask& t : r.pipeline->tasks) QVERIFY(t.end >= t.start);
+  Scenario plain = small(MoeFusion::CommOnly, MoeCommunication::DySharp);
+  plain.workload.moe.tokens_per_gpu = tokens;
+  const Results ref = runScenario(plain);
+  for (std::size_t i = 0; i < r.breakdown.size(); ++i) QCOMPARE(r.breakdown[i].useful, ref.breakdown[i].useful);
 }
