@@ -145,8 +145,12 @@ std::unique_ptr<Workload> makeMoeLayer(const Scenario& s, net::Network& net, Sim
   const auto framing = [&](net::Op op) {
     return full / static_cast<double>(sh.wire.wireBytes(op, sh.wire.maxPacketPayload));
   };
-  w->ideal_ = idealCommTime(w->plan_, sh.fusion == MoeFusion::CommOnly, rate, framing(net::Op::Write),
-                            framing(net::Op::ReadResponse));
+  CommBound bound = gpuLinkBound(w->plan_, rate, framing(net::Op::Write), framing(net::Op::ReadResponse));
+  // Multi-node fabrics: a GPU's bytes to other nodes fit only through its NIC. Paths are
+  // walked per GPU pair (single-path hierarchies; a few hundred GPUs at most in practice).
+  if (w->remotePeers_ > 0 && net.topology().kind == "hierarchy" && gpus <= 4096)
+    bound.raise(pathBound(w->plan_, net.topology(), sh.nodeOf, framing(net::Op::Write), framing(net::Op::ReadResponse)));
+  w->ideal_ = bound.time(sh.fusion == MoeFusion::CommOnly);
   w->coordinator_ = std::make_unique<BarrierCoordinator>(sh);
   sh.coordinator = sim.add(*w->coordinator_, net.partitionOf(net.topology().endpointNode(0)));
   w->pipelined_ = sh.fusion != MoeFusion::CommOnly;

@@ -131,6 +131,7 @@ Scenario bundled(int tokens) {
 // gets one output back from each. Experts are placed contiguously.
 struct Expected {
   std::vector<std::int64_t> nic[2], nvlink[2];  // [phase][gpu]: 0 dispatch, 1 combine
+  std::vector<std::int64_t> nicOut[2];          // [phase][gpu]: out through the GPU's NIC
 };
 Expected bruteForce(const Scenario& s, int gpusPerNode) {
   RoutingParams p = routingParams(s);
@@ -143,6 +144,7 @@ Expected bruteForce(const Scenario& s, int gpusPerNode) {
   for (int ph = 0; ph < 2; ++ph) {
     e.nic[ph].assign(size_t(gpus), 0);
     e.nvlink[ph].assign(size_t(gpus), 0);
+    e.nicOut[ph].assign(size_t(gpus), 0);
   }
   for (int g = 0; g < gpus; ++g)
     for (int t = 0; t < m.tokens_per_gpu; ++t) {
@@ -153,6 +155,7 @@ Expected bruteForce(const Scenario& s, int gpusPerNode) {
         const bool remote = d / gpusPerNode != g / gpusPerNode;
         (remote ? e.nic : e.nvlink)[0][size_t(d)] += dispatch;  // the token into d
         (remote ? e.nic : e.nvlink)[1][size_t(g)] += combine;   // d's output back into g
+        if (remote) e.nicOut[0][size_t(g)] += dispatch, e.nicOut[1][size_t(d)] += combine;
       }
     }
   return e;
@@ -178,6 +181,8 @@ class TestMultiNode : public QObject {
   void measuredIncast_data();
   void measuredIncast();
   void reported();
+  void idealIsNicBound_data();
+  void idealIsNicBound();
 };
 
 // 4 nodes x 4 GPUs with a NIC per GPU: root + 4 node switches + 16 GPUs; 16 NVLink access
@@ -444,6 +449,38 @@ void TestMultiNode::reported() {
   QVERIFY(html.find("NIC incast (measured)") != std::string::npos);
   const auto at = html.find("maximal incast volume (MIV)");
   QVERIFY(html.find("1.50 MiB", at) != std::string::npos);  // 256 x 6 KiB
+}
+
+void TestMultiNode::idealIsNicBound_data() {
+  QTest::addColumn<int>("fusion");
+  QTest::newRow("sequential") << int(MoeFusion::Sequential);
+  QTest::newRow("comm_only") << int(MoeFusion::CommOnly);
+}
+
+// moe.ideal_comm on the rail fabric: with top-1 routing no token is multicast, so the
+// busiest 25 GB/s NIC direction decides (NVLink carries 3/16 of the tokens at 300 GB/s).
+// Wire bytes of full 256 B NVLink packets: writes 256 + 3 x 16 framing, read responses
+// 256 + 16 (network defaults: 16 B flits, header, address and byte-enable flits).
+void TestMultiNode::idealIsNicBound() {
+  QFETCH(int, fusion);
+  Scenario s = bundled(256);
+  s.scheme.fusion = MoeFusion(fusion);
+  s.workload.moe.dispatch_dtype = s.workload.moe.combine_dtype = Dtype::Bf16;
+  const Results r = runScenario(s);
+  const Expected e = bruteForce(s, 4);
+  const double nic = 25e9, write = 304.0 / 256, read = 272.0 / 256;
+  double d = 0, c = 0, both = 0;
+  for (size_t g = 0; g < 16; ++g) {
+    const double dIn = double(e.nic[0][g]) * write, dOut = double(e.nicOut[0][g]) * write;
+    const double cIn = double(e.nic[1][g]) * read, cOut = double(e.nicOut[1][g]) * read;
+    d = std::max({d, dIn / nic, dOut / nic});
+    c = std::max({c, cIn / nic, cOut / nic});
+    both = std::max({both, (dIn + cIn) / nic, (dOut + cOut) / nic});
+  }
+  const double want = (MoeFusion(fusion) == MoeFusion::CommOnly ? both : d + c) * 1e12;
+  QVERIFY2(std::abs(double(r.moe->ideal_comm) - want) <= 2,
+           qPrintable(QString("%1 vs %2 ps").arg(double(r.moe->ideal_comm)).arg(want)));
+  QVERIFY(r.makespan >= r.moe->ideal_comm);
 }
 
 QTEST_GUILESS_MAIN(TestMultiNode)
