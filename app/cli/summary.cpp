@@ -110,6 +110,10 @@ void printRunSummary(std::ostream& out, const Scenario& s, const std::string& to
                          ", ideal communication " + formatTime(m.ideal_comm) +
                          printf1(" (%.0f%% of the makespan)", r.makespan ? 100.0 * double(m.ideal_comm) / double(r.makespan) : 0.0) +
                          printf1(", AL TLB hit rate %.1f%%", 100 * m.al_tlb_hit_rate()));
+    if (m.miv_bytes)
+      line(out, "MIV", formatBytes(double(*m.miv_bytes)) + " (seed 001 §6.7, both rounds, n_rg " +
+                           std::to_string(m.miv_remote_peers) + "; one round " +
+                           formatBytes(double(*m.miv_bytes) / 2) + ")");
     for (const TrafficBreakdownRow& b : r.breakdown) {
       if (b.phase != "all") continue;
       line(out, "traffic " + b.direction,
@@ -117,6 +121,10 @@ void printRunSummary(std::ostream& out, const Scenario& s, const std::string& to
                ", useless " + formatBytes(double(b.useless)) + ", overhead " + formatBytes(double(b.overhead)));
     }
   }
+  if (r.nic_incast)
+    line(out, "NIC incast", formatBytes(double(r.nic_incast->max_bytes)) + " most into one NIC in one phase (" +
+                                r.nic_incast->phase + ", into " + r.nic_incast->nic + "; " +
+                                std::to_string(r.nic_incast->nics) + " NICs)");
   if (r.latency) {
     const LatencyStats& l = *r.latency;
     line(out, "latency", printf1("mean %.1f ns", l.mean_ns) + printf1(", p50 %.1f ns", l.p50_ns) +
@@ -175,8 +183,9 @@ void printSweepTable(std::ostream& out, const Scenario& s, const std::string& to
     for (const auto& kv : points.front().settings) header.push_back(kv.first);
   const std::size_t settingColumns = header.size();
 
-  bool anyBw = false, anyLatency = false, anyAccepted = false;
+  bool anyBw = false, anyLatency = false, anyAccepted = false, anyIncast = false;
   for (const SweepPoint& p : points) {
+    anyIncast |= p.results.nic_incast.has_value() || (p.results.moe && p.results.moe->miv_bytes);
     anyBw |= p.results.algbw_GBps.has_value() || p.results.busbw_GBps.has_value();
     anyLatency |= p.results.latency.has_value();
     anyAccepted |= p.results.accepted_fraction.has_value();
@@ -185,6 +194,7 @@ void printSweepTable(std::ostream& out, const Scenario& s, const std::string& to
   if (anyBw) header.insert(header.end(), {"algbw GB/s", "busbw GB/s"});
   if (anyLatency) header.insert(header.end(), {"mean ns", "p99 ns"});
   if (anyAccepted) header.push_back("accepted");
+  if (anyIncast) header.insert(header.end(), {"MIV", "NIC incast"});
 
   std::vector<std::vector<std::string>> rows;
   for (const SweepPoint& p : points) {
@@ -208,6 +218,10 @@ void printSweepTable(std::ostream& out, const Scenario& s, const std::string& to
       row.push_back(r.latency ? printf1("%.1f", r.latency->p99_ns) : "-");
     }
     if (anyAccepted) row.push_back(r.accepted_fraction ? printf1("%.1f%%", *r.accepted_fraction * 100) : "-");
+    if (anyIncast) {
+      row.push_back(r.moe && r.moe->miv_bytes ? formatBytes(double(*r.moe->miv_bytes)) : "-");
+      row.push_back(r.nic_incast ? formatBytes(double(r.nic_incast->max_bytes)) : "-");
+    }
     rows.push_back(std::move(row));
   }
 

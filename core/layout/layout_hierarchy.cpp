@@ -5,7 +5,8 @@
 // Children go in one row when few, else in rows beside a spine (in the middle, or at the
 // left), with links routed as a comb (up to the channel above their row, along it to the
 // spine, up the spine to the parent), so 1000 datacenter boxes form a grid instead of a
-// hairball and a few wide datacenters stack instead of making one long strip.
+// hairball and a few wide datacenters stack instead of making one long strip. A GPU's own
+// NIC (per-GPU uplinks) is a straight line from the GPU to the switch above its node.
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -85,7 +86,11 @@ class HierarchyLayout {
     for (const auto& k : t_.links())
       if (l_.links[static_cast<size_t>(k.id)].points.empty()) {
         straightPath(l_, k);
-        l_.links[static_cast<size_t>(k.id)].visible = false;
+        // A GPU's own NIC goes straight to the switch above its node, seen while its two
+        // ends are apart (not both inside one collapsed group).
+        const auto& a = l_.nodes[static_cast<size_t>(k.a)].center;
+        const auto& b = l_.nodes[static_cast<size_t>(k.b)].center;
+        l_.links[static_cast<size_t>(k.id)].visible = k.kind == topo::LinkKind::Nic && (a.x != b.x || a.y != b.y);
       }
     finishBounds(l_, kMargin);
     return std::move(l_);
@@ -265,8 +270,9 @@ class HierarchyLayout {
       }
       path.push_back(p.center);
       // The uplink is ports(child)[0]; its a end is the child for the builder's links.
+      // Members of a per-GPU level have none (their port 0 leads down to a GPU).
       const topo::LinkId link = t_.ports(it.node).empty() ? -1 : t_.ports(it.node)[0].link;
-      if (link < 0) continue;
+      if (link < 0 || t_.ports(it.node)[0].peer != v) continue;
       if (t_.link(link).a != it.node) std::reverse(path.begin(), path.end());
       l_.links[static_cast<size_t>(link)].points = std::move(path);
     }

@@ -14,9 +14,10 @@ void Channel::configure(double bytesPerSecond, Time latency, int flitBytes, Time
   binStart_ = -binWidth;  // no bin yet
 }
 
-void Channel::record(Time start, Time end, std::int64_t wireBytes, std::int64_t payloadBytes) {
+void Channel::record(Time start, Time end, std::int64_t wireBytes, std::int64_t payloadBytes, int phase) {
   stats_.wireBytes += wireBytes;
   stats_.payloadBytes += payloadBytes;
+  stats_.phasePayload[phase] += payloadBytes;
   stats_.packets += 1;
   stats_.busy += end - start;
 

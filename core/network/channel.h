@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine/time.h"
+#include "network/packet.h"
 #include "results/results.h"
 
 namespace fl::net {
@@ -16,6 +17,7 @@ struct ChannelStats {
   std::int64_t packets = 0;
   Time busy = 0;
   BinSeries binBytes;  // wire bytes per time bin
+  std::int64_t phasePayload[kTrafficPhases] = {};  // payload bytes per traffic phase
 };
 
 class Channel {
@@ -36,7 +38,7 @@ class Channel {
   }
 
   // Records a transmission occupying the channel over [start, end).
-  void record(Time start, Time end, std::int64_t wireBytes, std::int64_t payloadBytes);
+  void record(Time start, Time end, std::int64_t wireBytes, std::int64_t payloadBytes, int phase = 0);
   const ChannelStats& stats() const { return stats_; }
 
  private:

@@ -13,12 +13,24 @@ EndpointNode::EndpointNode(Network& net, topo::NodeId node, int endpointIndex)
 void EndpointNode::wire() {
   NetworkNode::wire();
   portResponses_.assign(out_.size(), {});
+  routed_ = out_.size() > 1 && !net_.topology().routing().endpointLinksInterchangeable();
+  if (routed_) portJobs_.resize(out_.size());
 }
 
 bool EndpointNode::idle() const {
   if (!jobs_.empty() || !responses_.empty()) return false;
+  if (!std::all_of(portJobs_.begin(), portJobs_.end(), [](const auto& q) { return q.empty(); })) return false;
   return std::all_of(portResponses_.begin(), portResponses_.end(),
                      [](const auto& q) { return q.empty(); });
+}
+
+int EndpointNode::portTowards(topo::NodeId dst) {
+  if (!routed_ || dst < 0) return -1;
+  net_.topology().candidates(node_, dst, route_);
+  if (route_.size() == out_.size()) return -1;
+  if (route_.size() != 1)  // no such routing exists yet; a subset would need its own queue
+    throw std::logic_error("endpoint: no single link towards node " + std::to_string(dst));
+  return route_[0];
 }
 
 bool EndpointNode::needsResponse(Op op) const {
@@ -28,6 +40,7 @@ bool EndpointNode::needsResponse(Op op) const {
 
 void EndpointNode::post(const Message& m) {
   if (m.bytes <= 0) return;
+  if (m.phase >= kTrafficPhases) throw std::logic_error("endpoint: traffic phase out of range");
   Job j;
   j.m = m;
   if (j.m.created < 0) j.m.created = now();
@@ -36,6 +49,12 @@ void EndpointNode::post(const Message& m) {
   const bool request = m.op == Op::ReadRequest || m.op == Op::LdReduce;
   j.fullWire = static_cast<std::uint32_t>(
       config().wire.wireBytes(m.op, request ? 0 : config().packetPayload, m.extensionFlits));
+  const int port = portTowards(m.destination);
+  if (port >= 0) {
+    portJobs_[static_cast<std::size_t>(port)].push_back(j);
+    tryInject(port);
+    return;
+  }
   jobs_.push_back(j);
   tryInjectAll();
 }
@@ -80,7 +99,8 @@ void EndpointNode::tryInject(int port) {
   if (out_[static_cast<std::size_t>(port)].busy) return;
   if (takeResponse(portResponses_[static_cast<std::size_t>(port)], port)) return;
   if (takeResponse(responses_, port)) return;
-  takeRequest(port);
+  if (routed_ && takeRequest(portJobs_[static_cast<std::size_t>(port)], port)) return;
+  takeRequest(jobs_, port);
 }
 
 bool EndpointNode::takeResponse(std::deque<PacketHandle>& q, int port) {
@@ -95,23 +115,23 @@ bool EndpointNode::takeResponse(std::deque<PacketHandle>& q, int port) {
   return true;
 }
 
-bool EndpointNode::takeRequest(int port) {
-  if (jobs_.empty()) return false;
+bool EndpointNode::takeRequest(RotatingQueue<Job>& jobs, int port) {
+  if (jobs.empty()) return false;
   OutPort& o = out_[static_cast<std::size_t>(port)];
   const bool limitReached = outstanding_ >= config().outstandingRequests;
   const std::uint32_t flitBytes = static_cast<std::uint32_t>(config().wire.flitBytes);
   // Look a few messages deep, past ones this port cannot carry (a Red contribution bound
   // for another chip, a read while the outstanding limit is reached), without scanning a
   // long source queue at every injection.
-  const std::size_t n = std::min<std::size_t>(jobs_.size(), 16);
+  const std::size_t n = std::min<std::size_t>(jobs.size(), 16);
   // A job is blocked on credits when no request VC has room for its packet: the fullest
   // VC decides, so blocked jobs cost one comparison.
   const int requestVcs = config().requestVcs();
   std::int32_t mostCredits = 0;
   for (int v = 0; v < requestVcs; ++v) mostCredits = std::max(mostCredits, o.credits[static_cast<std::size_t>(v)]);
   std::size_t i = 0;
-  for (std::size_t tried = 0; tried < n && i < jobs_.size(); ++tried) {
-    Job& j = jobs_[i];
+  for (std::size_t tried = 0; tried < n && i < jobs.size(); ++tried) {
+    Job& j = jobs[i];
     const Message& m = j.m;
     if ((m.op == Op::Red && o.peerNode != m.destination) || (limitReached && needsResponse(m.op))) {
       ++i;
@@ -133,7 +153,7 @@ bool EndpointNode::takeRequest(int port) {
       if (m.inOrder)
         ++i;
       else
-        jobs_.moveToBack(i);
+        jobs.moveToBack(i);
       continue;
     }
     // A request VC with room for the whole packet, from the rotating one on.
@@ -165,6 +185,7 @@ bool EndpointNode::takeRequest(int port) {
     p.vc = static_cast<std::uint8_t>(vc);
     p.op = m.op;
     p.measured = m.measured;
+    p.phase = m.phase;
     p.extensionFlits = static_cast<std::uint8_t>(m.extensionFlits);
     if (needsResponse(m.op)) {
       ++outstanding_;
@@ -178,9 +199,9 @@ bool EndpointNode::takeRequest(int port) {
     const bool sent = j.remaining == 0;
     const std::uint64_t sentTag = m.tag;
     if (sent)
-      jobs_.erase(i);
+      jobs.erase(i);
     else if (!m.inOrder)
-      jobs_.moveToBack(i);
+      jobs.moveToBack(i);
     ++stats_.packetsInjected;
     transmit(port, pool().allocate(p));
     if (sent && agent_) agent_->onSent(sentTag);
@@ -190,6 +211,7 @@ bool EndpointNode::takeRequest(int port) {
 }
 
 void EndpointNode::queueResponse(PacketHandle h, int port) {
+  if (port < 0) port = portTowards(pool()[h].destination);
   if (port >= 0)
     portResponses_[static_cast<std::size_t>(port)].push_back(h);
   else
@@ -212,6 +234,7 @@ void EndpointNode::respond(const Packet& request, Op op, std::uint32_t payload, 
   r.expected = request.expected;
   r.contributions = op == Op::LdReduceData ? 1 : 0;
   r.resultPort = request.resultPort;
+  r.phase = request.phase;
   r.op = op;
   r.vc = static_cast<std::uint8_t>(config().vcFor(true, vcSpread_++));
   r.wireBytes = static_cast<std::uint32_t>(config().wire.wireBytes(op, payload));

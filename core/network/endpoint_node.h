@@ -1,6 +1,7 @@
 // A GPU or die as the network sees it: a send queue of messages turned into packets
 // lazily (so a 16 GiB transfer never materialises millions of packets), injected on
-// whichever of its links is free and has credits, with a limit on outstanding requests;
+// whichever of its links is free and has credits (or, where its links lead to different
+// places, on the link the routing names), with a limit on outstanding requests;
 // and the receive side, which answers reads, ld_reduce fan-out reads and acknowledged
 // writes, and hands deliveries to the workload agent.
 #pragma once
@@ -31,6 +32,8 @@ struct Message {
   int extensionFlits = 0;       // per NVLink packet: target list or explicit addresses
   bool inOrder = false;         // send all its packets before later messages (a warp working
                                 // through one token vector); default: round-robin with others
+  std::uint8_t phase = 0;       // the workload's traffic phase, counted per link (0: none;
+                                // below kTrafficPhases)
 };
 
 struct EndpointStats {
@@ -63,7 +66,10 @@ class EndpointNode : public NetworkNode {
   void tryInjectAll();
   void tryInject(int port);
   bool takeResponse(std::deque<PacketHandle>& q, int port);
-  bool takeRequest(int port);
+  bool takeRequest(RotatingQueue<Job>& jobs, int port);
+  // The one port that leads to `dst` when this endpoint's links lead to different places
+  // (routed_), else -1: any port will do.
+  int portTowards(topo::NodeId dst);
   void deliver(int inPort, PacketHandle h);
   void respond(const Packet& request, Op op, std::uint32_t payload, int port, Time delay = 0);
   void queueResponse(PacketHandle h, int port);
@@ -72,6 +78,11 @@ class EndpointNode : public NetworkNode {
   int endpoint_;
   EndpointAgent* agent_ = nullptr;
   RotatingQueue<Job> jobs_;                      // request-class work, served round-robin
+  // Endpoints whose links lead to different places (a GPU's NVLink and its own NIC):
+  // work that must leave by one port waits in that port's queue.
+  bool routed_ = false;
+  std::vector<RotatingQueue<Job>> portJobs_;
+  std::vector<int> route_;                       // scratch for the routing's candidates
   std::vector<std::deque<PacketHandle>> portResponses_;  // responses tied to a port
   std::deque<PacketHandle> responses_;           // responses for any port
   std::unordered_map<std::uint64_t, int> ldReducePending_;  // piece -> operands still due

@@ -7,6 +7,8 @@
 
 namespace fl::net {
 
+static_assert(kTrafficPhases == std::tuple_size_v<decltype(LinkDirectionResult::phase_payload_bytes)>);
+
 Network::Network(const topo::Topology& topology, const NetworkSpec& spec, Time bin,
                  Simulator& sim, const std::vector<int>& partitionOf)
     : topology_(topology), partitionOf_(partitionOf) {
@@ -102,6 +104,8 @@ void Network::collect(Results& r, Time makespan) const {
       d.capacity_Bps = out.channel.rate();
       d.utilization = makespan > 0 ? static_cast<double>(st.busy) / static_cast<double>(makespan) : 0;
       d.bin_bytes = st.binBytes;
+      d.nic_receive = d.direction == 1 && topo::isNicLink(topology_, link);  // builders: a is the lower end
+      std::copy(std::begin(st.phasePayload), std::end(st.phasePayload), d.phase_payload_bytes.begin());
       r.payload_bytes += st.payloadBytes;
       r.wire_bytes += st.wireBytes;
       if (d.uplink) {

@@ -60,7 +60,12 @@ struct Packet {
   std::uint8_t extensionFlits = 0;  // per NVLink packet: target lists or explicit addresses
   Op op = Op::Write;
   bool measured = false;        // synthetic traffic: inside the measurement window
+  std::uint8_t phase = 0;       // the workload's traffic phase (Message::phase), kept by
+                                // responses, replicas and reduction results
 };
+
+// Traffic phases a workload may number (0: none); links count payload per phase.
+inline constexpr int kTrafficPhases = 4;
 
 static_assert(std::is_trivially_copyable_v<Packet>);
 static_assert(sizeof(Packet) <= 128);

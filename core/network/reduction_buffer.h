@@ -21,6 +21,7 @@ struct ReductionEntry {
   std::uint16_t arrived = 0;      // contributions summed so far
   std::uint32_t piece = 0;
   std::uint64_t tag = 0;
+  std::uint8_t phase = 0;         // traffic phase of the operands, kept by the result
   Time allocated = 0;
   bool push = false;              // multimem.red (push) rather than ld_reduce (pull)
   std::int16_t port = -1;         // port whose buffer holds it (the result leaves there)

@@ -221,6 +221,7 @@ void SwitchNode::reduce(const Packet& p, int bufferPort) {
     if (auto f = forwarded_.find(key); f != forwarded_.end()) fresh.expected -= f->second;
     fresh.piece = p.piece;
     fresh.tag = p.tag;
+    fresh.phase = p.phase;
     fresh.allocated = now();
     fresh.push = p.op == Op::Red;
     fresh.port = static_cast<std::int16_t>(bufferPort);
@@ -330,6 +331,7 @@ void SwitchNode::emitResult(const ReductionEntry& e, Op requestOp, Time ready) {
   Packet r;
   r.id = newPacketId();
   r.tag = e.tag;
+  r.phase = e.phase;
   r.created = now();
   r.source = node_;
   r.piece = e.piece;

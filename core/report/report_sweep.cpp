@@ -80,8 +80,9 @@ std::vector<Figure> figuresFor(const std::vector<SweepPoint>& points) {
 }
 
 std::string pointsTable(const std::vector<SweepPoint>& points, const std::vector<std::string>& keys) {
-  bool bw = false, lat = false, thr = false;
+  bool bw = false, lat = false, thr = false, incast = false;
   for (const SweepPoint& p : points) {
+    incast |= p.results.nic_incast || (p.results.moe && p.results.moe->miv_bytes);
     bw |= p.results.algbw_GBps || p.results.busbw_GBps;
     lat |= p.results.latency.has_value();
     thr |= p.results.accepted_GBps || p.results.accepted_fraction;
@@ -94,7 +95,11 @@ std::string pointsTable(const std::vector<SweepPoint>& points, const std::vector
   head.push_back(numCell("payload efficiency"));
   if (lat) head.insert(head.end(), {numCell("mean latency"), numCell("p99 latency")});
   if (thr) head.insert(head.end(), {numCell("offered GB/s"), numCell("accepted GB/s"), numCell("accepted")});
+  if (incast) head.insert(head.end(), {numCell("MIV (both rounds)"), numCell("NIC incast (one phase)")});
   t.header(head);
+  auto bytes = [](std::optional<std::int64_t> b) {
+    return b ? numCell(formatBytes(static_cast<double>(*b)), htmlAttr("data-bytes", std::to_string(*b))) : numCell("–");
+  };
   auto opt = [](const std::optional<double>& v, int decimals) {
     return numCell(v ? formatFixed(*v, decimals) : "–");
   };
@@ -113,6 +118,10 @@ std::string pointsTable(const std::vector<SweepPoint>& points, const std::vector
     if (thr) {
       row.insert(row.end(), {opt(r.offered_GBps, 2), opt(r.accepted_GBps, 2)});
       row.push_back(numCell(r.accepted_fraction ? formatPercent(*r.accepted_fraction) : "–"));
+    }
+    if (incast) {
+      row.push_back(bytes(r.moe ? r.moe->miv_bytes : std::nullopt));
+      row.push_back(bytes(r.nic_incast ? std::optional<std::int64_t>(r.nic_incast->max_bytes) : std::nullopt));
     }
     t.row(row, htmlAttr("data-point", std::to_string(i)));
   }

@@ -109,6 +109,23 @@ std::string totalsTable(const RunView& v) {
                                                  formatFixed(r.latency->p99_ns, 1) + " ns, max " +
                                                  formatFixed(r.latency->max_ns, 1) + " ns (" +
                                                  formatCount(r.latency->samples) + " packets)")});
+  if (r.moe) {
+    const MoeResults& m = *r.moe;
+    rows.push_back({"MoE layer", htmlEscape(m.communication + " + " + m.fusion + ", " +
+                                            formatFixed(m.distinct_remote_gpus_per_token, 2) +
+                                            " distinct remote GPUs per token, ideal communication " +
+                                            formatDuration(m.ideal_comm))});
+    if (m.miv_bytes)
+      rows.push_back({"maximal incast volume (MIV)",
+                      bytes(*m.miv_bytes) + htmlEscape(" over both rounds (seed 001 §6.7, n_rg = " +
+                                                       std::to_string(m.miv_remote_peers) + "); one round " +
+                                                       formatBytes(static_cast<double>(*m.miv_bytes) / 2))});
+  }
+  if (r.nic_incast)
+    rows.push_back({"NIC incast (measured)",
+                    bytes(r.nic_incast->max_bytes) +
+                        htmlEscape(" most payload into one NIC in one phase (" + r.nic_incast->phase + ", into " +
+                                   r.nic_incast->nic + "; " + std::to_string(r.nic_incast->nics) + " NICs)")});
   if (r.reduction_lookups > 0)
     rows.push_back({"in-switch reduction hits",
                     htmlEscape(formatCount(r.reduction_hits) + " of " + formatCount(r.reduction_lookups) + " lookups")});

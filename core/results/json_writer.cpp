@@ -104,6 +104,13 @@ Json resultsToJson(const Results& r, const Scenario& scenario) {
   t["uplink_payload_bytes"] = r.uplink_payload_bytes;
   t["downlink_payload_bytes"] = r.downlink_payload_bytes;
   t["direction_balance"] = finite(r.direction_balance);
+  if (r.nic_incast) {
+    // Fabrics with NICs: the most payload one NIC received in one traffic phase.
+    t["max_nic_incast_bytes"] = r.nic_incast->max_bytes;
+    t["max_nic_incast_phase"] = r.nic_incast->phase;
+    t["max_nic_incast_nic"] = r.nic_incast->nic;
+    t["nics"] = r.nic_incast->nics;
+  }
   if (!r.breakdown.empty()) {
     // MoE layers: payload by what it achieves (useful / redundant / useless) plus framing.
     Json rows = Json::array();
@@ -197,6 +204,10 @@ Json resultsToJson(const Results& r, const Scenario& scenario) {
                     {"al_tlb_hits", m.al_tlb_hits},
                     {"al_tlb_misses", m.al_tlb_misses},
                     {"al_tlb_hit_rate", finite(m.al_tlb_hit_rate())}};
+    if (m.miv_bytes) {
+      j["moe"]["miv_bytes"] = *m.miv_bytes;
+      j["moe"]["miv_remote_peers"] = m.miv_remote_peers;
+    }
   }
   if (r.pipeline) j["pipeline"] = pipelineJson(*r.pipeline);
   if (r.memory) {

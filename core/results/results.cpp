@@ -34,6 +34,26 @@ double computeDirectionBalance(const Results& r) {
   return hi > 0 ? lo / hi : 0;
 }
 
+std::optional<NicIncastResult> computeNicIncast(const Results& r) {
+  NicIncastResult n;
+  bool any = false;
+  const std::size_t phases = std::min(r.traffic_phases.size() + 1, std::size_t{4});
+  for (const LinkDirectionResult& l : r.links) {  // link order: the first of equal ones wins
+    if (!l.nic_receive) continue;
+    ++n.nics;
+    for (std::size_t p = 1; p < phases; ++p)
+      if (!any || l.phase_payload_bytes[p] > n.max_bytes) {
+        any = true;
+        n.max_bytes = l.phase_payload_bytes[p];
+        n.phase = r.traffic_phases[p - 1];
+        n.nic = l.to;
+        n.link = l.id;
+      }
+  }
+  if (!any) return std::nullopt;
+  return n;
+}
+
 const char* pipelineTaskKindName(PipelineTaskKind k) {
   switch (k) {
     case PipelineTaskKind::Dispatch: return "dispatch";

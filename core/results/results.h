@@ -2,6 +2,7 @@
 // views animate and reports plot. Immutable once the run has finished. Units are kept
 // in names: _ns, _bytes, _GBps, as in the JSON.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -42,9 +43,12 @@ struct LinkDirectionResult {
   int link = -1;       // topology link index
   int direction = 0;   // 0: a->b, 1: b->a
   std::string from, to;  // node names
-  std::string kind;    // access | mesh | border | local | trunk
+  std::string kind;    // access | mesh | border | local | trunk | nic
   bool uplink = false;   // endpoint -> fabric
   bool downlink = false; // fabric -> endpoint
+  // The receiving direction of a NIC (topo::isNicLink): into a GPU (its own NIC) or a
+  // node (its single uplink) from the network above.
+  bool nic_receive = false;
   std::int64_t bytes = 0;          // wire bytes
   std::int64_t payload_bytes = 0;  // data bytes inside them
   std::int64_t packets = 0;
@@ -52,6 +56,20 @@ struct LinkDirectionResult {
   double capacity_Bps = 0;         // usable rate: bandwidth x efficiency (bytes/s)
   double utilization = 0;          // busy / makespan
   BinSeries bin_bytes;  // wire bytes per time bin (run.bin)
+  // Payload bytes per workload traffic phase (index 0: none; Results::traffic_phases
+  // names the others), as net::Message::phase numbers them.
+  std::array<std::int64_t, 4> phase_payload_bytes{};
+};
+
+// The heaviest incast into one NIC (seed 001 §6.7's "incast volume", measured): over the
+// NIC receiving directions and the workload's traffic phases, the most payload bytes one
+// NIC received in one phase.
+struct NicIncastResult {
+  std::int64_t max_bytes = 0;
+  std::string phase;  // the traffic phase (dispatch | combine for MoE layers)
+  std::string nic;    // the node that received them: a GPU, or a node's leaf switch
+  std::string link;   // the link direction id
+  int nics = 0;       // NIC receiving directions in the fabric
 };
 
 // One port's reduction buffer over time (ports that reduced anything).
@@ -124,6 +142,11 @@ struct MoeResults {
   std::string communication, fusion;
   double distinct_remote_gpus_per_token = 0;
   Time ideal_comm = 0;  // useful bytes / (per-GPU link rate x best framing efficiency)
+  // Fabrics with NICs: seed 001 §6.7's Maximal Incast Volume, Tokens / Experts x
+  // local_experts x precision x hidden x 2 x n_rg (moe_incast.h gives our reading), and
+  // its n_rg (GPUs on other nodes than the receiving one).
+  std::optional<std::int64_t> miv_bytes;
+  int miv_remote_peers = 0;
   std::int64_t al_tlb_hits = 0, al_tlb_misses = 0;
   double al_tlb_hit_rate() const {
     const auto n = al_tlb_hits + al_tlb_misses;
@@ -184,6 +207,8 @@ struct MemoryResults {
 
 struct Results;
 double computeDirectionBalance(const Results& r);
+// From the links' per-phase payload: empty without NICs or without named phases.
+std::optional<NicIncastResult> computeNicIncast(const Results& r);
 
 struct Results {
   std::string scenario;  // scenario name
@@ -240,6 +265,11 @@ struct Results {
   // because a sequential layer is balanced in total (dispatch's heavy downlink, combine's
   // heavy uplink) while one direction idles at any time. Set by computeDirectionBalance.
   double direction_balance = 0;
+  // Names of the workload's traffic phases 1, 2, ... (net::Message::phase; set by the
+  // workload, e.g. dispatch, combine) and, on fabrics with NICs, the heaviest per-phase
+  // NIC incast over them. Set by computeNicIncast.
+  std::vector<std::string> traffic_phases;
+  std::optional<NicIncastResult> nic_incast;
 
   // invariants checked during the run
   std::int64_t packets_injected = 0;

@@ -15,14 +15,21 @@ namespace fl {
 
 enum class TopologyKind { NvSwitch, Mesh, Hierarchy };
 
+// How the members of a hierarchy level are joined to their parent's switch: by one link
+// each (Shared: a node's single uplink), or by one link from every GPU inside the member
+// straight to the parent switch (PerGpu: rail-style multi-node boxes, one NIC per GPU,
+// seed 001 §6.7), the member's own switch then carrying only traffic inside it.
+enum class LevelUplinks { Shared, PerGpu };
+
 // One level of a hierarchy, outermost first (e.g. datacenter, node, gpu). `count` is
 // how many children each parent has at this level; the level's link joins each child
-// to its parent's switch.
+// to its parent's switch (or, with per-GPU uplinks, each GPU of the child).
 struct LevelSpec {
   std::string name;
   int count = 1;
   double bandwidth = 0;  // bytes/s per direction, per link
   Time latency = 0;
+  LevelUplinks uplinks = LevelUplinks::Shared;
   bool operator==(const LevelSpec&) const = default;
 };
 

@@ -8,6 +8,7 @@
 
 #include "scenario/scenario_io.h"
 #include "scenario/schema.h"
+#include "scenario/schema_values.h"
 #include "topology/presets.h"
 
 namespace fl {
@@ -35,7 +36,7 @@ void emitValue(YAML::Emitter& e, const ParamSpec& p, const Scenario& s) {
     e << YAML::BeginSeq;
     for (size_t i = 0; i < s.topology.levels.size(); ++i) {
       e << YAML::Flow << YAML::BeginMap;
-      for (const char* f : {"name", "count", "bandwidth", "latency"})
+      for (const std::string& f : detail::levelFieldNames(s.topology.levels[i]))
         e << YAML::Key << f << YAML::Value
           << getValue(s, "topology.levels[" + std::to_string(i) + "]." + f);
       e << YAML::EndMap;

@@ -168,6 +168,15 @@ const std::vector<ParamSpec>& levelFieldSpecs() {
     v.back().quantity = QuantityKind::Time;
     v.back().unit = "ps";
     v.back().min = 0;
+    // Optional (the others but name are required): rail-style boxes give every GPU its
+    // own NIC to the network above the node (seed 001 §6.7: one 25 GB/s NIC per GPU).
+    v.push_back(spec("uplinks", "enum",
+                     "how each member joins the parent switch: shared (default), one link per member; per_gpu, "
+                     "one link (a NIC) from every GPU inside the member straight to the parent switch, so only "
+                     "traffic staying inside the member crosses its own switch (rail-style boxes, seed 001 §6.7; not on the "
+                     "GPU level)"));
+    v.back().choices = {"shared", "per_gpu"};
+    v.back().defaultText = "shared";
     return v;
   }();
   return specs;
@@ -180,19 +189,34 @@ void setLevelField(LevelSpec& level, const std::string& field, const YAML::Node&
   else if (field == "count") level.count = static_cast<int>(readInteger(node, path, f[1], src));
   else if (field == "bandwidth") level.bandwidth = readQuantity(node, path, f[2], src);
   else if (field == "latency") level.latency = static_cast<Time>(readQuantity(node, path, f[3], src));
+  else if (field == "uplinks")
+    level.uplinks = readChoice(node, path, f[4], src) == "per_gpu" ? LevelUplinks::PerGpu : LevelUplinks::Shared;
+}
+
+std::vector<std::string> levelFieldNames() {
+  std::vector<std::string> names;
+  for (const ParamSpec& f : levelFieldSpecs()) names.push_back(f.path);
+  return names;
+}
+
+std::vector<std::string> levelFieldNames(const LevelSpec& level) {
+  std::vector<std::string> names = {"name", "count", "bandwidth", "latency"};
+  if (level.uplinks != LevelUplinks::Shared) names.push_back("uplinks");  // shared: as before the key existed
+  return names;
 }
 
 std::string getLevelField(const LevelSpec& level, const std::string& field) {
   if (field == "name") return level.name;
   if (field == "count") return std::to_string(level.count);
   if (field == "bandwidth") return formatQuantity(level.bandwidth, QuantityKind::Bandwidth);
+  if (field == "uplinks") return level.uplinks == LevelUplinks::PerGpu ? "per_gpu" : "shared";
   return formatTime(level.latency);
 }
 
 std::vector<LevelSpec> readLevels(const YAML::Node& node, const std::string& path,
                                   const ValueSource& src) {
-  const std::vector<std::string> fields = {"name", "count", "bandwidth", "latency"};
-  const std::string entry = "a map {name, count, bandwidth, latency}";
+  const std::vector<std::string> fields = levelFieldNames();
+  const std::string entry = "a map {name, count, bandwidth, latency[, uplinks]}";
   if (!node.IsSequence())
     throw InputError(src.at(node), path, "a list of levels, each " + entry, describeNode(node));
   std::vector<LevelSpec> out;
@@ -218,7 +242,7 @@ std::vector<LevelSpec> readLevels(const YAML::Node& node, const std::string& pat
       if (!seen.count(required))
         throw InputError(src.at(item), at + "." + required,
                          std::string("a '") + required + "' in every level", "nothing",
-                         "each level is {name, count, bandwidth, latency}");
+                         "each level is {name, count, bandwidth, latency[, uplinks]}");
     out.push_back(level);
   }
   return out;
@@ -259,8 +283,7 @@ std::string levelsText(const std::vector<LevelSpec>& levels) {
   e << YAML::Flow << YAML::BeginSeq;
   for (const LevelSpec& l : levels) {
     e << YAML::BeginMap;
-    for (const char* f : {"name", "count", "bandwidth", "latency"})
-      e << YAML::Key << f << YAML::Value << getLevelField(l, f);
+    for (const std::string& f : levelFieldNames(l)) e << YAML::Key << f << YAML::Value << getLevelField(l, f);
     e << YAML::EndMap;
   }
   e << YAML::EndSeq;

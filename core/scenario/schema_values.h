@@ -37,12 +37,16 @@ std::vector<LevelSpec> readLevels(const YAML::Node& node, const std::string& pat
 std::vector<std::vector<std::int64_t>> readMatrix(const YAML::Node& node, const std::string& path,
                                                   const ValueSource& src);
 
-// The rules of one field of a levels entry (name, count, bandwidth, latency), for the
+// The rules of one field of a levels entry (name, count, bandwidth, latency, uplinks), for the
 // reader, for element paths "topology.levels[i].<field>" and for the docs.
 const std::vector<ParamSpec>& levelFieldSpecs();
 void setLevelField(LevelSpec& level, const std::string& field, const YAML::Node& node,
                    const std::string& path, const ValueSource& src);
 std::string getLevelField(const LevelSpec& level, const std::string& field);
+// Every field a level may have, in docs order; and the ones written for `level` (optional
+// fields only when they differ from their default, so older files save unchanged).
+std::vector<std::string> levelFieldNames();
+std::vector<std::string> levelFieldNames(const LevelSpec& level);
 
 // YAML flow text of list values, readable back by the readers above.
 std::string intListText(const std::vector<int>& v);

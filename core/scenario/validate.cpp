@@ -1,5 +1,6 @@
 #include "scenario/validate.h"
 
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <initializer_list>
@@ -266,6 +267,15 @@ void checkMoe(const Scenario& s, const Checker& c) {
     c.fail({"scheme.communication", "topology.kind"}, "topology.kind nvswitch for this scheme.communication",
            std::string("a ") + (s.topology.kind == TopologyKind::Mesh ? "mesh" : "hierarchy"),
            "nvls_static and dysharp multicast and reduce inside NVSwitch chips; use deepep elsewhere");
+  // explicit multicasts and reduces in the switch at the end of a GPU's link; behind
+  // per-GPU uplinks a node's switch has no way out of the node (endpoints do not forward).
+  const bool rails = s.topology.kind == TopologyKind::Hierarchy &&
+                     std::any_of(s.topology.levels.begin(), s.topology.levels.end(),
+                                 [](const LevelSpec& l) { return l.uplinks == LevelUplinks::PerGpu; });
+  if (s.scheme.communication == MoeCommunication::Explicit && rails)
+    c.fail({"scheme.communication", "topology.levels"}, "deepep on a hierarchy with per-GPU uplinks",
+           "explicit", "in-switch multicast needs a switch that reaches every GPU; with uplinks: per_gpu only "
+           "the GPUs' own NICs leave a node");
   checkScheme(s, c);
 }
 

@@ -90,6 +90,7 @@ Results runOnTopology(const Scenario& s, const topo::Topology& topology, const R
   r.bin = s.run.bin;
   r.bins = static_cast<int>((r.makespan + s.run.bin - 1) / s.run.bin);
   r.direction_balance = computeDirectionBalance(r);
+  r.nic_incast = computeNicIncast(r);
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
   if (control.progress) control.progress(1.0);
   return r;

@@ -24,8 +24,19 @@ const char* toString(LinkKind k) {
     case LinkKind::Border: return "border";
     case LinkKind::Local: return "local";
     case LinkKind::Trunk: return "trunk";
+    case LinkKind::Nic: return "nic";
   }
   return "?";
+}
+
+bool isNicLink(const Topology& t, const Link& l) {
+  if (l.kind == LinkKind::Nic) return true;
+  if (l.kind != LinkKind::Trunk) return false;
+  // Builders make the child the a end; a leaf switch is one whose first child is a GPU.
+  const auto& ports = t.ports(l.a);
+  for (const Port& p : ports)
+    if (p.peer != l.b) return isEndpoint(t.node(p.peer).kind) && t.node(p.peer).parent == l.a;
+  return false;
 }
 
 NodeId Topology::addNode(NodeKind kind, std::string name) {

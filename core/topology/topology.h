@@ -31,6 +31,7 @@ enum class LinkKind {
   Border,  // router <-> router across a wafer border
   Local,   // die <-> its own router (inside the die)
   Trunk,   // switch <-> parent switch in a hierarchy
+  Nic,     // GPU <-> an ancestor switch in a hierarchy (per-GPU uplinks: the GPU's own NIC)
 };
 
 bool isEndpoint(NodeKind k);
@@ -80,6 +81,11 @@ class Routing {
   virtual ~Routing() = default;
   virtual void candidates(const Topology& t, NodeId at, NodeId dst, std::vector<int>& ports) const = 0;
   virtual const char* name() const = 0;
+  // True when every link of an endpoint reaches every endpoint at equal cost, so an
+  // endpoint may put any packet on any free link without asking (NVSwitch fabrics, and
+  // any fabric whose endpoints have one link). False where an endpoint's links lead to
+  // different places (a GPU's NVLink to its node switch vs its own NIC).
+  virtual bool endpointLinksInterchangeable() const { return true; }
 };
 
 class Topology {
@@ -120,6 +126,11 @@ class Topology {
   std::vector<NodeId> endpoints_;
   std::unique_ptr<Routing> routing_;
 };
+
+// Hierarchies: the link's downward direction carries what a GPU or a node receives from
+// outside it: a GPU's own NIC (LinkKind::Nic), or the trunk into a leaf switch (a node's
+// single uplink). Other links and other fabrics have no NICs.
+bool isNicLink(const Topology& t, const Link& l);
 
 // Builds the topology a scenario describes (dispatches on spec.kind). Throws
 // fl::InputError for impossible topologies, naming the offending key path.

@@ -33,12 +33,22 @@ std::vector<TrafficBreakdownRow> MoeAccounting::rows() const {
   return out;
 }
 
-Time idealCommTime(const MoePlan& plan, bool concurrent, const std::vector<double>& gpuRate,
-                   double dispatchFraming, double combineFraming) {
+void CommBound::raise(const CommBound& o) {
+  dispatch = std::max(dispatch, o.dispatch);
+  combine = std::max(combine, o.combine);
+  both = std::max(both, o.both);
+}
+
+Time CommBound::time(bool concurrent) const {
+  return static_cast<Time>((concurrent ? both : dispatch + combine) * 1e12);
+}
+
+CommBound gpuLinkBound(const MoePlan& plan, const std::vector<double>& gpuRate, double dispatchFraming,
+                       double combineFraming) {
   std::vector<std::int64_t> sent(static_cast<std::size_t>(plan.gpus), 0);
   for (int g = 0; g < plan.gpus; ++g)
     for (int t = 0; t < plan.tokens; ++t) sent[static_cast<std::size_t>(g)] += plan.route(g, t).gpus.empty() ? 0 : 1;
-  double dispatch = 0, combine = 0, both = 0;
+  CommBound b;
   for (int g = 0; g < plan.gpus; ++g) {
     const auto i = static_cast<std::size_t>(g);
     const double rate = gpuRate[i];
@@ -48,11 +58,69 @@ Time idealCommTime(const MoePlan& plan, bool concurrent, const std::vector<doubl
     const double dDown = static_cast<double>(plan.tokensIn[i] * plan.dispatchBytes) / dispatchFraming;
     const double cUp = static_cast<double>(plan.tokensIn[i] * plan.combineBytes) / combineFraming;
     const double cDown = static_cast<double>(sent[i] * plan.combineBytes) / combineFraming;
-    dispatch = std::max(dispatch, std::max(dUp, dDown) / rate);
-    combine = std::max(combine, std::max(cUp, cDown) / rate);
-    both = std::max(both, std::max(dUp + cUp, dDown + cDown) / rate);
+    b.dispatch = std::max(b.dispatch, std::max(dUp, dDown) / rate);
+    b.combine = std::max(b.combine, std::max(cUp, cDown) / rate);
+    b.both = std::max(b.both, std::max(dUp + cUp, dDown + cDown) / rate);
   }
-  return static_cast<Time>((concurrent ? both : dispatch + combine) * 1e12);
+  return b;
+}
+
+Time idealCommTime(const MoePlan& plan, bool concurrent, const std::vector<double>& gpuRate,
+                   double dispatchFraming, double combineFraming) {
+  return gpuLinkBound(plan, gpuRate, dispatchFraming, combineFraming).time(concurrent);
+}
+
+CommBound pathBound(const MoePlan& plan, const topo::Topology& t, const std::vector<topo::NodeId>& gpuNode,
+                    double dispatchFraming, double combineFraming) {
+  // Wire bytes per link direction (link * 2 + direction): Dispatch runs source -> GPU,
+  // Combine the reverse path GPU -> source.
+  std::vector<double> dispatch(t.links().size() * 2, 0.0), combine(dispatch.size(), 0.0);
+  const double dBytes = static_cast<double>(plan.dispatchBytes) / dispatchFraming;
+  const double cBytes = static_cast<double>(plan.combineBytes) / combineFraming;
+  std::vector<int> cand;
+  auto path = [&](topo::NodeId from, topo::NodeId to, std::vector<std::size_t>& out) {
+    out.clear();
+    for (topo::NodeId at = from; at != to;) {
+      t.candidates(at, to, cand);
+      if (cand.empty()) return;  // unreachable: no bound from this pair
+      const topo::Port& p = t.ports(at)[static_cast<std::size_t>(cand[0])];
+      out.push_back(static_cast<std::size_t>(p.link) * 2 + static_cast<std::size_t>(p.direction));
+      at = p.peer;
+    }
+  };
+  const auto G = static_cast<std::size_t>(plan.gpus);
+  std::vector<std::vector<std::size_t>> out(G), back(G);  // per destination, for one source
+  std::vector<std::size_t> dirs, rdirs;
+  for (std::size_t s = 0; s < G; ++s) {
+    for (std::size_t d = 0; d < G; ++d) {
+      path(gpuNode[s], gpuNode[d], out[d]);
+      path(gpuNode[d], gpuNode[s], back[d]);
+    }
+    for (int tok = 0; tok < plan.tokens; ++tok) {
+      dirs.clear();
+      rdirs.clear();
+      for (std::int32_t d : plan.route(static_cast<int>(s), tok).gpus) {
+        dirs.insert(dirs.end(), out[static_cast<std::size_t>(d)].begin(), out[static_cast<std::size_t>(d)].end());
+        rdirs.insert(rdirs.end(), back[static_cast<std::size_t>(d)].begin(), back[static_cast<std::size_t>(d)].end());
+      }
+      for (auto* v : {&dirs, &rdirs}) {
+        std::sort(v->begin(), v->end());
+        v->erase(std::unique(v->begin(), v->end()), v->end());
+      }
+      for (std::size_t l : dirs) dispatch[l] += dBytes;
+      for (std::size_t l : rdirs) combine[l] += cBytes;
+    }
+  }
+  CommBound b;
+  for (std::size_t l = 0; l < dispatch.size(); ++l) {
+    const topo::Link& link = t.link(static_cast<topo::LinkId>(l / 2));
+    const double rate = link.bandwidth * link.efficiency;
+    if (rate <= 0) continue;
+    b.dispatch = std::max(b.dispatch, dispatch[l] / rate);
+    b.combine = std::max(b.combine, combine[l] / rate);
+    b.both = std::max(b.both, (dispatch[l] + combine[l]) / rate);
+  }
+  return b;
 }
 
 }  // namespace fl::work

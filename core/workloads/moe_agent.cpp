@@ -146,6 +146,9 @@ net::Message MoeAgent::message(net::Op op, std::int64_t bytes, int phase, int so
   m.op = op;
   m.bytes = bytes;
   m.tag = moeTag(phase, source, token);
+  // Links count payload per phase (1 dispatch, 2 combine; MoeLayer names them) for the
+  // NIC incast; readiness notifications are signals, not token data: phase 0.
+  m.phase = static_cast<std::uint8_t>(phase == kTagNotify ? 0 : phase + 1);
   // Distinct reduction keys per token: its packets are numbered from token x pieces.
   const std::int64_t pieces = (bytes + s_.packetPayload - 1) / s_.packetPayload;
   m.firstPiece = static_cast<std::uint32_t>(token * pieces);

@@ -6,6 +6,7 @@
 #include "pipeline/flash_memory.h"
 #include "scenario/schema.h"
 #include "workloads/moe_agent.h"
+#include "workloads/moe_incast.h"
 #include "workloads/moe_pipeline_agent.h"
 #include "workloads/pipeline_results.h"
 
@@ -22,6 +23,7 @@ class MoeLayer : public Workload {
   std::unique_ptr<BarrierCoordinator> coordinator_;
   Scenario spec_;
   Time ideal_ = 0;
+  int remotePeers_ = 0;  // n_rg of the MIV; 0 on fabrics without NICs
 
   void finish(Results& r) const override {
     Workload::finish(r);
@@ -45,7 +47,16 @@ class MoeLayer : public Workload {
     moe.fusion = getValue(spec_, "scheme.fusion");
     moe.distinct_remote_gpus_per_token = plan_.meanRemoteGpus;
     moe.ideal_comm = ideal_;
+    if (remotePeers_ > 0) {
+      const MoeSpec& m = spec_.workload.moe;
+      int local = 0;
+      for (const auto& e : plan_.localExperts) local = std::max(local, static_cast<int>(e.size()));
+      moe.miv_remote_peers = remotePeers_;
+      moe.miv_bytes = maximalIncastVolume(m.tokens_per_gpu, m.experts, local, dtypeBytes(m.dispatch_dtype),
+                                          m.hidden, remotePeers_);
+    }
     r.moe = moe;
+    r.traffic_phases = {"dispatch", "combine"};  // net::Message::phase 1 and 2 (MoeAgent::message)
     if (pipelined_) {
       std::vector<const PipelineAgent*> agents;
       for (const auto& a : agents_) agents.push_back(static_cast<const PipelineAgent*>(a.get()));
@@ -93,6 +104,7 @@ std::unique_ptr<Workload> makeMoeLayer(const Scenario& s, net::Network& net, Sim
   sh.alTableLatency = s.scheme.al_table_latency;
   sh.wire = net.config().wire;
   sh.nodeOf = net.topology().endpoints();
+  w->remotePeers_ = remotePeers(net.topology());
   Time longest = 0;
   for (const auto& l : net.topology().links()) longest = std::max(longest, l.latency);
   sh.barrierLatency = std::max<Time>(2 * longest, kNanosecond);
@@ -133,8 +145,12 @@ std::unique_ptr<Workload> makeMoeLayer(const Scenario& s, net::Network& net, Sim
   const auto framing = [&](net::Op op) {
     return full / static_cast<double>(sh.wire.wireBytes(op, sh.wire.maxPacketPayload));
   };
-  w->ideal_ = idealCommTime(w->plan_, sh.fusion == MoeFusion::CommOnly, rate, framing(net::Op::Write),
-                            framing(net::Op::ReadResponse));
+  CommBound bound = gpuLinkBound(w->plan_, rate, framing(net::Op::Write), framing(net::Op::ReadResponse));
+  // Multi-node fabrics: a GPU's bytes to other nodes fit only through its NIC. Paths are
+  // walked per GPU pair (single-path hierarchies; a few hundred GPUs at most in practice).
+  if (w->remotePeers_ > 0 && net.topology().kind == "hierarchy" && gpus <= 4096)
+    bound.raise(pathBound(w->plan_, net.topology(), sh.nodeOf, framing(net::Op::Write), framing(net::Op::ReadResponse)));
+  w->ideal_ = bound.time(sh.fusion == MoeFusion::CommOnly);
   w->coordinator_ = std::make_unique<BarrierCoordinator>(sh);
   sh.coordinator = sim.add(*w->coordinator_, net.partitionOf(net.topology().endpointNode(0)));
   w->pipelined_ = sh.fusion != MoeFusion::CommOnly;

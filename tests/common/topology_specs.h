@@ -23,7 +23,7 @@ inline TopologySpec hierarchySpec(const std::vector<int>& counts, double bandwid
   TopologySpec s;
   s.kind = TopologyKind::Hierarchy;
   for (std::size_t i = 0; i < counts.size(); ++i)
-    s.levels.push_back(LevelSpec{names[i], counts[i], bandwidth, latency});
+    s.levels.push_back(LevelSpec{names[i], counts[i], bandwidth, latency, LevelUplinks::Shared});
   return s;
 }
 
