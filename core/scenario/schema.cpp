@@ -78,6 +78,29 @@ std::string lastSegment(std::string_view path) {
   return std::string(dot == std::string_view::npos ? path : path.substr(dot + 1));
 }
 
+// What exists near an unknown path: the keys under its longest known prefix (their next
+// segments when there are many), else the top-level sections. Listing all ~100 keys
+// would bury the answer.
+std::string keysNear(std::string_view path) {
+  std::string prefix(path);
+  for (;;) {
+    const size_t dot = prefix.rfind('.');
+    prefix = dot == std::string::npos ? std::string() : prefix.substr(0, dot);
+    std::vector<std::string> under, next;
+    for (const std::string& k : allPaths()) {
+      if (!prefix.empty() && k.rfind(prefix + ".", 0) != 0) continue;
+      under.push_back(k);
+      const std::string rest = prefix.empty() ? k : k.substr(prefix.size() + 1);
+      const std::string seg = rest.substr(0, rest.find('.'));
+      if (std::find(next.begin(), next.end(), seg) == next.end()) next.push_back(seg);
+    }
+    if (under.empty()) continue;
+    if (prefix.empty()) return "top-level sections: " + joinList(next) + " (sweep is set in the file)";
+    if (under.size() <= 12) return "keys under " + prefix + ": " + joinList(under);
+    return "under " + prefix + ": " + joinList(next);
+  }
+}
+
 // A close full path, else a key whose last segment is close ("topology.bandwith" ->
 // "topology.link.bandwidth"), else the list of keys.
 [[noreturn]] void unknownPath(std::string_view path, const InputLocation& where) {
@@ -90,7 +113,7 @@ std::string lastSegment(std::string_view path) {
     if (auto seg = didYouMean(lastSegment(path), last))
       hint = "did you mean '" + schema()[static_cast<size_t>(std::find(last.begin(), last.end(), *seg) - last.begin())].path + "'?";
     else
-      hint = "valid keys: " + joinList(allPaths());
+      hint = keysNear(path);
   }
   throw InputError(where, std::string(path), "a key from the schema (docs/scenario.md)",
                    "'" + std::string(path) + "'", hint);
