@@ -1,8 +1,8 @@
 // The key to the canvas colours: the colour map as a gradient bar with 0 %..100 % ticks,
 // titled "link utilisation", with markers for the cold and hot thresholds (the cold end
 // drawn dimmed and the hot end outlined, as the canvas draws such links).
-// TopologyCanvas shows one as an overlay in its viewport's bottom-right corner; a main
-// window may also dock its own. paintLegend() draws the same picture into exports.
+// TopologyCanvas shows one as an overlay in its viewport's bottom-right corner (the only
+// one the main window shows). paintLegend() draws the same picture into exports.
 #pragma once
 #include <QWidget>
 

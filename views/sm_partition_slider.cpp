@@ -76,10 +76,12 @@ QColor SmPartitionBar::groupColour(int group) {
   return colours[group];
 }
 
-void SmPartitionBar::setPartition(const SmGroups& groups, int total) {
+void SmPartitionBar::setPartition(const SmGroups& groups, int total, bool automatic) {
   groups_ = groups;
   total_ = total;
+  automatic_ = automatic;
   QStringList tip;
+  if (automatic) tip << tr("Automatic: the simulator's split of %1 SMs").arg(total);
   for (int g = 0; g < kSmGroups; ++g)
     tip << QStringLiteral("%1: %2 SMs").arg(SmPartitionSlider::groupName(g)).arg(groups[g]);
   setToolTip(tip.join(QLatin1Char('\n')));
@@ -104,7 +106,13 @@ void SmPartitionBar::paintEvent(QPaintEvent*) {
   for (int g = 0; g < kSmGroups; ++g) {
     const double w = box.width() * groups_[g] / sum;
     const QRectF seg(x, box.top(), w, box.height());
-    const QColor c = groupColour(g);
+    // Automatic: the same colours washed out towards the window colour, as the disabled
+    // sliders beside them are (the split is shown, not editable).
+    QColor c = groupColour(g);
+    if (automatic_) {
+      const QColor bg = palette().color(QPalette::Window);
+      c = QColor((c.red() + 2 * bg.red()) / 3, (c.green() + 2 * bg.green()) / 3, (c.blue() + 2 * bg.blue()) / 3);
+    }
     p.setPen(Qt::NoPen);
     p.setBrush(c);
     p.drawRect(seg);
@@ -137,7 +145,9 @@ SmPartitionSlider::SmPartitionSlider(QWidget* parent) : QWidget(parent) {
   grid->setContentsMargins(0, 0, 0, 0);
   grid->setColumnStretch(1, 1);
   automatic_ = new QCheckBox(tr("Automatic split"), this);
-  automatic_->setToolTip(tr("All four groups 0: the simulator splits the SMs itself"));
+  automatic_->setToolTip(tr("All four groups 0: the simulator splits the SMs itself (comm_sms / 2 each for "
+                            "Dispatch and Combine, the rest 2 : 1 by GEMM FLOPs), shown greyed; unticking "
+                            "starts from that split"));
   automatic_->setObjectName(QStringLiteral("smAutomatic"));
   grid->addWidget(automatic_, 0, 0, 1, 3);
   for (int g = 0; g < kSmGroups; ++g) {
@@ -173,7 +183,7 @@ SmPartitionSlider::SmPartitionSlider(QWidget* parent) : QWidget(parent) {
   bar_->setObjectName(QStringLiteral("smBar"));
   grid->addWidget(bar_, kSmGroups + 1, 0, 1, 3);
   connect(automatic_, &QCheckBox::clicked, this, [this](bool on) {
-    emit partitionEdited(on ? SmGroups{} : manualStart_);
+    emit partitionEdited(on ? SmGroups{} : automaticSplit_);
   });
 }
 
@@ -181,10 +191,10 @@ bool SmPartitionSlider::isAutomatic() const {
   return std::all_of(stored_.begin(), stored_.end(), [](int v) { return v == 0; });
 }
 
-void SmPartitionSlider::setPartition(const SmGroups& groups, int total, const SmGroups& manualStart) {
+void SmPartitionSlider::setPartition(const SmGroups& groups, int total, const SmGroups& automaticSplit) {
   stored_ = dragBase_ = groups;
   total_ = total;
-  manualStart_ = manualStart;
+  automaticSplit_ = automaticSplit;
   for (int g = 0; g < kSmGroups; ++g) {
     const QSignalBlocker b1(sliders_[g]), b2(spins_[g]);
     sliders_[g]->setRange(0, total);
@@ -195,7 +205,7 @@ void SmPartitionSlider::setPartition(const SmGroups& groups, int total, const Sm
     const QSignalBlocker b(automatic_);
     automatic_->setChecked(isAutomatic());
   }
-  showGroups(groups);
+  showGroups(isAutomatic() ? automaticSplit : groups);
   updateEnabled();
 }
 
@@ -215,7 +225,7 @@ void SmPartitionSlider::showGroups(const SmGroups& groups) {
     sliders_[g]->setValue(groups[g]);  // also pulls a dragged handle back to a clamp
     spins_[g]->setValue(groups[g]);
   }
-  bar_->setPartition(groups, total_);
+  bar_->setPartition(groups, total_, isAutomatic());
 }
 
 void SmPartitionSlider::updateEnabled() {

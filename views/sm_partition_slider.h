@@ -1,7 +1,7 @@
 // The token-centric pipeline's SM partition (seed 000 §IV-C1): four groups, Dispatch,
 // GEMM-1, GEMM-2 and Combine, that always sum to the GPU's SMs. One slider and spin box
 // per group, a stacked bar of the split, and an "automatic" box (all four 0: the
-// simulator picks the split). Moving one group takes SMs from, or gives them to, the
+// simulator picks the split, which the sliders and the bar then show greyed). Moving one group takes SMs from, or gives them to, the
 // other three in proportion (redistributeSms); a whole drag is one edit.
 #pragma once
 #include <QWidget>
@@ -33,7 +33,8 @@ class SmPartitionBar : public QWidget {
   Q_OBJECT
  public:
   explicit SmPartitionBar(QWidget* parent = nullptr);
-  void setPartition(const SmGroups& groups, int total);  // all 0: "automatic"
+  // `automatic`: the groups are the simulator's own split (drawn greyed, labelled so).
+  void setPartition(const SmGroups& groups, int total, bool automatic = false);
   QSize sizeHint() const override;
   QSize minimumSizeHint() const override;
   static QColor groupColour(int group);
@@ -44,6 +45,7 @@ class SmPartitionBar : public QWidget {
  private:
   SmGroups groups_{};
   int total_ = 0;
+  bool automatic_ = false;
 };
 
 class SmPartitionSlider : public QWidget {
@@ -51,10 +53,11 @@ class SmPartitionSlider : public QWidget {
  public:
   explicit SmPartitionSlider(QWidget* parent = nullptr);
 
-  // Shows a partition without emitting anything. `manualStart` is what unticking
-  // "automatic" proposes (it must sum to `total`).
-  void setPartition(const SmGroups& groups, int total, const SmGroups& manualStart);
-  SmGroups groups() const { return shown_; }  // during a drag: the preview
+  // Shows a partition without emitting anything. `automaticSplit` is the split the
+  // simulator takes when all four groups are 0: shown (disabled) while automatic, and
+  // what unticking "automatic" starts from (it must sum to `total`).
+  void setPartition(const SmGroups& groups, int total, const SmGroups& automaticSplit);
+  SmGroups groups() const { return shown_; }  // during a drag: the preview; automatic: its split
   int total() const { return total_; }
   bool isAutomatic() const;
 
@@ -78,7 +81,7 @@ class SmPartitionSlider : public QWidget {
   std::array<QSpinBox*, kSmGroups> spins_{};
   QCheckBox* automatic_;
   SmPartitionBar* bar_;
-  SmGroups stored_{}, shown_{}, manualStart_{};
+  SmGroups stored_{}, shown_{}, automaticSplit_{};
   SmGroups dragBase_{};  // the partition when the current drag began
   int total_ = 0;
 };

@@ -82,6 +82,8 @@ SwitchTablePanel::SwitchTablePanel(RunModel* model, QWidget* parent) : QWidget(p
 
   auto* lower = new QWidget(page);
   tableHeader_ = new QLabel(lower);
+  tableHeader_->setObjectName(QStringLiteral("tableHeader"));
+  tableHeader_->setWordWrap(true);  // notes on entries between bin middles make it long
   table_ = new QTableWidget(lower);
   table_->setColumnCount(ColumnCount);
   table_->verticalHeader()->hide();
@@ -98,9 +100,8 @@ SwitchTablePanel::SwitchTablePanel(RunModel* model, QWidget* parent) : QWidget(p
       tr("The GPU the token belongs to (where the reduced result goes)"),
       tr("Packet-sized piece of the token's message"),
       tr("Targets expected: the contributions the entry waits for"),
-      tr("Contributions the entry held when it ended (completed or evicted): the log records "
-         "only the final count, so at the shown time fewer may have arrived"),
-      tr("Time since the entry was allocated"),
+      tr("Contributions that had arrived by the shown time (of those expected)"),
+      tr("Time since the entry was allocated, at the shown time"),
       tr("Whether LRU eviction pushed the partial sum out before all contributions arrived")};
   for (int c = 0; c < ColumnCount; ++c) {
     auto* h = new QTableWidgetItem(heads[c]);
@@ -342,7 +343,7 @@ void SwitchTablePanel::rebuildTable() {
                                         source,
                                         QString::number(e.piece),
                                         QString::number(e.expected),
-                                        QString::number(e.arrived),
+                                        QString::number(contributionsAt(*s, e, t)),
                                         formatTime(t - e.start),
                                         e.evicted ? tr("yes") : tr("no")};
     for (int c = 0; c < ColumnCount; ++c) {
@@ -361,6 +362,18 @@ void SwitchTablePanel::rebuildTable() {
                        .arg(bin + 1)
                        .arg(model_->binCount());
   if (int(alive.size()) > rows) header += tr(", first %1 shown").arg(rows);
+  // Entries that came and went between two bin middles never show as rows: say how many.
+  // An entry is allocated by its first contribution, so one whose contributions all
+  // arrive at once (a symmetric NVLS collective: equal links, no jitter) lives for no time.
+  const Time binStart = Time(bin) * model_->binWidth(), binEnd = binStart + model_->binWidth();
+  int within = 0, instant = 0;
+  for (const auto* e : portLog_)
+    if (e->start >= binStart && e->end < binEnd && !(e->start <= t && t < e->end)) {
+      ++within;
+      instant += e->start == e->end;
+    }
+  if (within > 0) header += tr("; %1 more lived only inside this bin").arg(within);
+  if (instant > 0) header += tr(", %1 of them for no time (all contributions arrived at once)").arg(instant);
   if (s && s->entry_log_truncated) header += tr("; the entry log was truncated");
   tableHeader_->setText(p ? header : QString());
 }

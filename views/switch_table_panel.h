@@ -2,8 +2,10 @@
 // switch (those that reduced anything) and a port; a step plot shows the most entries
 // held per time bin with evictions per bin in red (right axis) and the current bin
 // marked; a table lists the entries alive at the current bin's middle, decoded from
-// their tags (MoE: token and source GPU), with their age. It follows the timeline and
-// the canvas selection (a switch selects it here; a device selects its port).
+// their tags (MoE: token and source GPU), with the contributions arrived by then and
+// their age then (the header also counts entries that came and went between two bin
+// middles, e.g. NVLS entries whose contributions all arrive at once). It follows the
+// timeline and the canvas selection (a switch selects it here; a device its port).
 #pragma once
 #include <QWidget>
 #include <memory>

@@ -23,6 +23,7 @@
 #include "gui/scenario_document.h"
 #include "gui/scenario_tree_model.h"
 #include "gui/scheme_presets.h"
+#include "pipeline/fusion_layout.h"
 #include "scenario/schema.h"
 #include "views/format_units.h"
 
@@ -36,14 +37,12 @@ const char* const kGroupKeys[views::kSmGroups] = {
     "scheme.token_centric.dispatch_sms", "scheme.token_centric.gemm1_sms", "scheme.token_centric.gemm2_sms",
     "scheme.token_centric.combine_sms"};
 
-// What unticking "automatic" proposes: the documented automatic rule's communication
-// groups (comm_sms / 2 each for Dispatch and Combine), the GEMMs splitting the rest
-// evenly (the simulator's split by GEMM FLOPs is its own business; this is a start).
-views::SmGroups manualStart(int sms, int commSms) {
-  if (sms < views::kSmGroups) return {};
-  const int comm = std::clamp(commSms / 2, 1, (sms - 2) / 2);
-  const int rest = sms - 2 * comm;
-  return {comm, (rest + 1) / 2, rest / 2, comm};
+// The split the simulator takes while "automatic" is ticked: shown then (greyed), and
+// what unticking starts from, so that the first manual edit departs from what ran.
+views::SmGroups automaticSplit(const Scenario& s) {
+  int split[views::kSmGroups];
+  automaticTokenCentricSplit(s, split);
+  return {split[0], split[1], split[2], split[3]};
 }
 
 QGroupBox* section(const QString& title, QWidget* parent, QFormLayout*& form) {
@@ -324,7 +323,7 @@ void FusionEditor::refresh(QWidget* keep) {
 
   const TokenCentricSpec& t = s.scheme.token_centric;
   partition_->setPartition({t.dispatch_sms, t.gemm1_sms, t.gemm2_sms, t.combine_sms}, s.gpu.sms,
-                           manualStart(s.gpu.sms, s.scheme.comm_sms));
+                           automaticSplit(s));
   partitionBox_->setEnabled(s.scheme.fusion == MoeFusion::TokenCentric);
   trackerBox_->setEnabled(s.scheme.fusion == MoeFusion::TokenCentric);
   persistentBox_->setEnabled(s.scheme.fusion == MoeFusion::Persistent);

@@ -1,10 +1,12 @@
 // fabriclab: the desktop app.
 //
-//   fabriclab [SCENARIO] [--open SCENARIO] [--screenshot FILE.png] [--show DOCK]...
+//   fabriclab [SCENARIO] [--open SCENARIO] [--screenshot FILE.png] [--show DOCK]... [--at TIME]
 //
 // Opens SCENARIO (default: the bundled demo) and runs it at once. With --screenshot the
 // window is grabbed when the run has finished, saved as PNG, and the app exits: 0 on
-// success, 2 on bad input (unreadable or invalid scenario, unwritable image path).
+// success, 2 on bad input (unreadable or invalid scenario, unwritable image path, a
+// TIME that is not a time). --at moves the timeline to the bin holding TIME when the run
+// has finished, so that a screenshot shows the views at that moment.
 #include <QApplication>
 #include <QDockWidget>
 #include <QCommandLineParser>
@@ -12,9 +14,12 @@
 #include <QFileInfo>
 #include <QTimer>
 #include <cstdio>
+#include <optional>
 
 #include "gui/main_window.h"
 #include "gui/run_controller.h"
+#include "scenario/quantity.h"
+#include "views/run_model.h"
 
 namespace {
 
@@ -50,7 +55,11 @@ int main(int argc, char** argv) {
   const QCommandLineOption showOption(QStringLiteral("show"),
                                       QStringLiteral("Bring a dock to the front by its title (repeatable), e.g. Pipeline."),
                                       QStringLiteral("DOCK"));
+  const QCommandLineOption atOption(QStringLiteral("at"),
+                                    QStringLiteral("Move the timeline to TIME (e.g. '12 us') when the run has finished."),
+                                    QStringLiteral("TIME"));
   parser.addOption(openOption);
+  parser.addOption(atOption);
   parser.addOption(shotOption);
   parser.addOption(showOption);
   if (!parser.parse(QApplication::arguments())) return badInput(parser.errorText());
@@ -75,11 +84,26 @@ int main(int argc, char** argv) {
       return badInput(QStringLiteral("--screenshot: cannot write to directory '%1'").arg(info.absolutePath()));
   }
 
+  std::optional<fl::Time> at;
+  if (parser.isSet(atOption)) {
+    try {
+      at = fl::parseTime(parser.value(atOption).toStdString(), "--at");
+    } catch (const fl::InputError& e) {
+      return badInput(QString::fromStdString(e.what()));
+    }
+  }
+
   fl::gui::MainWindowOptions options;
   options.autosave = !screenshot;
   options.restoreLayout = !screenshot;  // screenshots look the same on every machine
   fl::gui::MainWindow window(options);
   int exitCode = 0;
+  if (at)  // the first run only; connected before the screenshot's handler, which grabs after it
+    QObject::connect(window.controller(), &fl::gui::RunController::runFinished, &app, [&] {
+      fl::views::RunModel* m = window.runModel();
+      if (at && m->binWidth() > 0) m->setCurrentBin(int(*at / m->binWidth()));
+      at.reset();
+    });
   QList<QDockWidget*> shown;  // --show docks, raised again before a screenshot (results raise others)
   if (screenshot) {
     QObject::connect(window.controller(), &fl::gui::RunController::failed, &app, [&](const QString& message) {

@@ -24,7 +24,6 @@
 #include "gui/status_panel.h"
 #include "gui/sweep_results.h"
 #include "views/al_tlb_panel.h"
-#include "views/colour_legend.h"
 #include "views/heat_controls.h"
 #include "views/inspector_panel.h"
 #include "views/plots_panel.h"
@@ -123,11 +122,8 @@ void MainWindow::buildDocks() {
   heatLayout->setContentsMargins(4, 4, 4, 4);
   auto* heatControls = new views::HeatControls(model_, heatBody);
   heatLayout->addWidget(heatControls);
-  auto* legend = new views::ColourLegend(heatBody);
-  legend->setThresholds(model_->coldThreshold(), model_->hotThreshold());
-  connect(model_, &views::RunModel::thresholdsChanged, legend,
-          [this, legend] { legend->setThresholds(model_->coldThreshold(), model_->hotThreshold()); });
-  heatLayout->addWidget(legend);
+  // No legend here: the canvas wears its own in its corner, beside the links it keys (and
+  // draws it into exports); a second copy in this dock only repeated it.
   heatLayout->addStretch(1);
   heat->setWidget(heatBody);
   addDockWidget(Qt::RightDockWidgetArea, heat);

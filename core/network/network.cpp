@@ -140,7 +140,7 @@ void Network::collect(Results& r, Time makespan) const {
       sr.peak_reduction_bytes = std::max(sr.peak_reduction_bytes, b.peakBytes());
     }
     s->collectReductionHistory(sr, topology_);
-    r.switches.push_back(sr);
+    r.switches.push_back(std::move(sr));
   }
   r.packets_injected = r.packets_consumed = 0;
   r.packets_created_in_switches = r.packets_consumed_in_switches = 0;

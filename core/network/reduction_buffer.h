@@ -25,6 +25,7 @@ struct ReductionEntry {
   Time allocated = 0;
   bool push = false;              // multimem.red (push) rather than ld_reduce (pull)
   std::int16_t port = -1;         // port whose buffer holds it (the result leaves there)
+  std::uint32_t arrivalSlot = UINT32_MAX;  // the switch's arrival-time scratch (none: not logged)
 };
 
 class ReductionBuffer {

@@ -75,7 +75,7 @@ class SwitchNode : public NetworkNode {
   std::vector<int> routePorts_;
   std::vector<int> ports_;
   std::vector<ReductionEntry> evicted_;
-  void noteReductionOccupancy(int port, bool eviction);
+  void noteReductionOccupancy(int port, std::int64_t before, std::int64_t evictions);
   void logEntry(const ReductionEntry& e, bool evicted);
 
   struct Occupancy {
@@ -88,6 +88,14 @@ class SwitchNode : public NetworkNode {
   std::vector<Occupancy> reductionHistory_;  // per port; empty until the first reduction
   std::vector<ReductionEntryRecord> entryLog_;
   bool entryLogTruncated_ = false;
+  // Arrival times of live entries that may still be logged, one reused vector per entry
+  // (a buffer holds tens of entries, so after warm-up recording allocates nothing); a
+  // logged entry's times move to entryArrivals_ as offsets from its start, which its
+  // record indexes (results.h: ReductionEntryRecord).
+  std::vector<std::vector<Time>> arrivalSlots_;
+  std::vector<std::uint32_t> freeArrivalSlots_;
+  std::vector<std::uint32_t> entryArrivals_;
+  std::uint32_t takeArrivalSlot();
   std::uint32_t spread_ = 0;
   Time reductionEngineFree_ = 0;
   SwitchStats stats_;

@@ -23,6 +23,14 @@ void automaticTokenCentricSplit(int sms, int commSms, const double gemmFlops[2],
   out[3] = comm;
 }
 
+void automaticTokenCentricSplit(const Scenario& s, int out[4]) {
+  const MoeSpec& m = s.workload.moe;
+  // Per token row, as planTiles counts them (GEMM-1: gate and up, N = 2 ffn, K = hidden).
+  const double flops[2] = {2.0 * 2.0 * double(m.expert_ffn) * double(m.hidden),
+                           2.0 * double(m.hidden) * double(m.expert_ffn)};
+  automaticTokenCentricSplit(s.gpu.sms, s.scheme.comm_sms, flops, out);
+}
+
 FusionLayout fusionLayout(const Scenario& s, const double gemmFlops[2]) {
   const SchemeSpec& k = s.scheme;
   const int sms = s.gpu.sms;

@@ -34,8 +34,17 @@ struct FusionLayout {
 // Sequential and overlap use scheme.comm_sms for communication.
 FusionLayout fusionLayout(const Scenario& s, const double gemmFlops[2]);
 
-// The automatic token_centric split: comm_sms / 2 SMs each for Dispatch and Combine (at
-// least 1), the rest between GEMM-1 and GEMM-2 in proportion to their FLOPs.
+// The automatic token_centric split, in closed form:
+//   comm = clamp(comm_sms / 2, 1, max(1, (sms - 1) / 3))   Dispatch and Combine each
+//   rest = max(1, sms - 2 comm)
+//   g1   = round(rest * F1 / (F1 + F2)) (rest / 2 without FLOPs), clamped to [1, rest - 1]
+//          when rest > 1; GEMM-2 gets rest - g1.
 void automaticTokenCentricSplit(int sms, int commSms, const double gemmFlops[2], int out[4]);
+
+// The split the simulator takes for `s` when all four groups are 0 (an editor shows it).
+// Both GEMMs run the same token rows, so F1 : F2 is their N * K per row, 2 ffn * hidden :
+// hidden * ffn = 2 : 1 whatever the routing (a layer that routes no token at all splits
+// the GEMM SMs evenly instead).
+void automaticTokenCentricSplit(const Scenario& s, int out[4]);
 
 }  // namespace fl

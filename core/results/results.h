@@ -2,6 +2,7 @@
 // views animate and reports plot. Immutable once the run has finished. Units are kept
 // in names: _ns, _bytes, _GBps, as in the JSON.
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -84,14 +85,22 @@ struct ReductionPortResult {
 
 // The life of one reduction-buffer entry (for inspectors): allocated, then completed or
 // evicted. `tag` is the workload's message tag (an MoE layer encodes the token in it).
+// When each contribution arrived is kept in the switch's shared `entry_arrivals` array:
+// `arrived` offsets from `start` from index `arrivals` on, one per contribution (a packet
+// carrying a partial sum of n contributions repeats its offset n times), in arrival
+// order. Offsets are 32-bit picoseconds (4 B a contribution: runs log up to a million
+// entries of up to 32 contributions), exact for entries that live under 4.29 ms; a longer
+// one stores them in units of 2^arrival_shift ps (floored). contributionsAt() counts.
 struct ReductionEntryRecord {
   std::int32_t port = -1;
-  std::uint64_t tag = 0;
   std::uint32_t piece = 0;
+  std::uint64_t tag = 0;
+  Time start = 0, end = 0;
+  std::uint32_t arrivals = 0;   // first of this entry's offsets in SwitchResult::entry_arrivals
   std::uint16_t expected = 0;   // contributions the entry waited for
   std::uint16_t arrived = 0;    // contributions it held when it ended
-  Time start = 0, end = 0;
   bool evicted = false;
+  std::uint8_t arrival_shift = 0;  // offsets in 2^arrival_shift ps (0 unless it lived >= 4.29 ms)
 };
 
 struct SwitchResult {
@@ -108,8 +117,23 @@ struct SwitchResult {
   double reduction_buffer_hit_rate = 1.0;   // contributions that evicted nothing
   std::vector<ReductionPortResult> reduction_ports;
   std::vector<ReductionEntryRecord> entry_log;  // first kEntryLogLimit entries of the run
+  std::vector<std::uint32_t> entry_arrivals;  // the logged entries' contribution offsets
   bool entry_log_truncated = false;
 };
+
+// Contributions entry `e` of `s`'s log had received at time `t` (arrivals at t count).
+inline int contributionsAt(const SwitchResult& s, const ReductionEntryRecord& e, Time t) {
+  if (t < e.start) return 0;
+  const Time offset = (t - e.start) >> e.arrival_shift;
+  if (offset > Time(UINT32_MAX)) return e.arrived;  // past every stored offset
+  const auto first = s.entry_arrivals.begin() + e.arrivals;
+  return static_cast<int>(std::upper_bound(first, first + e.arrived, static_cast<std::uint32_t>(offset)) - first);
+}
+
+// When the k-th contribution of entry `e` arrived.
+inline Time arrivalTime(const SwitchResult& s, const ReductionEntryRecord& e, int k) {
+  return e.start + (static_cast<Time>(s.entry_arrivals[e.arrivals + static_cast<std::size_t>(k)]) << e.arrival_shift);
+}
 
 inline constexpr std::size_t kEntryLogLimit = 100000;  // per switch
 

@@ -71,6 +71,7 @@ class TestFabriclabApp : public QObject {
     QTest::newRow("unwritable dir") << QStringList{"--screenshot", "/nonexistent/dir/x.png"} << "cannot write";
     QTest::newRow("two scenarios") << QStringList{"a.yaml", "--open", "b.yaml"} << "one scenario";
     QTest::newRow("unknown option") << QStringList{"--frobnicate"} << "frobnicate";
+    QTest::newRow("--at not a time") << QStringList{"--at", "5 parsecs", "--screenshot", "/tmp/x.png"} << "--at";
   }
 
   void badInput() {

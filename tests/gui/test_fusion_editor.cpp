@@ -21,6 +21,7 @@
 #include "scenario/scenario_io.h"
 #include "scenario/schema.h"
 #include "scenario/validate.h"
+#include "sim/run.h"
 
 using fl::gui::FusionEditor;
 using fl::gui::ScenarioDocument;
@@ -142,6 +143,57 @@ class TestFusionEditor : public QObject {
     QCOMPARE(f.doc.undoStack()->count(), 1);  // replaced the undone step
   }
 
+  // While "automatic" is ticked the sliders show, disabled, the split the simulator takes
+  // (fusion_layout.h's closed form, worked out here by hand): comm = clamp(comm_sms / 2,
+  // 1, (sms - 1) / 3) each for Dispatch and Combine, rest = sms - 2 comm, GEMM-1
+  // round(rest * 2 / 3) (GEMM-1's FLOPs are twice GEMM-2's: N * K = 2 ffn * hidden vs
+  // hidden * ffn), GEMM-2 the remainder.
+  void automaticShowsSimulatorSplit_data() {
+    QTest::addColumn<int>("sms");
+    QTest::addColumn<int>("commSms");
+    QTest::addColumn<Groups>("expected");
+    QTest::newRow("132, comm 24") << 132 << 24 << Groups{12, 72, 36, 12};      // rest 108, 72
+    QTest::newRow("132, comm 20") << 132 << 20 << Groups{10, 75, 37, 10};      // rest 112, 74.67
+    QTest::newRow("108, comm 20") << 108 << 20 << Groups{10, 59, 29, 10};      // rest 88, 58.67
+    QTest::newRow("132, comm 1") << 132 << 1 << Groups{1, 87, 43, 1};          // comm at least 1
+    QTest::newRow("16, comm 16") << 16 << 16 << Groups{5, 4, 2, 5};            // comm capped at 15 / 3
+    QTest::newRow("4, comm 4") << 4 << 4 << Groups{1, 1, 1, 1};                // rest 2: GEMM-1 1.33 -> 1
+  }
+
+  void automaticShowsSimulatorSplit() {
+    QFETCH(int, sms);
+    QFETCH(int, commSms);
+    QFETCH(Groups, expected);
+    auto overrides = partitionOverrides(sms, {0, 0, 0, 0});
+    overrides.push_back("scheme.comm_sms=" + std::to_string(commSms));
+    Fixture f(smallMoe(overrides));
+    fl::views::SmPartitionSlider* p = f.editor.partition();
+    QVERIFY(p->automaticBox()->isChecked());
+    QVERIFY(p->isAutomatic());
+    QCOMPARE(p->groups(), expected);
+    for (int g = 0; g < 4; ++g) {
+      QCOMPARE(p->slider(g)->value(), expected[g]);
+      QCOMPARE(p->spinBox(g)->value(), expected[g]);
+      QVERIFY(!p->slider(g)->isEnabled());  // shown, not editable
+      QVERIFY(!p->spinBox(g)->isEnabled());
+    }
+    QCOMPARE(groupsOf(f.doc.scenario()), (Groups{0, 0, 0, 0}));  // still automatic in the file
+
+    // The simulator does take that split: a run of the same scenario reports it.
+    const fl::Results r = fl::runScenario(f.doc.scenario());
+    QVERIFY(r.pipeline.has_value());
+    QCOMPARE(r.pipeline->group_sms, (std::vector<int>{expected[0], expected[1], expected[2], expected[3]}));
+
+    // Unticking starts from that split (one undo step), sliders enabled.
+    p->automaticBox()->click();
+    QCOMPARE(groupsOf(f.doc.scenario()), expected);
+    QVERIFY(p->slider(0)->isEnabled());
+    QCOMPARE(f.doc.undoStack()->count(), 1);
+    f.doc.undoStack()->undo();
+    QVERIFY(p->automaticBox()->isChecked());
+    QCOMPARE(p->groups(), expected);
+  }
+
   void automaticBox() {
     Fixture f(smallMoe(partitionOverrides(132, {10, 56, 56, 10})));
     QCheckBox* automatic = f.editor.partition()->automaticBox();
@@ -149,11 +201,12 @@ class TestFusionEditor : public QObject {
     automatic->click();
     QCOMPARE(groupsOf(f.doc.scenario()), (Groups{0, 0, 0, 0}));
     QVERIFY(!f.editor.partition()->slider(0)->isEnabled());
-    // Unticking proposes comm_sms / 2 = 12 for Dispatch and Combine, the GEMMs halving
-    // the other 132 - 24 = 108.
+    // Unticking proposes the simulator's split: comm_sms / 2 = 12 for Dispatch and
+    // Combine, the other 132 - 24 = 108 split 2 : 1 by GEMM FLOPs.
     QCOMPARE(f.doc.edit("scheme.comm_sms", "24"), QString());
+    QCOMPARE(f.editor.partition()->groups(), (Groups{12, 72, 36, 12}));  // followed comm_sms
     automatic->click();
-    QCOMPARE(groupsOf(f.doc.scenario()), (Groups{12, 54, 54, 12}));
+    QCOMPARE(groupsOf(f.doc.scenario()), (Groups{12, 72, 36, 12}));
     QCOMPARE(f.doc.undoStack()->count(), 3);
   }
 
@@ -330,6 +383,7 @@ class TestFusionEditor : public QObject {
     QVERIFY(editor.grab().save(t::artefactsDir() + "/fusion_editor.png"));
     // Full DySHARP with an explicit partition, for the bar.
     editor.presetButton(3)->click();
+    QVERIFY(editor.grab().save(t::artefactsDir() + "/fusion_editor_automatic.png"));  // the simulator's split, greyed
     editor.partition()->automaticBox()->click();
     QVERIFY(editor.grab().save(t::artefactsDir() + "/fusion_editor_token_centric.png"));
     editor.resize(340, 700);  // a narrow, short dock: the form scrolls, nothing overlaps
