@@ -74,7 +74,9 @@ class PipelineAgent : public MoeAgent {
   void tokenArrived(int source, int token) override;
   void tokenCombined(int token) override;
   void notified(const net::Packet& p) override;
-  void dispatchComplete() override {}
+  // The last dispatch byte may be one no local expert needs (static NVLS sends every
+  // token everywhere): the stage-end check must still run.
+  void dispatchComplete() override { kick(); }
   void combineComplete() override {}
 
  private:

@@ -87,10 +87,14 @@ void TestTokenPipeline::schemes_data() {
   QTest::addColumn<int>("comm");
   QTest::addColumn<int>("launches");
   for (MoeFusion f : {MoeFusion::Sequential, MoeFusion::Overlap, MoeFusion::TokenCentric, MoeFusion::Persistent})
-    for (MoeCommunication c : {MoeCommunication::DeepEp, MoeCommunication::DySharp}) {
+    for (MoeCommunication c : {MoeCommunication::DeepEp, MoeCommunication::NvlsStatic, MoeCommunication::DySharp,
+                               MoeCommunication::Explicit}) {
       const int launches = f == MoeFusion::Sequential ? 4 : f == MoeFusion::Overlap ? 2 : 1;
-      QTest::newRow((std::string(fusionName(f)) + (c == MoeCommunication::DeepEp ? " deepep" : " dysharp")).c_str())
-          << int(f) << int(c) << launches;
+      const char* comm = c == MoeCommunication::DeepEp       ? " deepep"
+                         : c == MoeCommunication::NvlsStatic ? " nvls_static"
+                         : c == MoeCommunication::DySharp    ? " dysharp"
+                                                             : " explicit";
+      QTest::newRow((std::string(fusionName(f)) + comm).c_str()) << int(f) << int(c) << launches;
     }
 }
 

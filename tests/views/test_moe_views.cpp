@@ -178,10 +178,7 @@ void TestMoeViews::breakdownNotice() {
 
 void TestMoeViews::switchPorts_data() {
   QTest::addColumn<QString>("scheme");
-  // nvls_static left out for now: since combines are issued by the token pipeline (a
-  // bounded number of ld_reduce in flight per SM), its sequential run records no
-  // reduction-port history in this 128-token fixture; under investigation (session note).
-  for (const char* s : {"dysharp", "explicit"}) QTest::newRow(s) << QString(s);
+  for (const char* s : {"nvls_static", "dysharp", "explicit"}) QTest::newRow(s) << QString(s);
 }
 
 // The switch list is the switches with reduction activity; each port list is the ports
