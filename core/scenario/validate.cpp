@@ -218,6 +218,10 @@ void checkMoe(const Scenario& s, const Checker& c) {
     c.fail({"workload.moe.tokens_per_gpu", "workload.moe.top_k", "topology.gpus"},
            "at most " + str(kMaxMoeAssignments) + " token-expert assignments (GPUs x tokens_per_gpu x top_k)",
            str(gpus) + " x " + str(m.tokens_per_gpu) + " x " + str(m.top_k) + " = " + str(pairs));
+  // Task keys of the token pipeline hold the GPU in 16 bits (moe_pipeline_agent.h).
+  if (s.scheme.fusion != MoeFusion::CommOnly && gpus > 65536)
+    c.fail({"scheme.fusion", "topology.gpus"}, "at most 65536 GPUs for a scheduled MoE layer (comm_only has no limit)",
+           str(gpus));
   switch (m.placement) {
     case ExpertPlacementKind::Contiguous:
       if (m.experts % gpus != 0)

@@ -169,6 +169,18 @@ void TestMoeScenario::validation_data() {
   QTest::newRow("trace missing") << moe([](S& s) {
     s.workload.moe.routing.distribution = fl::RoutingDistribution::Trace, s.workload.moe.routing.trace = "/nonexistent.csv";
   }) << "workload.moe.routing.trace";
+  // The pipeline's task keys hold 16 bits of GPU index: 65536 GPUs at most, except for
+  // comm_only, which schedules no tasks.
+  const auto manyGpus = [](S& s, int dcs, fl::MoeFusion f) {
+    s.topology.kind = fl::TopologyKind::Hierarchy;
+    s.topology.levels = {{"dc", dcs, 10e9 / 8, fl::kMillisecond}, {"gpu", 32768, 25e9, 500 * fl::kNanosecond}};
+    s.workload.moe.experts = 65536, s.workload.moe.top_k = 1, s.workload.moe.tokens_per_gpu = 1;
+    s.workload.moe.placement = fl::ExpertPlacementKind::RoundRobin;
+    s.scheme.fusion = f;
+  };
+  QTest::newRow("65536 GPUs sequential") << moe([=](S& s) { manyGpus(s, 2, fl::MoeFusion::Sequential); }) << "";
+  QTest::newRow("98304 GPUs sequential") << moe([=](S& s) { manyGpus(s, 3, fl::MoeFusion::Sequential); })
+                                         << "scheme.fusion";
   QTest::newRow("dysharp on mesh") << moe([](S& s) {
     s.topology.kind = fl::TopologyKind::Mesh, s.scheme.communication = fl::MoeCommunication::DySharp;
   }) << "scheme.communication";
