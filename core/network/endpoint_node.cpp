@@ -242,9 +242,9 @@ void EndpointNode::deliver(int inPort, PacketHandle h) {
       freed = true;
       break;
     case Op::LdReduceResult: {
-      auto it = ldReducePending_.find(p.key);
-      if (it != ldReducePending_.end() && (it->second -= p.contributions) <= 0) {
-        ldReducePending_.erase(it);
+      int* due = ldReducePending_.find(p.key);
+      if (due != nullptr && (*due -= p.contributions) <= 0) {
+        ldReducePending_.erase(p.key);
         --outstanding_;
         freed = true;
       }

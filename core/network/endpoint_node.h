@@ -6,9 +6,9 @@
 #pragma once
 #include <cstdint>
 #include <deque>
-#include <unordered_map>
 #include <vector>
 
+#include "engine/flat_map.h"
 #include "network/endpoint_agent.h"
 #include "network/network_node.h"
 #include "network/rotating_queue.h"
@@ -74,7 +74,7 @@ class EndpointNode : public NetworkNode {
   RotatingQueue<Job> jobs_;                      // request-class work, served round-robin
   std::vector<std::deque<PacketHandle>> portResponses_;  // responses tied to a port
   std::deque<PacketHandle> responses_;           // responses for any port
-  std::unordered_map<std::uint64_t, int> ldReducePending_;  // piece -> operands still due
+  FlatMap<int> ldReducePending_;  // piece -> operands still due
   int outstanding_ = 0;
   std::size_t injectFrom_ = 0;  // rotating first port of tryInjectAll
   EndpointStats stats_;

@@ -218,7 +218,7 @@ void SwitchNode::reduce(const Packet& p, int bufferPort) {
     fresh.group = p.op == Op::Red ? p.group : -1;
     fresh.bytes = p.payload;
     fresh.expected = p.expected;
-    if (auto f = forwarded_.find(key); f != forwarded_.end()) fresh.expected -= f->second;
+    if (const std::uint16_t* f = forwarded_.find(key)) fresh.expected -= *f;
     fresh.piece = p.piece;
     fresh.tag = p.tag;
     fresh.allocated = now();
