@@ -50,7 +50,7 @@ void EndpointNode::handle(const Event& e) {
       tryInject(static_cast<int>(e.arg32));
       break;
     case kCredit:
-      out_[e.arg32].credits[e.arg >> 32] += static_cast<std::int32_t>(e.arg & 0xffffffffu);
+      creditEvent(e);
       tryInject(static_cast<int>(e.arg32));
       break;
     case kWake:
@@ -77,10 +77,20 @@ void EndpointNode::tryInjectAll() {
 // Responses go first (they complete someone's request and free their buffers), then
 // request-class work round-robin over the posted messages.
 void EndpointNode::tryInject(int port) {
-  if (out_[static_cast<std::size_t>(port)].busy) return;
+  OutPort& o = out_[static_cast<std::size_t>(port)];
+  if (o.busy) return;
+  settleCredits(o);
   if (takeResponse(portResponses_[static_cast<std::size_t>(port)], port)) return;
   if (takeResponse(responses_, port)) return;
-  takeRequest(port);
+  if (takeRequest(port)) return;
+  if (o.lazyCredits && waitingForCredits(port)) wakeOnNextCredit(port);
+}
+
+// Idle with something to send: a credit event would try again (and may reorder the
+// jobs, so it must come).
+bool EndpointNode::waitingForCredits(int port) const {
+  return !out_[static_cast<std::size_t>(port)].busy &&
+         (!jobs_.empty() || !responses_.empty() || !portResponses_[static_cast<std::size_t>(port)].empty());
 }
 
 bool EndpointNode::takeResponse(std::deque<PacketHandle>& q, int port) {

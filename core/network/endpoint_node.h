@@ -62,6 +62,7 @@ class EndpointNode : public NetworkNode {
 
   void tryInjectAll();
   void tryInject(int port);
+  bool waitingForCredits(int port) const override;
   bool takeResponse(std::deque<PacketHandle>& q, int port);
   bool takeRequest(int port);
   void deliver(int inPort, PacketHandle h);

@@ -55,6 +55,7 @@ class SwitchNode : public NetworkNode {
   void multicast(int inPort, PacketHandle h, std::int32_t flits, Op replicaOp);
   void release(int inPort, int vc, std::int32_t flits);
   void tryArbitrate(int port);
+  bool waitingForCredits(int port) const override;
   void finishTransmission(int port);
   int chooseOutput(topo::NodeId dst);
   void reduce(const Packet& p, int bufferPort);
