@@ -42,7 +42,7 @@ bool AlTlb::lookup(std::uint64_t block) {
 bool AlTlb::dispatch(std::uint64_t block, int accesses) {
   // First touch allocates the next layout block (dense, in arrival order).
   bool inserted = false;
-  table_.findOrInsert(block, static_cast<std::int64_t>(table_.size()), inserted);
+  table_.findOrInsert(block, static_cast<std::uint32_t>(table_.size()), inserted);
   return combine(block, accesses);
 }
 

@@ -41,7 +41,7 @@ class AlTlb {
   void toNewest(std::uint32_t line);
 
   int capacity_;
-  FlatMap<std::int64_t> table_;    // AL Table: algebraic -> layout block
+  FlatMap<std::uint32_t> table_;   // AL Table: algebraic -> layout block (16-byte slots)
   std::vector<Line> lines_;        // TLB contents, up to capacity_
   std::uint32_t oldest_ = kNone, newest_ = kNone;
   FlatMap<std::uint32_t> cached_;  // block -> line
