@@ -108,7 +108,11 @@ class NetworkNode : public Component {
   // flight wait in the port's queue with the order key their event would have had;
   // reading the count first settles those that have arrived, and a port that starts
   // waiting schedules the event of its next credit, with that very key. The run is
-  // the same event for event, less the no-op credit events.
+  // the same event for event, less the no-op credit events. Contract: whatever can
+  // leave a port waiting (work queued, the port freed) must end in tryArbitrate() /
+  // tryInject() on it, which arm that event; a port left waiting otherwise would miss
+  // its credits (the thread-count test, whose partitioned run has fewer lazy links,
+  // is likely to show it).
   //
   // Adds the credits that have arrived by now (this event included) to the count.
   void settleCredits(OutPort& o) {
