@@ -103,15 +103,10 @@ void EventQueue::advance() {
   }
 }
 
-// Small buckets: insertion sort beats std::sort's set-up. Large ones (bursts of events
-// at a few instants, from a few dozen components): counting sorts, else std::sort.
-void EventQueue::sortBucket() {
-  const std::size_t n = sorted_.size();
-  if (n > 24) {
-    if (!countingSort()) std::sort(sorted_.begin(), sorted_.end(), earlier);
-    return;
-  }
-  Event* a = sorted_.data();
+// Sorts a[0, n) in place; gives up (false, a still a permutation) once more than
+// `maxMoves` element moves were needed.
+bool EventQueue::insertionSort(Event* a, std::size_t n, std::size_t maxMoves) {
+  std::size_t moves = 0;
   for (std::size_t i = 1; i < n; ++i) {
     if (!before(a[i], a[i - 1])) continue;
     const Event e = a[i];
@@ -121,7 +116,21 @@ void EventQueue::sortBucket() {
       --j;
     } while (j > 0 && before(e, a[j - 1]));
     a[j] = e;
+    moves += i - j;
+    if (moves > maxMoves) return false;
   }
+  return true;
+}
+
+// Small buckets: insertion sort beats std::sort's set-up. Large ones (bursts of events
+// at a few instants, from a few dozen components): counting sorts, else std::sort.
+void EventQueue::sortBucket() {
+  const std::size_t n = sorted_.size();
+  if (n > 24) {
+    if (!countingSort()) std::sort(sorted_.begin(), sorted_.end(), earlier);
+    return;
+  }
+  insertionSort(sorted_.data(), n, SIZE_MAX);
 }
 
 // A stable counting sort by source component, then a stable one by time, orders the
@@ -160,21 +169,7 @@ bool EventQueue::countingSort() {
   // Finish with an insertion sort: it only checks an ordered bucket, and cheaply mends a
   // few stragglers (an event pushed after later ones of its source, e.g. a lazy credit's
   // wake-up with its reserved order). Too much disorder: the caller's comparison sort.
-  Event* a = sorted_.data();
-  std::size_t moves = 0;
-  for (std::size_t i = 1; i < n; ++i) {
-    if (!before(a[i], a[i - 1])) continue;
-    const Event e = a[i];
-    std::size_t j = i;
-    do {
-      a[j] = a[j - 1];
-      --j;
-    } while (j > 0 && before(e, a[j - 1]));
-    a[j] = e;
-    moves += i - j;
-    if (moves > 4 * n) return false;  // sorted_ still holds every event
-  }
-  return true;
+  return insertionSort(sorted_.data(), n, 4 * n);  // false: sorted_ still holds every event
 }
 
 Time EventQueue::nextTime() {
