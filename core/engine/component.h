@@ -8,10 +8,10 @@
 #include <cstdint>
 
 #include "engine/event.h"
+#include "engine/partition.h"
 
 namespace fl {
 
-class Partition;
 class Simulator;
 
 class Component {
@@ -24,7 +24,7 @@ class Component {
 
   ComponentId id() const { return id_; }
   Partition& partition() const { return *partition_; }
-  Time now() const;
+  Time now() const { return partition_->now(); }  // inline: asked several times per event
 
  protected:
   void schedule(Time at, ComponentId target, std::uint32_t kind, std::uint32_t arg32 = 0,
@@ -35,6 +35,15 @@ class Component {
   bool scheduleWithPayload(Time at, ComponentId target, std::uint32_t kind, std::uint32_t arg32,
                            std::uint64_t localHandle, const void* payload, std::uint32_t size);
   bool isLocal(ComponentId target) const;
+  // An event may be decided on later than it is caused (a credit on its way back only
+  // needs delivering if the sender is then waiting for it): its place in the total order
+  // is taken now, as schedule() would, and the event, if any, is pushed later with it.
+  std::uint64_t reserveOrder() { return eventOrder(id_, sequence_++); }
+  // Schedules a local event with an order reserved by reserveOrder() (of any component).
+  void scheduleReserved(Time at, std::uint64_t order, ComponentId target, std::uint32_t kind,
+                        std::uint32_t arg32, std::uint64_t arg);
+  // Order key of the event being handled.
+  std::uint64_t currentOrder() const { return partition_->currentOrder(); }
 
  private:
   friend class Simulator;

@@ -103,15 +103,10 @@ void EventQueue::advance() {
   }
 }
 
-// Small buckets: insertion sort beats std::sort's set-up. Large ones (bursts of events
-// at a few instants, from a few dozen components): counting sorts, else std::sort.
-void EventQueue::sortBucket() {
-  const std::size_t n = sorted_.size();
-  if (n > 24) {
-    if (!countingSort()) std::sort(sorted_.begin(), sorted_.end(), earlier);
-    return;
-  }
-  Event* a = sorted_.data();
+// Sorts a[0, n) in place; gives up (false, a still a permutation) once more than
+// `maxMoves` element moves were needed.
+bool EventQueue::insertionSort(Event* a, std::size_t n, std::size_t maxMoves) {
+  std::size_t moves = 0;
   for (std::size_t i = 1; i < n; ++i) {
     if (!before(a[i], a[i - 1])) continue;
     const Event e = a[i];
@@ -121,14 +116,29 @@ void EventQueue::sortBucket() {
       --j;
     } while (j > 0 && before(e, a[j - 1]));
     a[j] = e;
+    moves += i - j;
+    if (moves > maxMoves) return false;
   }
+  return true;
+}
+
+// Small buckets: insertion sort beats std::sort's set-up. Large ones (bursts of events
+// at a few instants, from a few dozen components): counting sorts, else std::sort.
+void EventQueue::sortBucket() {
+  const std::size_t n = sorted_.size();
+  if (n > 24) {
+    if (!countingSort()) std::sort(sorted_.begin(), sorted_.end(), earlier);
+    return;
+  }
+  insertionSort(sorted_.data(), n, SIZE_MAX);
 }
 
 // A stable counting sort by source component, then a stable one by time, orders the
 // bucket by (time, source, sequence) provided each source's events already stand in
 // sequence order, which is how they were pushed (a source numbers events as it
-// schedules them). A final check confirms the order, so an exception (e.g. events merged
-// from the far heap) only costs the fallback. O(n + ranges) instead of O(n log n).
+// schedules them). A final insertion pass confirms the order and mends the few
+// exceptions; many (e.g. events merged from the far heap) cost the fallback.
+// O(n + ranges) instead of O(n log n).
 bool EventQueue::countingSort() {
   const std::size_t n = sorted_.size();
   std::uint64_t srcLo = UINT64_MAX, srcHi = 0;
@@ -156,9 +166,10 @@ bool EventQueue::countingSort() {
   else
     pass(gathered_, sorted_, static_cast<std::size_t>(tHi - tLo + 1),
          [tLo](const Event& e) { return static_cast<std::size_t>(e.time - tLo); });
-  for (std::size_t i = 1; i < n; ++i)
-    if (!before(sorted_[i - 1], sorted_[i])) return false;  // sorted_ still holds every event
-  return true;
+  // Finish with an insertion sort: it only checks an ordered bucket, and cheaply mends a
+  // few stragglers (an event pushed after later ones of its source, e.g. a lazy credit's
+  // wake-up with its reserved order). Too much disorder: the caller's comparison sort.
+  return insertionSort(sorted_.data(), n, 4 * n);  // false: sorted_ still holds every event
 }
 
 Time EventQueue::nextTime() {

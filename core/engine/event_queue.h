@@ -66,6 +66,7 @@ class EventQueue {
   void sortBucket();
   [[gnu::noinline]] void pushSlow(const Event& e);  // push() after ++size_
   bool countingSort();  // false: the bucket needs a comparison sort
+  static bool insertionSort(Event* a, std::size_t n, std::size_t maxMoves);
   // Ring slots from `from` on (wrapping) to the next occupied one; requires inRing_ > 0.
   std::size_t distanceToOccupied(std::size_t from) const;
   static void heapPush(std::vector<Event>& h, const Event& e);

@@ -23,6 +23,7 @@ std::int64_t Partition::runUntil(Time end, std::int64_t maxEvents) {
   Event e;
   while (done < maxEvents && queue_.popBefore(end, e)) {
     now_ = e.time;
+    order_ = e.order;
     components_[e.target]->handle(e);
     ++done;
   }

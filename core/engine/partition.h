@@ -32,6 +32,8 @@ class Partition {
 
   int index() const { return index_; }
   Time now() const { return now_; }
+  // Order key of the event being handled: with now(), where "now" stands in the total order.
+  std::uint64_t currentOrder() const { return order_; }
   std::int64_t eventsProcessed() const { return events_; }
   Time nextTime() { return queue_.nextTime(); }
   void configureQueue(Time horizon) { queue_.configure(horizon); }
@@ -56,6 +58,7 @@ class Partition {
   EventQueue queue_;
   std::vector<CrossEvent> outbox_;
   Time now_ = 0;
+  std::uint64_t order_ = 0;
   Time windowEnd_ = kTimeNever;
   std::int64_t events_ = 0;
 };

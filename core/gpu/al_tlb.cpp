@@ -2,27 +2,47 @@
 
 namespace fl {
 
+// Moves a line (linked or not yet) to the most recently used end.
+void AlTlb::toNewest(std::uint32_t n) {
+  Line& l = lines_[n];
+  if (n == newest_) return;
+  if (l.prev != kNone || oldest_ == n) {  // linked: unlink it
+    (l.prev == kNone ? oldest_ : lines_[l.prev].next) = l.next;
+    lines_[l.next].prev = l.prev;  // not the newest, so it has a successor
+  }
+  l.prev = newest_;
+  l.next = kNone;
+  (newest_ == kNone ? oldest_ : lines_[newest_].next) = n;
+  newest_ = n;
+}
+
 bool AlTlb::lookup(std::uint64_t block) {
-  if (auto it = cached_.find(block); it != cached_.end()) {
-    lru_.splice(lru_.end(), lru_, it->second);
+  if (const std::uint32_t* n = cached_.find(block)) {
+    toNewest(*n);
     ++hits_;
     return true;
   }
   ++misses_;
   if (capacity_ > 0) {
-    if (static_cast<int>(lru_.size()) >= capacity_) {
-      cached_.erase(lru_.front());
-      lru_.pop_front();
+    std::uint32_t n;
+    if (static_cast<int>(lines_.size()) < capacity_) {
+      n = static_cast<std::uint32_t>(lines_.size());
+      lines_.push_back(Line{});
+    } else {  // full: the least recently used line takes the new block
+      n = oldest_;
+      cached_.erase(lines_[n].block);
     }
-    lru_.push_back(block);
-    cached_[block] = std::prev(lru_.end());
+    lines_[n].block = block;
+    toNewest(n);
+    cached_[block] = n;
   }
   return false;
 }
 
 bool AlTlb::dispatch(std::uint64_t block, int accesses) {
   // First touch allocates the next layout block (dense, in arrival order).
-  if (table_.find(block) == table_.end()) table_.emplace(block, static_cast<std::int64_t>(table_.size()));
+  bool inserted = false;
+  table_.findOrInsert(block, static_cast<std::uint32_t>(table_.size()), inserted);
   return combine(block, accesses);
 }
 

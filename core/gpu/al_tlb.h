@@ -3,10 +3,15 @@
 // block allocated densely on first touch during Dispatch; Combine translates through the
 // same mapping. The AL TLB caches table entries (LRU, `entries` entries; 512 in the seed,
 // §V-A); a miss reads the AL Table in DRAM. Hits and misses are counted.
+//
+// Looked up for every delivered packet of a dysharp run, so nothing allocates per
+// lookup: the TLB is a fixed array of `entries` slots in an intrusive LRU list, and both
+// indexes are flat hash maps.
 #pragma once
 #include <cstdint>
-#include <list>
-#include <unordered_map>
+#include <vector>
+
+#include "engine/flat_map.h"
 
 namespace fl {
 
@@ -27,12 +32,19 @@ class AlTlb {
   std::int64_t allocatedBlocks() const { return static_cast<std::int64_t>(table_.size()); }
 
  private:
+  static constexpr std::uint32_t kNone = UINT32_MAX;
+  struct Line {
+    std::uint64_t block = 0;
+    std::uint32_t prev = kNone, next = kNone;  // LRU neighbours (towards oldest / newest)
+  };
   bool lookup(std::uint64_t block);
+  void toNewest(std::uint32_t line);
 
   int capacity_;
-  std::unordered_map<std::uint64_t, std::int64_t> table_;  // AL Table: algebraic -> layout block
-  std::list<std::uint64_t> lru_;                           // TLB contents, front = oldest
-  std::unordered_map<std::uint64_t, std::list<std::uint64_t>::iterator> cached_;
+  FlatMap<std::uint32_t> table_;   // AL Table: algebraic -> layout block (16-byte slots)
+  std::vector<Line> lines_;        // TLB contents, up to capacity_
+  std::uint32_t oldest_ = kNone, newest_ = kNone;
+  FlatMap<std::uint32_t> cached_;  // block -> line
   std::int64_t hits_ = 0, misses_ = 0;
 };
 

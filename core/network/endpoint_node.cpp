@@ -69,7 +69,7 @@ void EndpointNode::handle(const Event& e) {
       tryInject(static_cast<int>(e.arg32));
       break;
     case kCredit:
-      out_[e.arg32].credits[e.arg >> 32] += static_cast<std::int32_t>(e.arg & 0xffffffffu);
+      creditEvent(e);
       tryInject(static_cast<int>(e.arg32));
       break;
     case kWake:
@@ -96,11 +96,22 @@ void EndpointNode::tryInjectAll() {
 // Responses go first (they complete someone's request and free their buffers), then
 // request-class work round-robin over the posted messages.
 void EndpointNode::tryInject(int port) {
-  if (out_[static_cast<std::size_t>(port)].busy) return;
+  OutPort& o = out_[static_cast<std::size_t>(port)];
+  if (o.busy) return;
+  settleCredits(o);
   if (takeResponse(portResponses_[static_cast<std::size_t>(port)], port)) return;
   if (takeResponse(responses_, port)) return;
   if (routed_ && takeRequest(portJobs_[static_cast<std::size_t>(port)], port)) return;
-  takeRequest(jobs_, port);
+  if (takeRequest(jobs_, port)) return;
+  if (o.lazyCredits && waitingForCredits(port)) wakeOnNextCredit(port);
+}
+
+// Idle with something to send: a credit event would try again (and may reorder the
+// jobs, so it must come).
+bool EndpointNode::waitingForCredits(int port) const {
+  const auto p = static_cast<std::size_t>(port);
+  return !out_[p].busy && (!jobs_.empty() || (routed_ && !portJobs_[p].empty()) || !responses_.empty() ||
+                           !portResponses_[p].empty());
 }
 
 bool EndpointNode::takeResponse(std::deque<PacketHandle>& q, int port) {
@@ -270,9 +281,9 @@ void EndpointNode::deliver(int inPort, PacketHandle h) {
       freed = true;
       break;
     case Op::LdReduceResult: {
-      auto it = ldReducePending_.find(p.key);
-      if (it != ldReducePending_.end() && (it->second -= p.contributions) <= 0) {
-        ldReducePending_.erase(it);
+      int* due = ldReducePending_.find(p.key);
+      if (due != nullptr && (*due -= p.contributions) <= 0) {
+        ldReducePending_.erase(p.key);
         --outstanding_;
         freed = true;
       }

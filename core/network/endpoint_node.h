@@ -7,9 +7,9 @@
 #pragma once
 #include <cstdint>
 #include <deque>
-#include <unordered_map>
 #include <vector>
 
+#include "engine/flat_map.h"
 #include "network/endpoint_agent.h"
 #include "network/network_node.h"
 #include "network/rotating_queue.h"
@@ -65,6 +65,7 @@ class EndpointNode : public NetworkNode {
 
   void tryInjectAll();
   void tryInject(int port);
+  bool waitingForCredits(int port) const override;
   bool takeResponse(std::deque<PacketHandle>& q, int port);
   bool takeRequest(RotatingQueue<Job>& jobs, int port);
   // The one port that leads to `dst` when this endpoint's links lead to different places
@@ -85,7 +86,7 @@ class EndpointNode : public NetworkNode {
   std::vector<int> route_;                       // scratch for the routing's candidates
   std::vector<std::deque<PacketHandle>> portResponses_;  // responses tied to a port
   std::deque<PacketHandle> responses_;           // responses for any port
-  std::unordered_map<std::uint64_t, int> ldReducePending_;  // piece -> operands still due
+  FlatMap<int> ldReducePending_;  // piece -> operands still due
   int outstanding_ = 0;
   std::size_t injectFrom_ = 0;  // rotating first port of tryInjectAll
   EndpointStats stats_;

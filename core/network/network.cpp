@@ -66,6 +66,12 @@ int Network::replicaExtensionFlits(int id, std::size_t index) const {
   return (n + g.targetsPerFlit - 1) / g.targetsPerFlit;
 }
 
+std::int64_t Network::elidedCreditEvents(Time limit, Time& last) const {
+  std::int64_t n = 0;
+  for (const auto& node : nodes_) n += node->elidedCreditEvents(limit, last);
+  return n;
+}
+
 std::int64_t Network::peakLivePackets() const {
   std::int64_t s = 0;
   for (const auto& p : pools_) s += p.peak();

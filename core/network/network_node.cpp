@@ -35,6 +35,12 @@ void NetworkNode::wire() {
     in.upstream = o.peer;  // the same neighbour sends to us on this port
     in.upstreamPort = port.peerPort;
     in.creditDelay = link.latency;
+    // Lazy credits need the peer's state at hand (same partition), and arrival strictly
+    // later than sending, so that a credit never lands inside the event that sent it.
+    // Both ends of the link decide alike.
+    const bool lazy = net_.partitionOf(node_) == net_.partitionOf(port.peer) && link.latency > 0;
+    o.lazyCredits = lazy;
+    in.lazyUpstream = lazy ? &net_.node(port.peer) : nullptr;
   }
 }
 
@@ -68,8 +74,73 @@ void NetworkNode::transmit(int port, PacketHandle h) {
 
 void NetworkNode::returnCredit(int inPort, int vc, std::int32_t flits) {
   const InPort& in = in_[static_cast<std::size_t>(inPort)];
+  if (in.lazyUpstream != nullptr) {
+    CreditInFlight c;
+    c.at = now() + in.creditDelay;
+    c.order = reserveOrder();
+    c.vc = static_cast<std::uint32_t>(vc);
+    c.flits = flits;
+    in.lazyUpstream->creditSent(in.upstreamPort, c);
+    return;
+  }
   schedule(now() + in.creditDelay, in.upstream, kCredit, static_cast<std::uint32_t>(in.upstreamPort),
            (static_cast<std::uint64_t>(vc) << 32) | static_cast<std::uint32_t>(flits));
+}
+
+void NetworkNode::creditSent(int port, const CreditInFlight& c) {
+  OutPort& o = out_[static_cast<std::size_t>(port)];
+  o.inFlight.push(c);
+  if (!o.busy && waitingForCredits(port)) wakeOnNextCredit(port);  // busy: not waiting
+}
+
+void NetworkNode::settleCreditsSlow(OutPort& o) {
+  const Time t = now();
+  const std::uint64_t order = currentOrder();
+  while (!o.inFlight.empty()) {
+    const CreditInFlight& c = o.inFlight.front();
+    if (c.at > t || (c.at == t && c.order > order)) break;  // not arrived yet
+    o.credits[c.vc] += c.flits;
+    if (!c.woken) ++elidedCredits_;
+    o.inFlight.pop();
+  }
+}
+
+void NetworkNode::wakeOnNextCredit(int port) {
+  OutPort& o = out_[static_cast<std::size_t>(port)];
+  settleCredits(o);  // the first one left has not arrived yet
+  if (o.inFlight.empty()) return;
+  CreditInFlight& c = o.inFlight.front();
+  if (c.woken) return;
+  c.woken = true;
+  scheduleReserved(c.at, c.order, id(), kCredit, static_cast<std::uint32_t>(port), 0);
+}
+
+void NetworkNode::creditEvent(const Event& e) {
+  OutPort& o = out_[e.arg32];
+  if (o.lazyCredits)
+    settleCredits(o);  // this one included
+  else
+    o.credits[e.arg >> 32] += static_cast<std::int32_t>(e.arg & 0xffffffffu);
+}
+
+std::int64_t NetworkNode::elidedCreditEvents(Time limit, Time& last) const {
+  std::int64_t n = elidedCredits_;
+  for (const OutPort& o : out_) {
+    for (std::size_t i = 0; i < o.inFlight.size(); ++i) {
+      const CreditInFlight& c = o.inFlight.at(i);
+      if (c.woken || c.at >= limit) continue;  // an event of its own, or past the run's end
+      ++n;
+      last = std::max(last, c.at);
+    }
+  }
+  return n;
+}
+
+void NetworkNode::CreditQueue::grow() {
+  std::vector<CreditInFlight> bigger(ring_.empty() ? 16 : ring_.size() * 2);
+  for (std::size_t i = 0; i < count_; ++i) bigger[i] = at(i);
+  ring_.swap(bigger);
+  head_ = 0;
 }
 
 void NetworkNode::noteOccupancy(std::int64_t flits) {

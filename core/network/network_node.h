@@ -24,6 +24,38 @@ class NetworkNode : public Component {
   virtual void wire();
   std::uint64_t importPayload(const std::byte* data, std::uint32_t size) override;
 
+  // A credit on its way back to this node's output port, delivered lazily (see
+  // settleCredits()).
+  struct CreditInFlight {
+    Time at = 0;                // when it arrives
+    std::uint64_t order = 0;    // its place among events at that time (reserved)
+    std::uint32_t vc = 0;
+    std::int32_t flits = 0;
+    bool woken = false;         // an event was scheduled for it
+  };
+  // FIFO of credits in flight on one link: they arrive in the order they were sent.
+  class CreditQueue {
+   public:
+    bool empty() const { return count_ == 0; }
+    CreditInFlight& front() { return ring_[head_]; }
+    const CreditInFlight& at(std::size_t i) const { return ring_[(head_ + i) & (ring_.size() - 1)]; }
+    std::size_t size() const { return count_; }
+    void pop() {
+      head_ = (head_ + 1) & (ring_.size() - 1);
+      --count_;
+    }
+    void push(const CreditInFlight& c) {
+      if (count_ == ring_.size()) grow();
+      ring_[(head_ + count_) & (ring_.size() - 1)] = c;
+      ++count_;
+    }
+
+   private:
+    void grow();
+    std::vector<CreditInFlight> ring_;
+    std::size_t head_ = 0, count_ = 0;
+  };
+
   struct OutPort {
     Channel channel;
     ComponentId peer = 0;
@@ -33,17 +65,26 @@ class NetworkNode : public Component {
     Time peerDelay = 0;           // router latency added at the peer
     std::vector<std::int32_t> credits;  // free flits in the peer's buffer, per VC
     bool busy = false;
+    // Credits from a peer in this partition over a link with latency come back through
+    // `inFlight` rather than as events (one event per packet per hop less).
+    bool lazyCredits = false;
+    CreditQueue inFlight;
   };
   const std::vector<OutPort>& outputs() const { return out_; }
   std::int64_t bufferOverflows() const { return overflows_; }
   std::int64_t maxBufferFlits() const { return maxBufferFlits_; }
   std::int64_t hops() const { return hops_; }
+  // Credit events a run would have handled that lazy delivery left out (each was a
+  // no-op): those already delivered, and those in flight arriving before `limit`.
+  // `last` gets the latest arrival among the latter.
+  std::int64_t elidedCreditEvents(Time limit, Time& last) const;
 
  protected:
   struct InPort {
     ComponentId upstream = 0;
     int upstreamPort = -1;
     Time creditDelay = 0;
+    NetworkNode* lazyUpstream = nullptr;  // set when credits go back lazily
   };
 
   // Cached at construction / wiring: these are on every packet's path.
@@ -60,6 +101,30 @@ class NetworkNode : public Component {
   // the port is idle. Ownership of the packet passes to the peer.
   void transmit(int port, PacketHandle h);
   void returnCredit(int inPort, int vc, std::int32_t flits);
+
+  // Lazy credits. A credit event only matters when the output port it arrives at is
+  // then waiting for credits (idle, with work it cannot send): otherwise it just adds
+  // to the count, which can be done whenever the count is next read. So credits in
+  // flight wait in the port's queue with the order key their event would have had;
+  // reading the count first settles those that have arrived, and a port that starts
+  // waiting schedules the event of its next credit, with that very key. The run is
+  // the same event for event, less the no-op credit events. Contract: whatever can
+  // leave a port waiting (work queued, the port freed) must end in tryArbitrate() /
+  // tryInject() on it, which arm that event; a port left waiting otherwise would miss
+  // its credits (the thread-count test, whose partitioned run has fewer lazy links,
+  // is likely to show it).
+  //
+  // Adds the credits that have arrived by now (this event included) to the count.
+  void settleCredits(OutPort& o) {
+    // Usually the first credit in flight is still on its way: one comparison.
+    if (!o.inFlight.empty() && o.inFlight.front().at <= now()) settleCreditsSlow(o);
+  }
+  // The port is waiting for credits: the next one in flight must come as an event.
+  void wakeOnNextCredit(int port);
+  // Handles a kCredit event.
+  void creditEvent(const Event& e);
+  // Whether output `port` is idle with work it could send given credits.
+  virtual bool waitingForCredits(int port) const = 0;
   void noteOccupancy(std::int64_t flits);
 
   Network& net_;
@@ -74,6 +139,11 @@ class NetworkNode : public Component {
   std::int64_t overflows_ = 0;
   std::int64_t maxBufferFlits_ = 0;
   std::int64_t hops_ = 0;
+  std::int64_t elidedCredits_ = 0;
+
+ private:
+  void settleCreditsSlow(OutPort& o);
+  void creditSent(int port, const CreditInFlight& c);  // from the peer at the port's end
 };
 
 }  // namespace fl::net

@@ -2,12 +2,15 @@
 // keyed by (requester, key). Capacity is in bytes; when a new reduction needs room the
 // least recently used partial result is evicted (the switch forwards it unreduced to
 // its destination, which costs traffic and is counted).
+//
+// On the path of every reduction operand, so nothing allocates per entry: entries live
+// in a pooled array (freed slots are reused), the LRU order is an intrusive doubly
+// linked list of slot indices, and the key index is a flat hash map.
 #pragma once
 #include <cstdint>
-#include <list>
-#include <unordered_map>
 #include <vector>
 
+#include "engine/flat_map.h"
 #include "engine/time.h"
 
 namespace fl::net {
@@ -32,6 +35,7 @@ class ReductionBuffer {
  public:
   explicit ReductionBuffer(std::int64_t capacityBytes = 64 * 1024) : capacity_(capacityBytes) {}
 
+  // Valid until the next insert().
   ReductionEntry* find(std::uint64_t key);
   // Makes room for `bytes` (evicting least recently used entries into `evicted`) and
   // inserts a new entry. An entry larger than the whole buffer is admitted alone.
@@ -46,14 +50,24 @@ class ReductionBuffer {
   std::int64_t peakBytes() const { return peakBytes_; }
   std::int64_t evictions() const { return evictions_; }
   // In LRU order, oldest first (for inspectors).
-  const std::list<ReductionEntry>& contents() const { return lru_; }
+  std::vector<ReductionEntry> contents() const;
 
  private:
+  static constexpr std::uint32_t kNone = UINT32_MAX;
+  struct Node {
+    ReductionEntry entry;
+    std::uint32_t prev = kNone, next = kNone;  // LRU neighbours; next links the free list
+  };
+  void unlink(std::uint32_t n);
+  void linkNewest(std::uint32_t n);
+  void release(std::uint32_t n);  // unlinked node back to the free list
+
   std::int64_t capacity_;
   std::int64_t used_ = 0;
   std::int64_t peakEntries_ = 0, peakBytes_ = 0, evictions_ = 0;
-  std::list<ReductionEntry> lru_;  // front = least recently used
-  std::unordered_map<std::uint64_t, std::list<ReductionEntry>::iterator> index_;
+  std::vector<Node> nodes_;
+  std::uint32_t oldest_ = kNone, newest_ = kNone, free_ = kNone;
+  FlatMap<std::uint32_t> index_;  // key -> node
 };
 
 }  // namespace fl::net

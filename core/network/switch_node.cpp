@@ -32,13 +32,10 @@ void SwitchNode::handle(const Event& e) {
     case kOutputFree:
       finishTransmission(static_cast<int>(e.arg32));
       break;
-    case kCredit: {
-      const int port = static_cast<int>(e.arg32);
-      out_[static_cast<std::size_t>(port)].credits[e.arg >> 32] +=
-          static_cast<std::int32_t>(e.arg & 0xffffffffu);
-      tryArbitrate(port);
+    case kCredit:
+      creditEvent(e);
+      tryArbitrate(static_cast<int>(e.arg32));
       break;
-    }
     case kEmit: {
       auto h = static_cast<PacketHandle>(e.arg);
       pool()[h].tailAt = now();
@@ -162,9 +159,12 @@ void SwitchNode::tryArbitrate(int port) {
   OutPort& o = out_[static_cast<std::size_t>(port)];
   OutState& s = outState_[static_cast<std::size_t>(port)];
   if (o.busy || s.queue.empty()) return;
+  settleCredits(o);
   Request r;
-  if (!s.queue.grant([&](const Request& q) { return o.credits[q.vc] >= q.flits; }, r))
+  if (!s.queue.grant([&](const Request& q) { return o.credits[q.vc] >= q.flits; }, r)) {
+    if (o.lazyCredits) wakeOnNextCredit(port);
     return;  // wait for credits
+  }
   s.current = r;
 
   PacketHandle h = r.handle;
@@ -187,6 +187,10 @@ void SwitchNode::tryArbitrate(int port) {
   }
   ++stats_.packetsForwarded;
   transmit(port, h);
+}
+
+bool SwitchNode::waitingForCredits(int port) const {
+  return !out_[static_cast<std::size_t>(port)].busy && !outState_[static_cast<std::size_t>(port)].queue.empty();
 }
 
 void SwitchNode::finishTransmission(int port) {
@@ -218,7 +222,7 @@ void SwitchNode::reduce(const Packet& p, int bufferPort) {
     fresh.group = p.op == Op::Red ? p.group : -1;
     fresh.bytes = p.payload;
     fresh.expected = p.expected;
-    if (auto f = forwarded_.find(key); f != forwarded_.end()) fresh.expected -= f->second;
+    if (const std::uint16_t* f = forwarded_.find(key)) fresh.expected -= *f;
     fresh.piece = p.piece;
     fresh.tag = p.tag;
     fresh.phase = p.phase;

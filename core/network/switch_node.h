@@ -9,9 +9,9 @@
 // with a per-port reduction buffer.
 #pragma once
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
+#include "engine/flat_map.h"
 #include "network/network_node.h"
 #include "network/reduction_buffer.h"
 #include "network/virtual_output_queue.h"
@@ -55,6 +55,7 @@ class SwitchNode : public NetworkNode {
   void multicast(int inPort, PacketHandle h, std::int32_t flits, Op replicaOp);
   void release(int inPort, int vc, std::int32_t flits);
   void tryArbitrate(int port);
+  bool waitingForCredits(int port) const override;
   void finishTransmission(int port);
   int chooseOutput(topo::NodeId dst);
   void reduce(const Packet& p, int bufferPort);
@@ -63,7 +64,7 @@ class SwitchNode : public NetworkNode {
   std::vector<std::vector<std::int64_t>> occupancy_;  // [port (+ internal)][vc] flits
   std::vector<OutState> outState_;
   std::vector<ReductionBuffer> buffers_;   // per port
-  std::unordered_map<std::uint64_t, std::uint16_t> forwarded_;  // contributions sent early
+  FlatMap<std::uint16_t> forwarded_;  // contributions sent early
   std::vector<int> candidates_;
   // Routes are static: each destination's candidate ports are asked of the topology once
   // (a virtual call filling a vector on every packet otherwise) and kept flat here.

@@ -307,6 +307,10 @@ void TestNetwork::identicalForAnyThreadCount_data() {
   QTest::addColumn<int>("kind");
   QTest::newRow("mesh traffic") << 0;
   QTest::newRow("nvswitch nvls all-reduce") << 1;
+  // Endpoints waiting on credits with work queued, multicast and in-switch reduction.
+  QTest::newRow("nvl32 dysharp moe layer") << 2;
+  // Stopped by the time limit with credits still in flight.
+  QTest::newRow("nvl32 deepep moe layer, time limit") << 3;
 }
 
 void TestNetwork::identicalForAnyThreadCount() {
@@ -318,8 +322,19 @@ void TestNetwork::identicalForAnyThreadCount() {
     s.workload.traffic.load = 0.4;
     s.workload.traffic.duration = 4 * kMicrosecond;
     s.workload.traffic.warmup = 1 * kMicrosecond;
-  } else {
+  } else if (kind == 1) {
     s = dgxCollective(CollectiveOp::AllReduce, CollectiveAlgorithm::Nvls, 4 << 20, 8, 4, 18);
+  } else {
+    s.topology.gpus = 32;
+    s.topology.switches = 9;
+    s.topology.links_per_gpu = 18;
+    s.workload.kind = WorkloadKind::MoeLayer;
+    s.workload.moe.tokens_per_gpu = 16;
+    s.scheme.communication = kind == 2 ? MoeCommunication::DySharp : MoeCommunication::DeepEp;
+    s.scheme.fusion = MoeFusion::Sequential;
+    s.network.packet_payload = 256;
+    s.network.vc_depth_flits = 64;
+    if (kind == 3) s.run.time_limit = 3 * kMicrosecond;
   }
   const Results one = runScenario(s);
   s.run.threads = 2;
@@ -327,6 +342,7 @@ void TestNetwork::identicalForAnyThreadCount() {
   const Results two = runScenario(s);
   QCOMPARE(two.partitions, 3);
   QCOMPARE(one.events, two.events);
+  QCOMPARE(one.sim_time, two.sim_time);
   QCOMPARE(one.makespan, two.makespan);
   QCOMPARE(one.links.size(), two.links.size());
   for (std::size_t i = 0; i < one.links.size(); ++i) {

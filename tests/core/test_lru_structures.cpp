@@ -1,0 +1,192 @@
+// The allocation-free structures on the per-packet paths, each driven by random
+// operations and checked step by step against a brute-force model built from a plain
+// vector: the flat hash map, the switch reduction buffer's LRU eviction and the AL TLB's
+// LRU hits and misses.
+#include <QtTest>
+
+#include <algorithm>
+#include <random>
+#include <vector>
+
+#include "engine/flat_map.h"
+#include "gpu/al_tlb.h"
+#include "network/reduction_buffer.h"
+
+using namespace fl;
+
+class TestLruStructures : public QObject {
+  Q_OBJECT
+ private slots:
+  void flatMapMatchesLinearSearch_data();
+  void flatMapMatchesLinearSearch();
+  void reductionBufferEvictsLeastRecentlyUsed_data();
+  void reductionBufferEvictsLeastRecentlyUsed();
+  void alTlbCountsLikeAnLruList_data();
+  void alTlbCountsLikeAnLruList();
+};
+
+void TestLruStructures::flatMapMatchesLinearSearch_data() {
+  QTest::addColumn<int>("keySpace");
+  QTest::addColumn<int>("operations");
+  QTest::newRow("few keys, many collisions of operations") << 20 << 5000;
+  QTest::newRow("many keys, growth") << 5000 << 20000;
+  QTest::newRow("wide keys") << 0 << 20000;  // 0: full 64-bit random keys
+}
+
+void TestLruStructures::flatMapMatchesLinearSearch() {
+  QFETCH(int, keySpace);
+  QFETCH(int, operations);
+  std::mt19937_64 rng(7);
+  FlatMap<int> map;
+  std::vector<std::pair<std::uint64_t, int>> model;
+  std::vector<std::uint64_t> seen;
+  const auto modelFind = [&](std::uint64_t k) {
+    return std::find_if(model.begin(), model.end(), [k](const auto& kv) { return kv.first == k; });
+  };
+  for (int i = 0; i < operations; ++i) {
+    std::uint64_t key;
+    if (keySpace > 0) {
+      // (node << 32 | sequence)-like keys, as the simulator makes them
+      const std::uint64_t r = rng() % static_cast<std::uint64_t>(keySpace);
+      key = ((r % 7) << 32) | (r / 7);
+    } else if (!seen.empty() && rng() % 2 == 0) {
+      key = seen[rng() % seen.size()];
+    } else {
+      key = rng();
+      seen.push_back(key);
+    }
+    switch (rng() % 3) {
+      case 0: {  // insert or add
+        map[key] += 3;
+        auto it = modelFind(key);
+        if (it == model.end())
+          model.push_back({key, 3});
+        else
+          it->second += 3;
+        break;
+      }
+      case 1: {
+        const bool erased = map.erase(key);
+        auto it = modelFind(key);
+        QCOMPARE(erased, it != model.end());
+        if (it != model.end()) model.erase(it);
+        break;
+      }
+      default: {
+        const int* v = map.find(key);
+        auto it = modelFind(key);
+        QCOMPARE(v != nullptr, it != model.end());
+        if (v) QCOMPARE(*v, it->second);
+      }
+    }
+    QCOMPARE(map.size(), model.size());
+  }
+  for (const auto& [k, v] : model) {
+    QVERIFY(map.find(k) != nullptr);
+    QCOMPARE(*map.find(k), v);
+  }
+}
+
+void TestLruStructures::reductionBufferEvictsLeastRecentlyUsed_data() {
+  QTest::addColumn<int>("capacity");
+  QTest::addColumn<int>("keySpace");
+  QTest::newRow("tight: evictions on most inserts") << 1024 << 64;
+  QTest::newRow("roomy: hits") << 16384 << 40;
+  QTest::newRow("entries larger than the buffer") << 100 << 30;
+}
+
+void TestLruStructures::reductionBufferEvictsLeastRecentlyUsed() {
+  QFETCH(int, capacity);
+  QFETCH(int, keySpace);
+  std::mt19937 rng(11);
+  net::ReductionBuffer buf(capacity);
+  std::vector<net::ReductionEntry> model;  // oldest first
+  std::int64_t evictions = 0;
+  std::vector<net::ReductionEntry> evicted;
+  for (int i = 0; i < 20000; ++i) {
+    const auto key = static_cast<std::uint64_t>(rng() % static_cast<unsigned>(keySpace));
+    auto it = std::find_if(model.begin(), model.end(), [key](const auto& e) { return e.key == key; });
+    net::ReductionEntry* found = buf.find(key);
+    QCOMPARE(found != nullptr, it != model.end());
+    const unsigned action = rng() % 3;
+    if (found == nullptr) {
+      net::ReductionEntry e;
+      e.key = key;
+      e.bytes = 64 * (1 + rng() % 4);
+      e.piece = static_cast<std::uint32_t>(i);
+      evicted.clear();
+      buf.insert(e, evicted);
+      // Model: evict from the front while the new entry does not fit.
+      std::vector<net::ReductionEntry> expected;
+      std::int64_t used = 0;
+      for (const auto& m : model) used += m.bytes;
+      while (!model.empty() && used + e.bytes > capacity) {
+        used -= model.front().bytes;
+        expected.push_back(model.front());
+        model.erase(model.begin());
+      }
+      model.push_back(e);
+      evictions += static_cast<std::int64_t>(expected.size());
+      QCOMPARE(evicted.size(), expected.size());
+      for (std::size_t k = 0; k < expected.size(); ++k) {
+        QCOMPARE(evicted[k].key, expected[k].key);
+        QCOMPARE(evicted[k].piece, expected[k].piece);
+      }
+    } else if (action == 0) {
+      QCOMPARE(found->piece, it->piece);
+      buf.erase(key);
+      model.erase(it);
+    } else {
+      buf.touch(key);
+      const auto e = *it;
+      model.erase(it);
+      model.push_back(e);
+    }
+    QCOMPARE(buf.entries(), static_cast<std::int64_t>(model.size()));
+    QCOMPARE(buf.evictions(), evictions);
+  }
+  const auto contents = buf.contents();
+  QCOMPARE(contents.size(), model.size());
+  for (std::size_t k = 0; k < model.size(); ++k) QCOMPARE(contents[k].key, model[k].key);
+}
+
+void TestLruStructures::alTlbCountsLikeAnLruList_data() {
+  QTest::addColumn<int>("entries");
+  QTest::addColumn<int>("blocks");
+  QTest::newRow("no TLB") << 0 << 50;
+  QTest::newRow("one entry") << 1 << 5;
+  QTest::newRow("small TLB, thrashing") << 8 << 40;
+  QTest::newRow("TLB larger than the working set") << 64 << 40;
+}
+
+void TestLruStructures::alTlbCountsLikeAnLruList() {
+  QFETCH(int, entries);
+  QFETCH(int, blocks);
+  std::mt19937 rng(3);
+  AlTlb tlb(entries);
+  std::vector<std::uint64_t> lru;  // oldest first
+  std::vector<std::uint64_t> allocated;
+  std::int64_t hits = 0, misses = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const std::uint64_t block = (std::uint64_t{1} << 40) + rng() % static_cast<unsigned>(blocks);
+    const int accesses = 1 + static_cast<int>(rng() % 3);
+    const bool dispatch = rng() % 2 == 0;
+    auto it = std::find(lru.begin(), lru.end(), block);
+    const bool expectHit = it != lru.end();
+    if (expectHit) lru.erase(it);
+    else if (entries > 0 && static_cast<int>(lru.size()) >= entries) lru.erase(lru.begin());
+    if (expectHit || entries > 0) lru.push_back(block);
+    hits += (expectHit ? 1 : 0) + accesses - 1;
+    misses += expectHit ? 0 : 1;
+    if (dispatch && std::find(allocated.begin(), allocated.end(), block) == allocated.end())
+      allocated.push_back(block);
+    const bool hit = dispatch ? tlb.dispatch(block, accesses) : tlb.combine(block, accesses);
+    QCOMPARE(hit, expectHit);
+  }
+  QCOMPARE(tlb.hits(), hits);
+  QCOMPARE(tlb.misses(), misses);
+  QCOMPARE(tlb.allocatedBlocks(), static_cast<std::int64_t>(allocated.size()));
+}
+
+QTEST_GUILESS_MAIN(TestLruStructures)
+#include "test_lru_structures.moc"
