@@ -12,6 +12,7 @@
 #include <memory>
 #include <set>
 
+#include "../common/recorded_runs.h"
 #include "scenario/scenario_io.h"
 #include "sim/run.h"
 #include "topology/topology.h"
@@ -37,10 +38,7 @@ sweep:
   - {key: scheme.communication, values: [deepep, nvls_static, dysharp, explicit]}
 )";
 
-struct Run {
-  std::shared_ptr<const topo::Topology> topology;
-  std::shared_ptr<const Results> results;
-};
+using Run = test::RecordedRun;
 
 // scheme -> run, one sweep for the whole test.
 const std::map<QString, Run>& moe() {
@@ -55,16 +53,8 @@ const std::map<QString, Run>& moe() {
   return runs;
 }
 
-const Run& collective() {  // NVLS all-reduce: in-switch reductions with collective tags
-  static const Run r = [] {
-    Scenario s = loadScenario(FABRICLAB_SCENARIOS "/dgx-h100-allreduce-ring-vs-nvls.yaml");
-    s.sweep.clear();
-    applyOverrides(s, {"workload.collective.algorithm=nvls", "workload.collective.size=16 MiB", "run.bin=1 us"});
-    return Run{std::shared_ptr<const topo::Topology>(topo::buildTopology(s.topology)),
-               std::make_shared<Results>(runScenario(s))};
-  }();
-  return r;
-}
+// NVLS all-reduce: in-switch reductions with collective tags.
+const Run& collective() { return test::nvlsAllReduce16MiB(); }
 
 void load(RunModel& model, const Run& r) {
   model.setTopology(r.topology);

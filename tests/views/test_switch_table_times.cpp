@@ -11,6 +11,7 @@
 #include <set>
 #include <tuple>
 
+#include "../common/recorded_runs.h"
 #include "../common/star_reduction.h"
 #include "scenario/scenario_io.h"
 #include "sim/run.h"
@@ -23,10 +24,7 @@ using namespace fl::views;
 
 namespace {
 
-struct Run {
-  std::shared_ptr<const topo::Topology> topology;
-  std::shared_ptr<const Results> results;
-};
+using Run = test::RecordedRun;
 
 const Run& star() {  // two 256 B pieces per GPU: two entries per port
   static const Run r = [] {
@@ -36,16 +34,8 @@ const Run& star() {  // two 256 B pieces per GPU: two entries per port
   return r;
 }
 
-const Run& coarseNvls() {  // 64 KiB packets: every entry's contributions arrive together
-  static const Run r = [] {
-    Scenario s = loadScenario(FABRICLAB_SCENARIOS "/dgx-h100-allreduce-ring-vs-nvls.yaml");
-    s.sweep.clear();
-    applyOverrides(s, {"workload.collective.algorithm=nvls", "workload.collective.size=16 MiB", "run.bin=1 us"});
-    return Run{std::shared_ptr<const topo::Topology>(topo::buildTopology(s.topology)),
-               std::make_shared<Results>(runScenario(s))};
-  }();
-  return r;
-}
+// 64 KiB packets: every entry's contributions arrive together.
+const Run& coarseNvls() { return test::nvlsAllReduce16MiB(); }
 
 const Run& dysharp() {
   static const Run r = [] {
@@ -53,8 +43,7 @@ const Run& dysharp() {
     s.sweep.clear();
     applyOverrides(s, {"workload.moe.tokens_per_gpu=64", "scheme.communication=dysharp", "scheme.fusion=sequential",
                        "run.bin=200 ns"});
-    return Run{std::shared_ptr<const topo::Topology>(topo::buildTopology(s.topology)),
-               std::make_shared<Results>(runScenario(s))};
+    return test::record(s);
   }();
   return r;
 }
