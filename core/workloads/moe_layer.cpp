@@ -76,6 +76,7 @@ void preparePipeline(MoeLayer& w, const Scenario& s) {
     // Padded sends: every expert computes its full capacity from every source.
     const std::int64_t capacity =
         flashExpertCapacity(plan.tokens, s.workload.moe.experts, s.scheme.persistent.capacity_factor);
+    p.paddedCapacity = capacity;
     for (auto& g : rows)
       for (auto& r : g) r = std::max(r, capacity * plan.gpus);
   }

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "pipeline/flash_memory.h"
 #include "pipeline/straggler_noise.h"
 #include "workloads/moe_pipeline_codes.h"
 
@@ -191,10 +190,10 @@ void PipelineAgent::onTimer(std::uint64_t what) {
 // (seed 001 §5.4): the rows beyond this GPU's real tokens for each remote expert, in one
 // message per host GPU whose payload is useless (token index past the last token).
 void PipelineAgent::padding(std::vector<Post>& out) const {
-  if (s_.fusion != MoeFusion::Persistent || s_.scenario->scheme.persistent.payload_efficient) return;
+  const std::int64_t capacity = p_.paddedCapacity;
+  if (capacity == 0) return;
   const MoePlan& plan = *s_.plan;
   const MoeSpec& m = s_.scenario->workload.moe;
-  const std::int64_t capacity = flashExpertCapacity(plan.tokens, m.experts, s_.scenario->scheme.persistent.capacity_factor);
   std::vector<std::int64_t> rows(static_cast<std::size_t>(m.experts), 0);
   for (std::size_t i = 0; i < static_cast<std::size_t>(plan.tokens) * plan.topK; ++i)
     ++rows[static_cast<std::size_t>(plan.chosen[static_cast<std::size_t>(rank_) * plan.tokens * plan.topK + i])];
@@ -215,10 +214,9 @@ void PipelineAgent::padding(std::vector<Post>& out) const {
 // came: capacity rows per source GPU, of which only the routed ones carry tokens. The
 // padding follows once the expert's last GEMM-2 row is done, tagged past the last token.
 void PipelineAgent::combinePadding(int le) {
-  if (s_.fusion != MoeFusion::Persistent || s_.scenario->scheme.persistent.payload_efficient || s_.inSwitch()) return;
+  const std::int64_t capacity = p_.paddedCapacity;
+  if (capacity == 0 || s_.inSwitch()) return;  // an in-switch combine pulls only real tokens
   const MoePlan& plan = *s_.plan;
-  const MoeSpec& m = s_.scenario->workload.moe;
-  const std::int64_t capacity = flashExpertCapacity(plan.tokens, m.experts, s_.scenario->scheme.persistent.capacity_factor);
   for (int src = 0; src < plan.gpus; ++src) {
     if (src == rank_) continue;
     const std::int64_t rows = arrivedFrom_[static_cast<std::size_t>(le) * static_cast<std::size_t>(plan.gpus) + static_cast<std::size_t>(src)];

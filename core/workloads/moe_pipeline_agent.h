@@ -39,6 +39,9 @@ struct PipelineShared {
   StragglerSpec stragglers;
   TokenCentricSpec tracker;
   bool useTracker = false;       // token_centric: TS/OR tables with spill costs
+  // Persistent without payload efficiency: rows of every (source GPU, expert) cell, sent
+  // padded both ways (seed 001 §5.4, EC = cf x tokens / experts); 0 = no padding.
+  std::int64_t paddedCapacity = 0;
   bool notifications = true;     // readiness messages (not needed after a barrier)
   std::vector<PipelineAgent*> agents;  // by rank, to read a peer's notification lists
   std::uint64_t seed = 1;
