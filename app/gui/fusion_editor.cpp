@@ -25,6 +25,7 @@
 #include "gui/scheme_presets.h"
 #include "pipeline/fusion_layout.h"
 #include "scenario/schema.h"
+#include "scenario/sweep.h"
 #include "views/format_units.h"
 
 namespace fl::gui {
@@ -88,6 +89,13 @@ FusionEditor::FusionEditor(ScenarioDocument* doc, QWidget* parent)
   auto* page = new QWidget(stack_);
   auto* pageLayout = new QVBoxLayout(page);
   pageLayout->setContentsMargins(0, 0, 0, 0);
+  sweepNote_ = new QLabel(page);
+  sweepNote_->setObjectName(QStringLiteral("sweepNote"));
+  sweepNote_->setWordWrap(true);
+  sweepNote_->setMargin(6);
+  sweepNote_->setStyleSheet(QStringLiteral("background: palette(alternate-base); border: 1px solid palette(mid);"));
+  sweepNote_->hide();
+  pageLayout->addWidget(sweepNote_);
   pageLayout->addWidget(scroll, 1);
   error_ = views::makeErrorLabel(page);
   error_->setObjectName(QStringLiteral("fusionError"));
@@ -303,36 +311,79 @@ void FusionEditor::commit(const Assignments& assignments, const QString& label, 
     edit->setStyleSheet(QStringLiteral("QLineEdit { border: 1px solid #b00020; }"));
 }
 
+void FusionEditor::setSweepPoint(int point) {
+  if (point == sweepPoint_) return;
+  sweepPoint_ = point;
+  refresh();
+}
+
 void FusionEditor::refresh(QWidget* keep) {
-  const Scenario& s = doc_->scenario();
-  const bool moe = s.workload.kind == WorkloadKind::MoeLayer;
+  const Scenario& base = doc_->scenario();
+  const bool moe = base.workload.kind == WorkloadKind::MoeLayer;
   stack_->setCurrentIndex(moe ? 1 : 0);
+
+  // The selected sweep point's settings, and the scenario that point ran.
+  SweepSettings point;
+  if (!base.sweep.empty() && sweepPointCount(base) <= 4096) {
+    const auto points = sweepPoints(base);
+    point = points[static_cast<std::size_t>(std::clamp(sweepPoint_, 0, int(points.size()) - 1))];
+  }
+  Scenario shown = base;
+  try {
+    if (!point.empty()) shown = sweepPointScenario(base, point);
+  } catch (const std::exception&) {
+    point.clear();  // an invalid point: the scenario dock reports it; show the base
+  }
+  const auto sweptValue = [&](const std::string& path) -> const std::string* {
+    for (const auto& [key, value] : point)
+      if (key == path) return &value;
+    return nullptr;
+  };
+  QStringList swept;
   for (const Field& f : fields_) {
+    const std::string* value = sweptValue(f.path);
+    f.widget->setEnabled(value == nullptr);
+    if (value) swept << q(f.path);
     if (f.widget == keep) continue;
     const QSignalBlocker block(f.widget);
-    f.show(doc_->valueText(f.path));
+    f.show(value ? getValue(shown, f.path) : doc_->valueText(f.path));
   }
+  QString pointText;
+  for (const auto& [key, value] : point) pointText += (pointText.isEmpty() ? "" : ", ") + q(key) + " = " + q(value);
+  sweepNote_->setVisible(!swept.isEmpty());
+  sweepNote_->setText(swept.isEmpty() ? QString()
+                                      : tr("<b>Locked:</b> the sweep sets %1 for each point. Shown: the point %2 "
+                                           "(choose another under Sweep point in the toolbar).")
+                                            .arg(swept.join(tr(" and ")), pointText));
 
-  const std::string fusion = getValue(s, "scheme.fusion"), comm = getValue(s, "scheme.communication");
+  const std::string fusion = getValue(shown, "scheme.fusion"), comm = getValue(shown, "scheme.communication");
   const SchemePreset* preset = findSchemePreset(comm, fusion);
-  for (int i = 0; i < int(presetButtons_.size()); ++i) presetButtons_[i]->setChecked(preset == &schemePresets()[i]);
+  const bool schemeSwept = sweptValue("scheme.fusion") || sweptValue("scheme.communication");
+  for (int i = 0; i < int(presetButtons_.size()); ++i) {
+    presetButtons_[i]->setChecked(preset == &schemePresets()[i]);
+    presetButtons_[i]->setEnabled(!schemeSwept);
+  }
   explanation_->setText(preset ? QStringLiteral("<b>%1</b>: %2").arg(preset->name, preset->explanation)
                                : tr("<b>%1</b>: %2. <b>%3</b>: %4.")
                                      .arg(q(fusion), fusionExplanation(fusion), q(comm),
                                           communicationExplanation(comm)));
 
-  const TokenCentricSpec& t = s.scheme.token_centric;
-  partition_->setPartition({t.dispatch_sms, t.gemm1_sms, t.gemm2_sms, t.combine_sms}, s.gpu.sms,
-                           automaticSplit(s));
-  partitionBox_->setEnabled(s.scheme.fusion == MoeFusion::TokenCentric);
-  trackerBox_->setEnabled(s.scheme.fusion == MoeFusion::TokenCentric);
-  persistentBox_->setEnabled(s.scheme.fusion == MoeFusion::Persistent);
+  const TokenCentricSpec& t = shown.scheme.token_centric;
+  partition_->setPartition({t.dispatch_sms, t.gemm1_sms, t.gemm2_sms, t.combine_sms}, shown.gpu.sms,
+                           automaticSplit(shown));
+  const bool partitionSwept = std::any_of(std::begin(kGroupKeys), std::end(kGroupKeys),
+                                          [&](const char* k) { return sweptValue(k) != nullptr; });
+  partition_->setEnabled(!partitionSwept);
+  partitionBox_->setEnabled(shown.scheme.fusion == MoeFusion::TokenCentric);
+  trackerBox_->setEnabled(shown.scheme.fusion == MoeFusion::TokenCentric);
+  persistentBox_->setEnabled(shown.scheme.fusion == MoeFusion::Persistent);
 }
 
 QString FusionEditor::explanation() const { return explanation_->text(); }
 QString FusionEditor::errorText() const { return error_->isHidden() ? QString() : error_->text(); }
 bool FusionEditor::noticeVisible() const { return stack_->currentIndex() == 0; }
 QString FusionEditor::noticeText() const { return notice_->text(); }
+QString FusionEditor::sweepNoteText() const { return sweepNote_->isHidden() ? QString() : sweepNote_->text(); }
 
 void FusionEditor::showError(const QString& message) {
   error_->setText(message);

@@ -6,6 +6,9 @@
 // document (ScenarioDocument::editAll); a rejected value shows the validator's message
 // under the form and the scenario stays as it was. The dock follows the document (undo,
 // redo, open). Accepted edits re-run through the main window's debounced re-run.
+// Keys the scenario's sweep varies are shown with the selected sweep point's value and
+// locked (each point overrides them), with a note saying so, so that the form always
+// describes the run the other views show.
 #pragma once
 #include <QDockWidget>
 #include <functional>
@@ -42,6 +45,11 @@ class FusionEditor : public QDockWidget {
   QString errorText() const;  // "" when the last edit was accepted
   bool noticeVisible() const;
   QString noticeText() const;
+  QString sweepNoteText() const;  // "" when no shown key is swept
+
+ public slots:
+  // The sweep point the views show (index into sweepPoints() of the document).
+  void setSweepPoint(int point);
 
  protected:
   bool eventFilter(QObject* watched, QEvent* event) override;
@@ -80,7 +88,8 @@ class FusionEditor : public QDockWidget {
   ScenarioDocument* doc_;
   QStackedWidget* stack_;
   QScrollArea* scroll_;
-  QLabel *notice_, *explanation_, *error_;
+  QLabel *notice_, *explanation_, *error_, *sweepNote_;
+  int sweepPoint_ = 0;
   views::SmPartitionSlider* partition_ = nullptr;
   std::vector<QAbstractButton*> presetButtons_;
   QWidget *partitionBox_ = nullptr, *trackerBox_ = nullptr, *persistentBox_ = nullptr;

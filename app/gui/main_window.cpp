@@ -108,6 +108,7 @@ void MainWindow::buildDocks() {
   // The scheme form, tabbed behind the scenario tree (both edit the document).
   auto* fusion = new FusionEditor(doc_, this);
   tabifyDockWidget(scenarioDock_, fusion);
+  connect(sweep_, &SweepResults::selectedPointChanged, fusion, &FusionEditor::setSweepPoint);
   scenarioDock_->raise();
 
   auto* inspector = new QDockWidget(tr("Inspector"), this);

@@ -54,6 +54,7 @@ void SweepResults::clear() {
   labels_.clear();
   selected_ = 0;
   emit labelsChanged(labels_);
+  emit selectedPointChanged(selected_);
 }
 
 void SweepResults::onRunStarted(const QStringList& labels) {

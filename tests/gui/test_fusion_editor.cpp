@@ -1,8 +1,9 @@
 // The Fusion scheme dock (offscreen): SM-partition sliders that keep the sum at gpu.sms
 // with the documented proportional rule (expected values worked out by hand from that
 // rule: floor shares plus largest remainders), one undo step per gesture, preset buttons,
-// inline errors for invalid values, the notice for a collective, following undo, and one
-// debounced background re-run per edit in the main window.
+// inline errors for invalid values, the notice for a collective, swept keys locked to the
+// selected sweep point, following undo, and one debounced background re-run per edit in
+// the main window.
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLineEdit>
@@ -251,6 +252,47 @@ class TestFusionEditor : public QObject {
     f.doc.undoStack()->undo();
     QVERIFY(f.doc.scenario() == before);
     QVERIFY(!button->isChecked());
+  }
+
+  // A swept key shows the selected point's value, locked; the rest stays editable.
+  // Points run in cartesian order, first axis outermost (docs/scenario.md, sweep).
+  void sweptKeysFollowThePoint_data() {
+    QTest::addColumn<int>("point");
+    QTest::addColumn<QString>("communication");
+    QTest::addColumn<QString>("fusion");
+    QTest::newRow("first") << 0 << "deepep" << "sequential";
+    QTest::newRow("inner axis varies fastest") << 1 << "deepep" << "token_centric";
+    QTest::newRow("outer axis") << 2 << "dysharp" << "sequential";
+    QTest::newRow("last") << 3 << "dysharp" << "token_centric";
+  }
+
+  void sweptKeysFollowThePoint() {
+    QFETCH(int, point);
+    QFETCH(QString, communication);
+    QFETCH(QString, fusion);
+    fl::Scenario s = smallMoe({"scheme.communication=explicit", "scheme.fusion=overlap"});
+    s.sweep = {{"scheme.communication", {"deepep", "dysharp"}}, {"scheme.fusion", {"sequential", "token_centric"}}};
+    Fixture f(s);
+    f.editor.setSweepPoint(point);
+    auto* fusionBox = qobject_cast<QComboBox*>(f.editor.field("scheme.fusion"));
+    auto* commBox = qobject_cast<QComboBox*>(f.editor.field("scheme.communication"));
+    QCOMPARE(fusionBox->currentText(), fusion);
+    QCOMPARE(commBox->currentText(), communication);
+    QVERIFY(!fusionBox->isEnabled() && !commBox->isEnabled());
+    QVERIFY(!f.editor.presetButton(0)->isEnabled());
+    QVERIFY(f.editor.field("scheme.comm_sms")->isEnabled());
+    QVERIFY(f.editor.sweepNoteText().contains("scheme.fusion = " + fusion));
+    QCOMPARE(f.editor.partition()->isEnabled() && f.editor.partition()->parentWidget()->isEnabled(),
+             fusion == "token_centric");
+    // The base scenario is untouched: only the view follows the point.
+    QVERIFY(f.doc.scenario() == s);
+    QCOMPARE(f.doc.undoStack()->count(), 0);
+
+    // Without the sweep both combos are the base's again, editable, and the note goes.
+    QCOMPARE(f.doc.edit("sweep", "[]"), QString());
+    QCOMPARE(fusionBox->currentText(), QString("overlap"));
+    QVERIFY(fusionBox->isEnabled() && f.editor.presetButton(0)->isEnabled());
+    QCOMPARE(f.editor.sweepNoteText(), QString());
   }
 
   void invalidValues_data() {
