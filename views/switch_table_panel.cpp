@@ -4,11 +4,9 @@
 
 #include <QComboBox>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QSplitter>
 #include <QStackedWidget>
-#include <QTableWidget>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <qcustomplot.h>
@@ -19,13 +17,7 @@ namespace fl::views {
 
 namespace {
 QString q(const std::string& s) { return QString::fromStdString(s); }
-constexpr int kMaxRows = 2000;  // a buffer holds tens of entries; this only guards odd logs
 }  // namespace
-
-MoeTag decodeMoeTag(std::uint64_t tag) {
-  return {static_cast<int>(tag >> 62), static_cast<int>((tag >> 32) & 0x3fffffffu),
-          static_cast<std::uint32_t>(tag & 0xffffffffu)};
-}
 
 SwitchTablePanel::SwitchTablePanel(RunModel* model, QWidget* parent) : QWidget(parent), model_(model) {
   stack_ = new QStackedWidget(this);
@@ -80,44 +72,10 @@ SwitchTablePanel::SwitchTablePanel(RunModel* model, QWidget* parent) : QWidget(p
   cursor_ = new QCPItemStraightLine(plot_);
   cursor_->setPen(QPen(QColor(200, 30, 30, 200), 1.5, Qt::DashLine));
 
-  auto* lower = new QWidget(page);
-  tableHeader_ = new QLabel(lower);
-  tableHeader_->setObjectName(QStringLiteral("tableHeader"));
-  tableHeader_->setWordWrap(true);  // notes on entries between bin middles make it long
-  table_ = new QTableWidget(lower);
-  table_->setColumnCount(ColumnCount);
-  table_->verticalHeader()->hide();
-  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-  table_->setAlternatingRowColors(true);
-  table_->setWordWrap(false);
-  table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
-  // Short headers (the dock is often narrow); the tooltips say what each means.
-  const QString heads[ColumnCount] = {tr("token"),   tr("source"), tr("piece"),  tr("expected"),
-                                      tr("arrived"), tr("age"),    tr("evicted")};
-  const QString tips[ColumnCount] = {
-      tr("The token being combined (an MoE layer's tag), or the raw message tag"),
-      tr("The GPU the token belongs to (where the reduced result goes)"),
-      tr("Packet-sized piece of the token's message"),
-      tr("Targets expected: the contributions the entry waits for"),
-      tr("Contributions that had arrived by the shown time (of those expected)"),
-      tr("Time since the entry was allocated, at the shown time"),
-      tr("Whether LRU eviction pushed the partial sum out before all contributions arrived")};
-  for (int c = 0; c < ColumnCount; ++c) {
-    auto* h = new QTableWidgetItem(heads[c]);
-    h->setToolTip(tips[c]);
-    table_->setHorizontalHeaderItem(c, h);
-  }
-  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-  table_->horizontalHeader()->setStretchLastSection(true);
-  auto* lowerLayout = new QVBoxLayout(lower);
-  lowerLayout->setContentsMargins(0, 0, 0, 0);
-  lowerLayout->addWidget(tableHeader_);
-  lowerLayout->addWidget(table_, 1);
-
+  entries_ = new ReductionEntryTable(page);
   split_ = new QSplitter(Qt::Horizontal, page);  // resizeEvent turns it for tall docks
   split_->addWidget(plot_);
-  split_->addWidget(lower);
+  split_->addWidget(entries_);
   split_->setStretchFactor(0, 3);
   split_->setStretchFactor(1, 2);
   split_->setChildrenCollapsible(false);
@@ -314,68 +272,10 @@ void SwitchTablePanel::collectLog() {
 }
 
 void SwitchTablePanel::rebuildTable() {
-  const ReductionPortResult* p = currentPort();
-  const SwitchResult* s = currentSwitch();
-  const Time t = tableTime();
-  std::vector<const ReductionEntryRecord*> alive;
-  for (const auto* e : portLog_)
-    if (e->start <= t && t < e->end) alive.push_back(e);
-  std::sort(alive.begin(), alive.end(), [](const auto* a, const auto* b) { return a->start < b->start; });
-
-  const bool moe = results_ && results_->moe.has_value();
-  const topo::Topology* topo = model_->topology();
-  table_->setUpdatesEnabled(false);
-  table_->horizontalHeaderItem(Token)->setText(moe ? tr("token") : tr("tag"));
-  const int rows = int(std::min<size_t>(alive.size(), kMaxRows));
-  table_->setRowCount(rows);
-  for (int r = 0; r < rows; ++r) {
-    const ReductionEntryRecord& e = *alive[size_t(r)];
-    QString token, source = QStringLiteral("–");
-    if (moe) {
-      const MoeTag tag = decodeMoeTag(e.tag);
-      token = QString::number(tag.token);
-      source = topo && tag.source < topo->endpointCount() ? q(topo->node(topo->endpointNode(tag.source)).name)
-                                                            : tr("GPU %1").arg(tag.source);
-    } else {
-      token = QStringLiteral("0x%1").arg(e.tag, 0, 16);
-    }
-    const QString cells[ColumnCount] = {token,
-                                        source,
-                                        QString::number(e.piece),
-                                        QString::number(e.expected),
-                                        QString::number(contributionsAt(*s, e, t)),
-                                        formatTime(t - e.start),
-                                        e.evicted ? tr("yes") : tr("no")};
-    for (int c = 0; c < ColumnCount; ++c) {
-      auto* item = new QTableWidgetItem(cells[c]);
-      if (c == Evicted && e.evicted) item->setForeground(QColor(0xb02010));
-      item->setTextAlignment((c == Source ? Qt::AlignLeft : c == Evicted ? Qt::AlignHCenter : Qt::AlignRight) |
-                             Qt::AlignVCenter);
-      table_->setItem(r, c, item);
-    }
-  }
-  table_->setUpdatesEnabled(true);
-  const int bin = model_->currentBin();
-  QString header = tr("%1 entries alive at %2 (middle of bin %3 of %4)")
-                       .arg(alive.size())
-                       .arg(formatTime(t))
-                       .arg(bin + 1)
-                       .arg(model_->binCount());
-  if (int(alive.size()) > rows) header += tr(", first %1 shown").arg(rows);
-  // Entries that came and went between two bin middles never show as rows: say how many.
-  // An entry is allocated by its first contribution, so one whose contributions all
-  // arrive at once (a symmetric NVLS collective: equal links, no jitter) lives for no time.
-  const Time binStart = Time(bin) * model_->binWidth(), binEnd = binStart + model_->binWidth();
-  int within = 0, instant = 0;
-  for (const auto* e : portLog_)
-    if (e->start >= binStart && e->end < binEnd && !(e->start <= t && t < e->end)) {
-      ++within;
-      instant += e->start == e->end;
-    }
-  if (within > 0) header += tr("; %1 more lived only inside this bin").arg(within);
-  if (instant > 0) header += tr(", %1 of them for no time (all contributions arrived at once)").arg(instant);
-  if (s && s->entry_log_truncated) header += tr("; the entry log was truncated");
-  tableHeader_->setText(p ? header : QString());
+  const bool picked = currentPort() != nullptr;
+  entries_->showEntries({picked ? currentSwitch() : nullptr, &portLog_, tableTime(), model_->currentBin(),
+                         model_->binCount(), model_->binWidth(), results_ && results_->moe.has_value(),
+                         model_->topology()});
 }
 
 void SwitchTablePanel::followSelection() {

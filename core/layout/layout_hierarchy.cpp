@@ -6,12 +6,15 @@
 // left), with links routed as a comb (up to the channel above their row, along it to the
 // spine, up the spine to the parent), so 1000 datacenter boxes form a grid instead of a
 // hairball and a few wide datacenters stack instead of making one long strip. A GPU's own
-// NIC (per-GPU uplinks) is a straight line from the GPU to the switch above its node.
+// NIC (per-GPU uplinks) leads to a switch above its node: the boxes holding NICs always
+// hang on a comb, with room beside its spine and under its rows for one lane per NIC
+// (layout_nic.h routes them), since a straight line would cut through node boxes.
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
 #include "layout/layout_internal.h"
+#include "layout/layout_nic.h"
 
 namespace fl::layout::detail {
 
@@ -39,6 +42,7 @@ struct Row {
 struct Arrangement {
   std::vector<Item> items;
   std::vector<int> rowOf;  // per item
+  std::vector<char> leftOf;  // per item: left of the spine (two-sided combs)
   std::vector<Row> rows;
   double width = 0, height = 0;
   double spine = 0;  // x of the parent switch and the comb's spine, from the content's left
@@ -68,7 +72,18 @@ class HierarchyLayout {
     }
     size_.assign(n, {0, 0});
     arrangement_.resize(n);
+    origin_.assign(n, {});
     shown_.assign(n, 0);
+    // NICs: which child of the far end (the member box) each one leaves from.
+    nicsUp_.assign(n, 0);
+    for (const auto& k : t.links()) {
+      if (k.kind != topo::LinkKind::Nic) continue;
+      topo::NodeId member = k.a;
+      while (member >= 0 && t.node(member).parent != k.b) member = t.node(member).parent;
+      if (member < 0) continue;  // not below its far end: left a straight line
+      ++nicsUp_[static_cast<size_t>(member)];
+      nicMember_.push_back({k.id, member});
+    }
   }
 
   TopologyLayout run() {
@@ -83,11 +98,12 @@ class HierarchyLayout {
     }
     for (const auto& node : t_.nodes())  // parents come first: preorder ids
       if (node.parent >= 0 && !isShown(node.id)) hide(node.id);
+    routeAllNics();
     for (const auto& k : t_.links())
       if (l_.links[static_cast<size_t>(k.id)].points.empty()) {
         straightPath(l_, k);
-        // A GPU's own NIC goes straight to the switch above its node, seen while its two
-        // ends are apart (not both inside one collapsed group).
+        // A NIC left unrouted has both ends in one collapsed box (unseen), unless it
+        // leads somewhere other than above its GPU: then a straight line shows it.
         const auto& a = l_.nodes[static_cast<size_t>(k.a)].center;
         const auto& b = l_.nodes[static_cast<size_t>(k.b)].center;
         l_.links[static_cast<size_t>(k.id)].visible = k.kind == topo::LinkKind::Nic && (a.x != b.x || a.y != b.y);
@@ -149,9 +165,12 @@ class HierarchyLayout {
   // middle) or one-sided (spine at the left, like a file tree), whichever is closer to
   // a screen-like aspect ratio.
   void arrange(const std::vector<topo::NodeId>& kids, Arrangement& a) const {
-    bool groups = false;
-    for (topo::NodeId c : kids) groups |= group_[static_cast<size_t>(c)] >= 0;
-    if (kids.size() <= static_cast<size_t>(kOneRowMax)) {
+    bool groups = false, nics = false;
+    for (topo::NodeId c : kids) {
+      groups |= group_[static_cast<size_t>(c)] >= 0;
+      nics |= nicsUp_[static_cast<size_t>(c)] > 0;
+    }
+    if (kids.size() <= static_cast<size_t>(kOneRowMax) && !nics) {  // a row has no spine for NICs
       row(kids, a);
       if (!groups || badness(a) <= std::log(kMaxRowAspect / kAspect)) return;
     }
@@ -184,7 +203,8 @@ class HierarchyLayout {
   }
 
   // Rows filled up to a width chosen for kAspect; with two sides each row is split
-  // into a left and a right half around the spine.
+  // into a left and a right half around the spine. Children with NICs widen the spine
+  // (a lane per NIC on their side) and the gap under their row (a channel per NIC).
   void comb(const std::vector<topo::NodeId>& kids, int sides, Arrangement& a) const {
     a = {};
     a.comb = true;
@@ -200,34 +220,45 @@ class HierarchyLayout {
     const double sideW =
         std::max(maxW, (std::sqrt(area * kAspect) - (sides == 2 ? kSpine : oneSideSpine + kSpine / 2)) / sides);
     size_t i = 0;
-    double y = 0, used[2] = {0, 0};
+    double y = 0, used[2] = {0, 0};  // per side as filled (one side: only [0], on the right)
+    int lanes[2] = {0, 0}, channels = 0;  // NICs left and right of the spine; under the last row
     while (i < kids.size()) {
       const int row = static_cast<int>(a.rows.size());
-      if (row > 0) y += kRowGap;
+      if (row > 0) y += std::max(kRowGap, nicChannelRoom(channels));
       double rowH = 0;
+      channels = 0;
       for (int side = 0; side < sides && i < kids.size(); ++side) {
+        const bool left = sides == 2 && side == 0;
         double w = 0;
+        int nics = 0;
         const size_t first = a.items.size();
         while (i < kids.size()) {
           const Size& s = size_[static_cast<size_t>(kids[i])];
           if (w > 0 && w + kGap + s.w > sideW) break;
           a.items.push_back({kids[i], w > 0 ? w + kGap : 0, y});
           a.rowOf.push_back(row);
+          a.leftOf.push_back(left);
+          nics += nicsUp_[static_cast<size_t>(kids[i])];
           w += (w > 0 ? kGap : 0) + s.w;
           rowH = std::max(rowH, s.h);
           ++i;
         }
         used[side] = std::max(used[side], w);
+        lanes[left ? 0 : 1] += nics;
+        channels = std::max(channels, nics);
         // x relative to the spine: the left half ends at it, a right side starts after it.
         for (size_t k = first; k < a.items.size(); ++k)
-          a.items[k].x += sides == 2 && side == 0 ? -(w + kSpine / 2) : kSpine / 2;
+          a.items[k].x += left ? -(w + kSpine / 2) : kSpine / 2;
       }
       a.rows.push_back({y, rowH});
       y += rowH;
     }
-    const double half = std::max(used[0], used[1]);
+    y += nicChannelRoom(channels);
+    const double roomL = nicSpineRoom(lanes[0]), roomR = nicSpineRoom(lanes[1]);
+    for (size_t k = 0; k < a.items.size(); ++k) a.items[k].x += a.leftOf[k] ? -roomL : roomR;
+    const double half = std::max(used[0] + roomL, used[1] + roomR);
     a.spine = sides == 2 ? half + kSpine / 2 : oneSideSpine;
-    a.width = a.spine + kSpine / 2 + (sides == 2 ? half : used[0]);
+    a.width = a.spine + kSpine / 2 + (sides == 2 ? half : used[0] + roomR);
     a.height = y;
     for (Item& it : a.items) it.x += a.spine;
   }
@@ -255,6 +286,7 @@ class HierarchyLayout {
     const double swY = y + (boxed ? kLabel : 0) + kSwH / 2;
     const double ox = x + (s.w - a.width) / 2, oy = swY + kSwH / 2 + kSwGap;
     place(p, ox + a.spine, swY, kSwW, kSwH);  // above the spine (the middle of a row)
+    origin_[static_cast<size_t>(v)] = {ox, oy};
     for (size_t k = 0; k < a.items.size(); ++k) {
       const Item& it = a.items[k];
       placeVisible(it.node, ox + it.x, oy + it.y);
@@ -290,12 +322,44 @@ class HierarchyLayout {
     return oneSided ? -static_cast<double>(k) * kStrand + (kSpine / 2 - 8) : (static_cast<double>(k) - (n - 1) / 2) * kStrand;
   }
 
+  // Each open, shown switch's NICs: from their GPUs (or the collapsed box hiding them)
+  // through its comb. Ends hidden together in a collapsed box stay unrouted (unseen).
+  void routeAllNics() {
+    std::vector<std::vector<NicRoute>> routes(t_.nodes().size());
+    for (const auto& [link, member] : nicMember_) {
+      const topo::NodeId up = t_.node(member).parent;
+      if (!isShown(up) || !isOpen(up)) continue;
+      topo::NodeId drawn = t_.link(link).a;  // the GPU, or the shown box hiding it
+      while (!l_.nodes[static_cast<size_t>(drawn)].visible) drawn = t_.node(drawn).parent;
+      const Arrangement& a = arrangement_[static_cast<size_t>(up)];
+      const int box = static_cast<int>(
+          std::find_if(a.items.begin(), a.items.end(), [&](const Item& it) { return it.node == member; }) -
+          a.items.begin());
+      routes[static_cast<size_t>(up)].push_back({link, box, l_.nodes[static_cast<size_t>(t_.link(link).a)].center,
+                                                 l_.nodes[static_cast<size_t>(drawn)].width});
+    }
+    for (size_t up = 0; up < routes.size(); ++up) {
+      if (routes[up].empty()) continue;
+      const Arrangement& a = arrangement_[up];
+      const Point o = origin_[up];
+      std::vector<NicBox> boxes;
+      for (size_t k = 0; k < a.items.size(); ++k) {
+        const Row& r = a.rows[static_cast<size_t>(a.rowOf[k])];
+        boxes.push_back({o.y + r.top + r.height, a.rowOf[k], a.leftOf[k] != 0});
+      }
+      routeNics(l_, l_.nodes[up], o.y - kSwGap / 2, boxes, std::move(routes[up]));
+    }
+  }
+
   const topo::Topology& t_;
   TopologyLayout l_;
   std::vector<std::vector<topo::NodeId>> children_;
   std::vector<int> group_;  // node -> its own group index (non-root switches), else -1
   std::vector<Size> size_;
   std::vector<Arrangement> arrangement_;
+  std::vector<Point> origin_;  // open switches: top-left of their arrangement
+  std::vector<int> nicsUp_;    // per node: NICs from below it to its parent
+  std::vector<std::pair<topo::LinkId, topo::NodeId>> nicMember_;  // NIC -> child of its far end
   std::vector<char> shown_;  // placed as visible
 };
 

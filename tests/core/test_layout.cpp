@@ -38,6 +38,13 @@ TopologySpec mesh(int rows, int cols, int waferRows = 1, int waferCols = 1) {
 
 TopologySpec hierarchy(std::vector<int> counts) { return fl::test::hierarchySpec(counts); }
 
+// The same with a NIC per GPU (uplinks: per_gpu) on the levels named in `nicLevels`.
+TopologySpec withNics(std::vector<int> counts, std::set<size_t> nicLevels) {
+  TopologySpec s = fl::test::hierarchySpec(counts);
+  for (size_t i : nicLevels) s.levels[i].uplinks = LevelUplinks::PerGpu;
+  return s;
+}
+
 // Sum over levels of the product of counts so far: the nodes below the root.
 int treeNodes(const std::vector<int>& counts) {
   int total = 0, width = 1;
@@ -51,6 +58,79 @@ bool overlaps(const layout::NodePlacement& a, const layout::NodePlacement& b) {
 }
 
 bool same(layout::Point p, layout::Point q) { return std::abs(p.x - q.x) < 1e-6 && std::abs(p.y - q.y) < 1e-6; }
+
+struct Rect {
+  double x0, y0, x1, y1;
+};
+Rect rectOf(const layout::NodePlacement& n) {
+  return {n.center.x - n.width / 2, n.center.y - n.height / 2, n.center.x + n.width / 2, n.center.y + n.height / 2};
+}
+Rect rectOf(const layout::GroupBox& g) { return {g.x, g.y, g.x + g.width, g.y + g.height}; }
+Rect grown(Rect r, double by) { return {r.x0 - by, r.y0 - by, r.x1 + by, r.y1 + by}; }
+
+// The stretch of segment pq inside r, as parameters [t0, t1] of p + t (q - p) (Liang-
+// Barsky); empty when t0 >= t1.
+std::pair<double, double> clip(layout::Point p, layout::Point q, Rect r) {
+  double t0 = 0, t1 = 1;
+  const double d[2] = {q.x - p.x, q.y - p.y}, lo[2] = {r.x0 - p.x, r.y0 - p.y}, hi[2] = {r.x1 - p.x, r.y1 - p.y};
+  for (int a = 0; a < 2; ++a) {
+    if (d[a] == 0) {
+      if (lo[a] > 0 || hi[a] < 0) return {1, 0};
+      continue;
+    }
+    const double ta = lo[a] / d[a], tb = hi[a] / d[a];
+    t0 = std::max(t0, std::min(ta, tb));
+    t1 = std::min(t1, std::max(ta, tb));
+  }
+  return {t0, t1};
+}
+
+// Does pq pass through the inside of r (running along its border does not count)?
+bool crosses(layout::Point p, layout::Point q, Rect r) {
+  const auto [t0, t1] = clip(p, q, grown(r, -0.5));
+  return t1 - t0 > 1e-9;
+}
+
+layout::Point at(layout::Point p, layout::Point q, double t) { return {p.x + t * (q.x - p.x), p.y + t * (q.y - p.y)}; }
+
+// The pieces of pq outside every rectangle in `rects`.
+std::vector<std::pair<layout::Point, layout::Point>> outside(layout::Point p, layout::Point q, const std::vector<Rect>& rects) {
+  std::vector<std::pair<double, double>> pieces{{0, 1}}, next;
+  for (const Rect& r : rects) {
+    const auto [t0, t1] = clip(p, q, r);
+    next.clear();
+    for (const auto& [a, b] : pieces) {
+      if (t0 >= t1 || t1 <= a || t0 >= b) {
+        next.push_back({a, b});
+        continue;
+      }
+      if (t0 > a) next.push_back({a, t0});
+      if (t1 < b) next.push_back({t1, b});
+    }
+    pieces.swap(next);
+  }
+  std::vector<std::pair<layout::Point, layout::Point>> out;
+  for (const auto& [a, b] : pieces) out.push_back({at(p, q, a), at(p, q, b)});
+  return out;
+}
+
+double cross(layout::Point o, layout::Point a, layout::Point b) {
+  return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
+}
+
+// Do segments ab and cd share a point (crossing, touching or overlapping)?
+bool meet(layout::Point a, layout::Point b, layout::Point c, layout::Point d) {
+  constexpr double eps = 1e-6;
+  const double d1 = cross(c, d, a), d2 = cross(c, d, b), d3 = cross(a, b, c), d4 = cross(a, b, d);
+  if (((d1 > eps && d2 < -eps) || (d1 < -eps && d2 > eps)) && ((d3 > eps && d4 < -eps) || (d3 < -eps && d4 > eps)))
+    return true;
+  auto within = [](layout::Point p, layout::Point q, layout::Point r) {
+    return std::min(p.x, q.x) - 1e-9 <= r.x && r.x <= std::max(p.x, q.x) + 1e-9 && std::min(p.y, q.y) - 1e-9 <= r.y &&
+           r.y <= std::max(p.y, q.y) + 1e-9;
+  };
+  return (std::abs(d1) <= eps && within(c, d, a)) || (std::abs(d2) <= eps && within(c, d, b)) ||
+         (std::abs(d3) <= eps && within(a, b, c)) || (std::abs(d4) <= eps && within(a, b, d));
+}
 
 // Non-root switches in id order: the group indices LayoutOptions refers to.
 std::vector<NodeId> groupSwitches(const Topology& t) {
@@ -75,6 +155,8 @@ class TestLayout : public QObject {
   void thousandDatacenters();
   void parallelLinksApart_data();
   void parallelLinksApart();
+  void nicRoutesClear_data();
+  void nicRoutesClear();
 };
 
 void TestLayout::geometry_data() {
@@ -105,6 +187,10 @@ void TestLayout::geometry_data() {
   all.expandAll = true;
   QTest::newRow("hierarchy 16x4x8 expandAll") << hierarchy({16, 4, 8}) << all << 1 + treeNodes({16, 4, 8})
                                               << treeNodes({16, 4, 8});
+  // Per-GPU NICs: the nodes have no uplink; each GPU has its access link and a NIC.
+  QTest::newRow("4x4 per-GPU NICs") << withNics({4, 4}, {0}) << defaults << 1 + 4 + 16 << 16 + 16;
+  QTest::newRow("2x3x4 NICs to the dc") << withNics({2, 3, 4}, {1}) << defaults << 1 + 2 + 6 + 24
+                                        << 2 + 24 + 24;
 }
 
 // Counts, no overlapping nodes, links ending at their nodes' centres, nodes inside their
@@ -314,6 +400,95 @@ void TestLayout::parallelLinksApart() {
       }
   }
   QCOMPARE(largest, bundle);
+}
+
+void TestLayout::nicRoutesClear_data() {
+  QTest::addColumn<TopologySpec>("spec");
+  QTest::addColumn<LayoutOptions>("options");
+  QTest::addColumn<int>("routes");  // NICs drawn: those whose ends are not in one collapsed box
+
+  const LayoutOptions open;
+  // scenarios/flashdmoe-multinode.yaml: 4 nodes x 4 GPUs, a NIC per GPU to the root.
+  QTest::newRow("4x4 (flashdmoe-multinode)") << withNics({4, 4}, {0}) << open << 16;
+  QTest::newRow("2x8") << withNics({2, 8}, {0}) << open << 16;
+  QTest::newRow("3x4") << withNics({3, 4}, {0}) << open << 12;
+  QTest::newRow("16x8 (a grid of nodes)") << withNics({16, 8}, {0}) << open << 128;
+  QTest::newRow("2x3x4 NICs to the dc switch") << withNics({2, 3, 4}, {1}) << open << 24;
+  QTest::newRow("2x2x4 NICs to the root") << withNics({2, 2, 4}, {0}) << open << 16;
+  LayoutOptions shut;
+  shut.autoExpandBelow = 0;
+  QTest::newRow("8x4 nodes collapsed") << withNics({8, 4}, {0}) << shut << 32;
+  LayoutOptions some = shut;
+  some.expandedGroups = {1, 4};
+  QTest::newRow("8x4 nodes 1 and 4 open") << withNics({8, 4}, {0}) << some << 32;
+  LayoutOptions dc0 = shut;
+  dc0.expandedGroups = {0};
+  // dc1 collapsed: its GPUs' NICs to dc1 are unseen (both ends in its box).
+  QTest::newRow("2x3x4 NICs to the dc, dc1 collapsed") << withNics({2, 3, 4}, {1}) << dc0 << 12;
+}
+
+// Each NIC shown is routed clear of everything but its own ends: it crosses no group
+// box's label strip (from the box's top to its switch, or the top half of a collapsed
+// box), no device box but its two ends, no group box that does not hold its GPU, and
+// no other NIC route outside their end boxes.
+void TestLayout::nicRoutesClear() {
+  QFETCH(TopologySpec, spec);
+  QFETCH(LayoutOptions, options);
+  QFETCH(int, routes);
+  const auto t = buildTopology(spec);
+  const TopologyLayout l = layout::layoutTopology(*t, options);
+  auto drawnIn = [&](NodeId v) {  // the shown box a node is drawn in: itself or an ancestor
+    while (!l.nodes[size_t(v)].visible) v = t->node(v).parent;
+    return v;
+  };
+  auto holds = [&](NodeId ancestor, NodeId v) {
+    for (NodeId a = v; a >= 0; a = t->node(a).parent)
+      if (a == ancestor) return true;
+    return false;
+  };
+  struct Piece {
+    layout::Point p, q;
+    LinkId link;
+  };
+  std::vector<Piece> pieces;
+  int shown = 0;
+  for (const Link& k : t->links()) {
+    if (k.kind != LinkKind::Nic) continue;
+    const auto& path = l.links[size_t(k.id)];
+    const NodeId from = drawnIn(k.a);
+    QCOMPARE(path.visible, from != drawnIn(k.b));
+    if (!path.visible) continue;
+    ++shown;
+    const std::vector<Rect> ends{grown(rectOf(l.nodes[size_t(from)]), 1), grown(rectOf(l.nodes[size_t(k.b)]), 1)};
+    for (size_t i = 0; i + 1 < path.points.size(); ++i) {
+      const layout::Point p = path.points[i], q = path.points[i + 1];
+      const QString where = QString("NIC of %1, segment %2 (%3,%4)-(%5,%6)")
+                                .arg(QString::fromStdString(t->node(k.a).name))
+                                .arg(i)
+                                .arg(p.x).arg(p.y).arg(q.x).arg(q.y);
+      for (const auto& g : l.groups) {
+        if (!g.visible) continue;
+        const auto& sw = l.nodes[size_t(g.switchNode)];
+        const double labelBottom = g.collapsed ? g.y + g.height / 2 : sw.center.y - sw.height / 2;
+        QVERIFY2(!crosses(p, q, {g.x, g.y, g.x + g.width, labelBottom}),
+                 qPrintable(where + " crosses the label of " + QString::fromStdString(g.label)));
+        QVERIFY2(holds(g.switchNode, k.a) || !crosses(p, q, rectOf(g)),
+                 qPrintable(where + " crosses the box of " + QString::fromStdString(g.label)));
+      }
+      for (const auto& n : l.nodes)
+        QVERIFY2(!n.visible || n.node == from || n.node == k.b || !crosses(p, q, rectOf(n)),
+                 qPrintable(where + " crosses " + QString::fromStdString(t->node(n.node).name)));
+      for (const auto& [a, b] : outside(p, q, ends)) pieces.push_back({a, b, k.id});
+    }
+  }
+  QCOMPARE(shown, routes);
+  for (size_t i = 0; i < pieces.size(); ++i)
+    for (size_t j = i + 1; j < pieces.size(); ++j)
+      if (pieces[i].link != pieces[j].link)
+        QVERIFY2(!meet(pieces[i].p, pieces[i].q, pieces[j].p, pieces[j].q),
+                 qPrintable(QString("NIC routes of %1 and %2 meet")
+                                .arg(QString::fromStdString(t->node(t->link(pieces[i].link).a).name),
+                                     QString::fromStdString(t->node(t->link(pieces[j].link).a).name))));
 }
 
 QTEST_GUILESS_MAIN(TestLayout)

@@ -1,7 +1,7 @@
-// Hand-made token pipelines for the Gantt tests until the simulation fills
-// Results::pipeline: a small regular one whose counts and chains follow from its
-// construction, and realistic-looking ones (8 GPUs, token-centric and sequential) for
-// screenshots.
+// Hand-made token pipelines for the Gantt tests, independent of the simulation (which
+// fills Results::pipeline too): a small regular one whose counts and chains follow from
+// its construction, and realistic-looking ones (8 GPUs, token-centric and sequential)
+// for the compare view and screenshots.
 #pragma once
 #include <algorithm>
 #include <memory>
@@ -20,6 +20,16 @@ struct TaskSpec {
   PipelineTask task;
   int afterId = -1;  // id (creation order) of the predecessor, remapped after sorting
 };
+
+// A token-centric pipeline's header: four SM groups of an H100-like 132-SM GPU.
+inline PipelineResults tokenCentricHeader() {
+  PipelineResults p;
+  p.fusion = "token_centric";
+  p.groups = {"dispatch", "gemm1", "gemm2", "combine"};
+  p.group_sms = {20, 48, 48, 16};
+  p.sms = 132;
+  return p;
+}
 
 // Sorts by start (ties: gpu, group) as the simulation does and remaps `after`;
 // `positions` (optional) gets each creation id's index in the sorted tasks.
@@ -51,11 +61,7 @@ struct SmallIds {
   std::vector<int> dispatch, gemm1, gemm2, combine;  // [gpu * tiles + tile]: creation ids
 };
 inline PipelineResults smallPipeline(int gpus, int tiles, SmallIds* ids = nullptr) {
-  PipelineResults p;
-  p.fusion = "token_centric";
-  p.groups = {"dispatch", "gemm1", "gemm2", "combine"};
-  p.group_sms = {20, 48, 48, 16};
-  p.sms = 132;
+  const PipelineResults p = tokenCentricHeader();
   std::vector<TaskSpec> s;
   SmallIds local;
   SmallIds& id = ids ? *ids : local;
@@ -110,11 +116,7 @@ inline void fillSummary(Results& r, const std::string& comm) {
 inline std::shared_ptr<Results> tokenCentricRun(int gpus = 8, int tiles = 12) {
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> noise(0.75, 1.3);
-  PipelineResults p;
-  p.fusion = "token_centric";
-  p.groups = {"dispatch", "gemm1", "gemm2", "combine"};
-  p.group_sms = {20, 48, 48, 16};
-  p.sms = 132;
+  const PipelineResults p = tokenCentricHeader();
   std::vector<TaskSpec> s;
   std::vector<Time> free(size_t(gpus) * 4, 0);
   std::vector<int> dispatch(size_t(gpus * tiles));
