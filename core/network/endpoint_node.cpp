@@ -39,6 +39,17 @@ bool EndpointNode::needsResponse(Op op) const {
 }
 
 void EndpointNode::post(const Message& m) {
+  if (m.op == Op::Ack) {  // answers something the agent received: goes with the responses
+    Packet answered;
+    answered.tag = m.tag;
+    answered.source = m.destination;
+    answered.phase = m.phase;
+    Packet r = response(answered, Op::Ack, 0);
+    r.endToEnd = true;
+    queueResponse(pool().allocate(r), -1);
+    tryInjectAll();
+    return;
+  }
   if (m.bytes <= 0) return;
   if (m.phase >= kTrafficPhases) throw std::logic_error("endpoint: traffic phase out of range");
   Job j;
@@ -229,7 +240,7 @@ void EndpointNode::queueResponse(PacketHandle h, int port) {
     responses_.push_back(h);
 }
 
-void EndpointNode::respond(const Packet& request, Op op, std::uint32_t payload, int port, Time delay) {
+Packet EndpointNode::response(const Packet& request, Op op, std::uint32_t payload) {
   Packet r;
   r.id = newPacketId();
   r.tag = request.tag;
@@ -249,6 +260,11 @@ void EndpointNode::respond(const Packet& request, Op op, std::uint32_t payload, 
   r.op = op;
   r.vc = static_cast<std::uint8_t>(config().vcFor(true, vcSpread_++));
   r.wireBytes = static_cast<std::uint32_t>(config().wire.wireBytes(op, payload));
+  return r;
+}
+
+void EndpointNode::respond(const Packet& request, Op op, std::uint32_t payload, int port, Time delay) {
+  const Packet r = response(request, op, payload);
   const PacketHandle h = pool().allocate(r);
   if (delay > 0)
     schedule(now() + delay, id(), kRespond, static_cast<std::uint32_t>(port + 1), h);
@@ -275,8 +291,10 @@ void EndpointNode::deliver(int inPort, PacketHandle h) {
       // Back to the switch that fanned the read out, on the link it came in by.
       respond(p, Op::LdReduceData, p.dataBytes, inPort, agent_ ? agent_->responseDelay(p) : 0);
       break;
-    case Op::ReadResponse:
     case Op::Ack:
+      if (p.endToEnd) break;  // for the agent: no request of ours was waiting
+      [[fallthrough]];
+    case Op::ReadResponse:
       --outstanding_;
       freed = true;
       break;

@@ -18,7 +18,8 @@ namespace fl::net {
 
 // A unit of work posted by a workload: `bytes` of data moved by operation `op`.
 struct Message {
-  Op op = Op::Write;            // Write, ReadRequest, McStore, LdReduce or Red
+  Op op = Op::Write;            // Write, ReadRequest, McStore, LdReduce, Red, or Ack (an
+                                // end-to-end acknowledgement to `destination`, response class)
   topo::NodeId destination = -1;// endpoint for Write/ReadRequest; -1 for NVLS ops (the switch
                                 // at the end of the chosen link); a switch for Red
   std::int64_t bytes = 0;       // data bytes (requested bytes for reads and ld_reduce)
@@ -72,6 +73,7 @@ class EndpointNode : public NetworkNode {
   // (routed_), else -1: any port will do.
   int portTowards(topo::NodeId dst);
   void deliver(int inPort, PacketHandle h);
+  Packet response(const Packet& request, Op op, std::uint32_t payload);
   void respond(const Packet& request, Op op, std::uint32_t payload, int port, Time delay = 0);
   void queueResponse(PacketHandle h, int port);
   bool needsResponse(Op op) const;

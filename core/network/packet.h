@@ -12,7 +12,8 @@ namespace fl::net {
 // What the packet does; NVLS primitives are named after their PTX instructions.
 enum class Op : std::uint8_t {
   Write,         // store carrying data (unicast)
-  Ack,           // acknowledgement of an acknowledged write/reduction
+  Ack,           // acknowledgement of an acknowledged write/reduction, or an agent's
+                 // end-to-end acknowledgement (Packet::endToEnd)
   ReadRequest,   // load request (no data)
   ReadResponse,  // load response (data)
   McStore,       // multimem.st: one packet in, one replica per group member out
@@ -60,6 +61,7 @@ struct Packet {
   std::uint8_t extensionFlits = 0;  // per NVLink packet: target lists or explicit addresses
   Op op = Op::Write;
   bool measured = false;        // synthetic traffic: inside the measurement window
+  bool endToEnd = false;        // Ack posted by an agent (no request of the receiver waits)
   std::uint8_t phase = 0;       // the workload's traffic phase (Message::phase), kept by
                                 // responses, replicas and reduction results
 };

@@ -211,6 +211,7 @@ struct SchemeSpec {
   int al_tlb_entries = 512;                 // seed 000 §V-A
   Time al_table_latency = 300 * kNanosecond;  // unconfirmed: one DRAM access
   int ld_reduce_in_flight = 4;              // dysharp combine: tokens in flight per SM (unconfirmed)
+  int st_in_flight = 4;                     // dysharp dispatch: unacknowledged tokens per SM (unconfirmed)
   int comm_sms = 20;                        // SMs of communication kernels (DeepEP Buffer.num_sms, 20)
   LaunchSpec launch;
   TokenCentricSpec token_centric;

@@ -491,6 +491,12 @@ std::vector<ParamSpec> build() {
                       "combine SM (the LSU's MultimemQ); bounds the reduction-buffer entries a GPU opens at once",
                       "unconfirmed: seed 000 §V-A gives a 32-entry MultimemQ; 4 tokens (56 KiB of BF16 outputs) per SM "
                       "keeps 64 KiB-per-port reduction buffers from thrashing"));
+  t.push_back(integer("scheme.dysharp.st_in_flight", FIELD(scheme.st_in_flight), {0, 100'000},
+                      "dysharp dispatch in token pipelines: tokens per dispatch SM whose dymultimem.st may await "
+                      "the destinations' acknowledgements (the LSU's MultimemQ); paces Dispatch end to end so "
+                      "switch queues stay short for Combine; 0 = no limit (credits only)",
+                      "unconfirmed: seed 000 §V-A gives a 32-entry MultimemQ and acknowledged stores (§IV-B2); "
+                      "4 tokens (28 KiB of FP8 tokens) per SM, as for ld_reduce_in_flight"));
   t.push_back(integer("scheme.comm_sms", FIELD(scheme.comm_sms), {1, 100'000},
                       "sequential, overlap: SMs the dispatch and combine kernels occupy (the rest idle meanwhile)",
                       "deepseek-ai/DeepEP Buffer.num_sms default (20)"));

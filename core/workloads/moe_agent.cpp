@@ -104,7 +104,10 @@ void MoeAgent::onDelivered(const net::Packet& p) {
           auto& got = dispatchGot_[static_cast<std::size_t>(source) * static_cast<std::size_t>(s_.plan->tokens) +
                                    static_cast<std::size_t>(token)];
           got += static_cast<std::int32_t>(p.payload);
-          if (got == s_.plan->dispatchBytes) tokenArrived(source, token);
+          if (got == s_.plan->dispatchBytes) {
+            if (s_.dispatchWindow > 0) acknowledge(source, token);
+            tokenArrived(source, token);
+          }
         }
         checkDispatch();
       } else {
@@ -118,6 +121,9 @@ void MoeAgent::onDelivered(const net::Packet& p) {
       break;
     case net::Op::LdReduceResult:
       combineArrived(token, p.payload, static_cast<std::int64_t>(p.payload) * p.contributions);
+      break;
+    case net::Op::Ack:
+      if (phase == kDispatch) dispatchAcked(token);
       break;
     default:
       break;
@@ -133,6 +139,14 @@ void MoeAgent::post(net::Message m, int phase, int cls) {
     acc_.wire[phase][kUplink] += s_.wire.wireBytes(m.op, payload, m.extensionFlits);
     if (payload > 0 && cls >= 0) acc_.add(phase, kUplink, cls, payload);
   }
+  Agent::post(m);
+}
+
+// Protocol overhead: one header flit up this GPU's link and down the source's.
+void MoeAgent::acknowledge(int source, int token) {
+  net::Message m = message(net::Op::Ack, 0, kDispatch, source, token);
+  m.destination = s_.nodeOf[static_cast<std::size_t>(source)];
+  acc_.wire[kDispatch][kUplink] += s_.wire.wireBytes(net::Op::Ack, 0);
   Agent::post(m);
 }
 

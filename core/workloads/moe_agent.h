@@ -45,6 +45,10 @@ struct MoeShared {
   Time barrierLatency = 0;
   int tlbEntries = 512;
   Time alTableLatency = 0;
+  // dysharp token pipelines: tokens a dispatch SM may have unacknowledged (the LSU's
+  // MultimemQ, scheme.dysharp.st_in_flight); destinations acknowledge each whole token.
+  // 0: Dispatch is paced by link credits only.
+  int dispatchWindow = 0;
   ComponentId coordinator = 0;
   std::vector<ComponentId> agents;
 
@@ -115,10 +119,11 @@ class MoeAgent : public Agent {
 
   // Hooks for schedulers: the whole dispatched vector of (source, token) is here; all
   // expert outputs of this GPU's `token` have arrived (reduced or not); a notification
-  // (tag kTagNotify) came in.
+  // (tag kTagNotify) came in; a destination acknowledged a dispatched token.
   virtual void tokenArrived(int source, int token) {}
   virtual void tokenCombined(int token) {}
   virtual void notified(const net::Packet& p) {}
+  virtual void dispatchAcked(int token) {}  // a destination has all of this GPU's `token`
   virtual void dispatchComplete();  // every expected dispatch byte is here
   virtual void combineComplete();   // every expected combine operand is here
   void trackTokens();  // per-(source, token) dispatch arrival counters (pipelines only)
@@ -137,6 +142,7 @@ class MoeAgent : public Agent {
 
  private:
   void combineArrived(int token, std::int64_t payload, std::int64_t operandBytes);
+  void acknowledge(int source, int token);  // the whole token is here: tell its source
   std::int64_t combineOperandsExpected(int token) const;
 };
 

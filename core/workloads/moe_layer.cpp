@@ -102,6 +102,7 @@ std::unique_ptr<Workload> makeMoeLayer(const Scenario& s, net::Network& net, Sim
   sh.fusion = s.scheme.fusion;
   sh.packetPayload = net.config().packetPayload;
   sh.tlbEntries = s.scheme.al_tlb_entries;
+  if (sh.comm == MoeCommunication::DySharp && sh.fusion != MoeFusion::CommOnly) sh.dispatchWindow = s.scheme.st_in_flight;
   sh.alTableLatency = s.scheme.al_table_latency;
   sh.wire = net.config().wire;
   sh.nodeOf = net.topology().endpoints();

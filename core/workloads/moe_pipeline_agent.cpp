@@ -104,6 +104,13 @@ void PipelineAgent::beginPass() {
   pendingCause_.clear();
   ownDone_ = 0;
   ldReduceInFlight_ = 0;
+  chunkNext_.assign(static_cast<std::size_t>(chunks_), 0);
+  openChunks_.clear();
+  dispatchInFlight_ = 0;
+  acksLeft_.assign(static_cast<std::size_t>(plan.tokens), 0);
+  if (s_.dispatchWindow > 0)
+    for (int t = 0; t < plan.tokens; ++t)
+      acksLeft_[static_cast<std::size_t>(t)] = static_cast<int>(plan.route(rank_, t).gpus.size());
   for (int t = 0; t < plan.tokens; ++t) {
     std::uint8_t st = 0;
     // Static NVLS reduces every token over every GPU; otherwise only tokens with remote experts.
@@ -224,12 +231,21 @@ void PipelineAgent::combinePadding(int le) {
   }
 }
 
-int PipelineAgent::ldReduceLimit() const {
+namespace {
+// SMs of the groups that may run tasks of `kind`.
+int smsFor(const std::vector<SmGroup>& groups, int kind) {
   int sms = 0;
-  for (const SmGroup& g : p_.layout.groups)
-    if (std::find(g.kinds.begin(), g.kinds.end(), kTaskCombine) != g.kinds.end()) sms += g.sms;
-  return s_.scenario->scheme.ld_reduce_in_flight * std::max(1, sms);
+  for (const SmGroup& g : groups)
+    if (std::find(g.kinds.begin(), g.kinds.end(), kind) != g.kinds.end()) sms += g.sms;
+  return std::max(1, sms);
 }
+}  // namespace
+
+int PipelineAgent::ldReduceLimit() const {
+  return s_.scenario->scheme.ld_reduce_in_flight * smsFor(p_.layout.groups, kTaskCombine);
+}
+
+int PipelineAgent::dispatchLimit() const { return s_.dispatchWindow * smsFor(p_.layout.groups, kTaskDispatch); }
 
 void PipelineAgent::onSent(std::uint64_t tag) {
   sentTags_.push_back(tag);

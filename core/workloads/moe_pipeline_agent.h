@@ -16,6 +16,7 @@
 // (scheme.stragglers.steps) do not mix. Every task is recorded for the pipeline view.
 #pragma once
 #include <unordered_map>
+#include <deque>
 #include <vector>
 
 #include "engine/random.h"
@@ -77,6 +78,7 @@ class PipelineAgent : public MoeAgent {
   void tokenArrived(int source, int token) override;
   void tokenCombined(int token) override;
   void notified(const net::Packet& p) override;
+  void dispatchAcked(int token) override;
   // The last dispatch byte may be one no local expert needs (static NVLS sends every
   // token everywhere): the stage-end check must still run.
   void dispatchComplete() override { kick(); }
@@ -109,6 +111,11 @@ class PipelineAgent : public MoeAgent {
   void arriveAtBarrier(int id);
   void gemm2RowDone(const Tile& tile, int tileIndex, std::uint64_t key);
   void countReady(int token, std::uint64_t cause);
+  // With a dispatch window: posts the open dispatch tasks' next tokens, oldest task first,
+  // while fewer than dispatchLimit() are unacknowledged (tokens without a remote
+  // destination are done at once); ends a task when all its tokens are acknowledged.
+  void postDispatchTokens();
+  int dispatchLimit() const;
   void padding(std::vector<Post>& out) const;  // persistent without payload efficiency
   void combinePadding(int localExpert);        // the same, on the way back
   int record(PipelineTaskKind kind, int group, int tile, int tokens, int sms, std::uint64_t cause, std::uint64_t key);
@@ -127,6 +134,12 @@ class PipelineAgent : public MoeAgent {
   // ld_reduce requests whose results have not all arrived, at most
   // scheme.dysharp.ld_reduce_in_flight per SM that may issue combines.
   int ldReduceInFlight_ = 0;
+  // With a dispatch window (MoeShared::dispatchWindow): per chunk, its next token to post;
+  // per own token, destinations yet to acknowledge it; started chunks with tokens still
+  // to post, oldest first; tokens posted and not yet acknowledged by every destination.
+  std::vector<int> chunkNext_, acksLeft_;
+  std::deque<int> openChunks_;
+  int dispatchInFlight_ = 0;
   int ldReduceLimit() const;
   std::vector<std::uint64_t> sentTags_;
 

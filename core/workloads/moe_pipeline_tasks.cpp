@@ -22,6 +22,7 @@ void PipelineAgent::run() {
     const int kind = tagPhase(tag);
     if (kind == kTagDispatch) {
       const int token = tagToken(tag);
+      if (s_.dispatchWindow > 0 && token < s_.plan->tokens) continue;  // done when acknowledged
       const int c = token >= s_.plan->tokens ? 0 : token / T;  // padding goes with chunk 0
       if (--comm_[static_cast<std::size_t>(c)].outstanding == 0) endCommTask(c);
     } else if (kind == kTagCombine && s_.inSwitch()) {
@@ -66,11 +67,19 @@ void PipelineAgent::startBatch(const StartedBatch& b) {
     const int c = w.id, first = c * T, last = std::min(plan.tokens, first + T);
     comm_[static_cast<std::size_t>(c)].record =
         record(PipelineTaskKind::Dispatch, b.group, c, last - first, 1, ~0ull, workKey(rank_, kTaskDispatch, step_, c));
-    for (int t = first; t < last; ++t) {
-      dispatchToken(t, posts);
+    for (int t = first; t < last; ++t)
       if (p_.useTracker) orSpilled_[static_cast<std::size_t>(t)] = or_.allocate();
-    }
     if (c == 0) padding(posts);
+    if (s_.dispatchWindow > 0) {
+      comm_[static_cast<std::size_t>(c)].outstanding = static_cast<int>(posts.size()) + (last - first);
+      postAll(posts);
+      chunkNext_[static_cast<std::size_t>(c)] = first;
+      openChunks_.push_back(c);
+      for (int t = first; t < last; ++t) tokenArrived(rank_, t);  // local experts read it in place
+      postDispatchTokens();
+      return;
+    }
+    for (int t = first; t < last; ++t) dispatchToken(t, posts);
     comm_[static_cast<std::size_t>(c)].outstanding = static_cast<int>(posts.size());
     postAll(posts);
     for (int t = first; t < last; ++t) tokenArrived(rank_, t);  // local experts read it in place
@@ -120,6 +129,35 @@ void PipelineAgent::startBatch(const StartedBatch& b) {
   // Every MultimemQ entry busy: no more ld_reduce until results come back.
   if (s_.inSwitch() && ldReduceInFlight_ >= ldReduceLimit()) sched_.setEnabled(kTaskCombine, false);
   if (posts.empty()) endCommTask(c);
+}
+
+void PipelineAgent::postDispatchTokens() {
+  const int T = p_.tiles.tileTokens, limit = dispatchLimit();
+  std::vector<Post> posts;
+  std::vector<int> finished;
+  while (!openChunks_.empty() && dispatchInFlight_ < limit) {
+    const int c = openChunks_.front();
+    int& next = chunkNext_[static_cast<std::size_t>(c)];
+    const int t = next++;
+    if (next == std::min(s_.plan->tokens, (c + 1) * T)) openChunks_.pop_front();
+    if (acksLeft_[static_cast<std::size_t>(t)] == 0) {  // no remote destination
+      if (--comm_[static_cast<std::size_t>(c)].outstanding == 0) finished.push_back(c);
+      continue;
+    }
+    dispatchToken(t, posts);
+    ++dispatchInFlight_;
+  }
+  postAll(posts);
+  for (int c : finished) endCommTask(c);
+}
+
+// Every destination has the token: its MultimemQ entries are free for the next one.
+void PipelineAgent::dispatchAcked(int token) {
+  if (--acksLeft_[static_cast<std::size_t>(token)] > 0) return;
+  --dispatchInFlight_;
+  const int c = token / p_.tiles.tileTokens;
+  if (--comm_[static_cast<std::size_t>(c)].outstanding == 0) endCommTask(c);
+  postDispatchTokens();
 }
 
 void PipelineAgent::batchDone(int r) {

@@ -68,7 +68,7 @@ void TestSchema::contractKeys() {
       "workload.moe.routing.trace", "scheme.communication", "scheme.fusion", "scheme.dysharp.al_tlb_entries",
       "scheme.dysharp.al_table_latency",
       // token pipelines and fusion schemes (core/pipeline)
-      "scheme.dysharp.ld_reduce_in_flight", "scheme.comm_sms", "scheme.launch.baseline", "scheme.launch.kernels", "scheme.launch.overhead",
+      "scheme.dysharp.ld_reduce_in_flight", "scheme.dysharp.st_in_flight", "scheme.comm_sms", "scheme.launch.baseline", "scheme.launch.kernels", "scheme.launch.overhead",
       "scheme.token_centric.dispatch_sms", "scheme.token_centric.gemm1_sms", "scheme.token_centric.gemm2_sms",
       "scheme.token_centric.combine_sms", "scheme.token_centric.tile_tokens", "scheme.token_centric.ts_table_entries",
       "scheme.token_centric.or_table_entries", "scheme.token_centric.overflow_latency",
