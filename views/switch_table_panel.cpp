@@ -91,8 +91,13 @@ SwitchTablePanel::SwitchTablePanel(RunModel* model, QWidget* parent) : QWidget(p
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(stack_);
 
-  connect(switchCombo_, &QComboBox::currentIndexChanged, this, &SwitchTablePanel::rebuildPorts);
+  connect(switchCombo_, &QComboBox::currentIndexChanged, this, [this] {
+    switchChosen_ = true;
+    portChosen_ = false;  // a switch's first view: its busiest port
+    rebuildPorts();
+  });
   connect(portCombo_, &QComboBox::currentIndexChanged, this, [this] {
+    portChosen_ = true;
     collectLog();
     rebuildPlot();
     rebuildTable();
@@ -179,7 +184,7 @@ void SwitchTablePanel::rebuildSwitches() {
   stack_->setCurrentIndex(1);
   const QSignalBlocker block(switchCombo_);
   switchCombo_->setCurrentIndex(0);
-  selectSwitch(keep);
+  if (switchChosen_) selectSwitch(keep);
   rebuildPorts();
 }
 
@@ -199,7 +204,7 @@ void SwitchTablePanel::rebuildPorts() {
                             p.port);
       }
       portCombo_->setCurrentIndex(busiest);
-      selectPort(keep);
+      if (portChosen_) selectPort(keep);
     }
   }
   if (s)

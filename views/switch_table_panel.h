@@ -71,6 +71,10 @@ class SwitchTablePanel : public QWidget {
   ReductionEntryTable* entries_;
   TimeUnit unit_;
   std::vector<const ReductionEntryRecord*> portLog_;  // the current port's entries (log order)
+  // Chosen by the user (or a canvas selection), so kept when results change. Otherwise
+  // every rebuild picks again (first switch, busiest port) from the results at hand, and
+  // the final view does not depend on which live snapshots happened to arrive.
+  bool switchChosen_ = false, portChosen_ = false;
 };
 
 }  // namespace fl::views

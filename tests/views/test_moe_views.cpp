@@ -112,6 +112,7 @@ class TestMoeViews : public QObject {
   void switchTableRows();
   void switchTableFollowsBin();
   void switchFollowsSelection();
+  void switchPickIgnoresSnapshots();
   void switchNoticeAndRawTags();
   void alTlb_data();
   void alTlb();
@@ -310,6 +311,40 @@ void TestMoeViews::switchFollowsSelection() {
   for (const auto& n : run.topology->nodes())
     if (n.name == peer) model.select(SelectionKind::Node, n.id);
   QCOMPARE(panel.currentPort()->port, busiest->port);
+}
+
+// Live snapshots arrive at wall-clock moments; the port shown once the run is final must
+// not depend on them: the busiest port of the final results (first switch with
+// reductions), unless the user picked one, which is then kept.
+void TestMoeViews::switchPickIgnoresSnapshots() {
+  RunModel model;
+  SwitchTablePanel panel(&model);
+  const Run& run = moe().at("dysharp");
+  const SwitchResult* first = nullptr;
+  for (const auto& s : run.results->switches)
+    if (!first && !s.reduction_ports.empty()) first = &s;
+  QVERIFY(first && first->reduction_ports.size() >= 2);
+  const ReductionPortResult* busiest = nullptr;  // ties: the lowest port number
+  for (const auto& p : first->reduction_ports)
+    if (!busiest || p.peak_entries > busiest->peak_entries || (p.peak_entries == busiest->peak_entries && p.port < busiest->port))
+      busiest = &p;
+  // A snapshot in which another port of that switch looked busiest.
+  auto snapshot = std::make_shared<Results>(*run.results);
+  for (auto& s : snapshot->switches)
+    if (s.id == first->id)
+      for (auto& p : s.reduction_ports) p.peak_entries = p.port == busiest->port ? 0 : 1000000 + p.port;
+  model.setTopology(run.topology);
+  model.setResults(snapshot, false);
+  QVERIFY(panel.currentPort()->port != busiest->port);
+  model.setResults(run.results, true);
+  QCOMPARE(panel.currentSwitch()->id, first->id);
+  QCOMPARE(panel.currentPort()->port, busiest->port);
+  // The user's pick survives new results.
+  const int other = first->reduction_ports.front().port == busiest->port ? first->reduction_ports.back().port
+                                                                         : first->reduction_ports.front().port;
+  panel.selectPort(other);
+  model.setResults(std::make_shared<Results>(*run.results), true);
+  QCOMPARE(panel.currentPort()->port, other);
 }
 
 void TestMoeViews::switchNoticeAndRawTags() {
