@@ -23,6 +23,7 @@ class NetworkNode : public Component {
   // Connects ports to their peers; called once every node is registered.
   virtual void wire();
   std::uint64_t importPayload(const std::byte* data, std::uint32_t size) override;
+  void prefetch(const Event& e, bool near) const override;
 
   // A credit on its way back to this node's output port, delivered lazily (see
   // settleCredits()).
@@ -40,6 +41,12 @@ class NetworkNode : public Component {
     CreditInFlight& front() { return ring_[head_]; }
     const CreditInFlight& at(std::size_t i) const { return ring_[(head_ + i) & (ring_.size() - 1)]; }
     std::size_t size() const { return count_; }
+    void prefetchFront() const {
+      if (count_ != 0) __builtin_prefetch(&ring_[head_]);
+    }
+    void prefetchBack() const {  // where the next push() goes
+      if (count_ < ring_.size()) __builtin_prefetch(&ring_[(head_ + count_) & (ring_.size() - 1)]);
+    }
     void pop() {
       head_ = (head_ + 1) & (ring_.size() - 1);
       --count_;
@@ -126,6 +133,8 @@ class NetworkNode : public Component {
   // Whether output `port` is idle with work it could send given credits.
   virtual bool waitingForCredits(int port) const = 0;
   void noteOccupancy(std::int64_t flits);
+  // Cache hint: where returnCredit(inPort, ...) will write.
+  void prefetchCreditReturn(int inPort) const;
 
   Network& net_;
   const NetworkConfig* config_;
