@@ -10,6 +10,7 @@
 #include "network/channel.h"
 #include "network/network_config.h"
 #include "network/packet_pool.h"
+#include "network/vc_credits.h"
 #include "topology/topology.h"
 
 namespace fl::net {
@@ -64,18 +65,20 @@ class NetworkNode : public Component {
   };
 
   struct OutPort {
-    Channel channel;
-    ComponentId peer = 0;
-    int peerPort = -1;
-    topo::NodeId peerNode = -1;
-    bool peerIsEndpoint = false;
-    Time peerDelay = 0;           // router latency added at the peer
-    std::vector<std::int32_t> credits;  // free flits in the peer's buffer, per VC
+    // What every injection and arbitration reads comes first, ahead of the channel and
+    // its statistics, so that it shares as few cache lines as possible.
     bool busy = false;
     // Credits from a peer in this partition over a link with latency come back through
     // `inFlight` rather than as events (one event per packet per hop less).
     bool lazyCredits = false;
+    bool peerIsEndpoint = false;
+    ComponentId peer = 0;
+    int peerPort = -1;
+    topo::NodeId peerNode = -1;
+    Time peerDelay = 0;           // router latency added at the peer
+    VcCredits credits;            // free flits in the peer's buffer, per VC
     CreditQueue inFlight;
+    Channel channel;
   };
   const std::vector<OutPort>& outputs() const { return out_; }
   std::int64_t bufferOverflows() const { return overflows_; }
