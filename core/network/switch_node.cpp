@@ -68,10 +68,13 @@ void SwitchNode::prefetch(const Event& e, bool near) const {
   if (p.destination != node_) {
     if (static_cast<std::size_t>(p.destination) >= routes_.size()) return;
     const Route& route = routes_[static_cast<std::size_t>(p.destination)];
-    if (route.start == UINT32_MAX || route.count != 1) return;
-    const auto port = static_cast<std::size_t>(routePorts_[route.start]);
-    __builtin_prefetch(&out_[port]);
-    outState_[port].queue.prefetchTail(slotOf(static_cast<int>(e.arg32), p.vc));
+    if (route.start == UINT32_MAX || route.count > 4) return;
+    // Parallel links: chooseOutput() takes one of a few; each is worth the hint.
+    for (std::uint32_t k = 0; k < route.count; ++k) {
+      const auto port = static_cast<std::size_t>(routePorts_[route.start + k]);
+      __builtin_prefetch(&out_[port]);
+      outState_[port].queue.prefetchTail(slotOf(static_cast<int>(e.arg32), p.vc));
+    }
   } else if (p.op == Op::LdReduceData && p.resultPort >= 0) {
     buffers_[static_cast<std::size_t>(p.resultPort)].prefetch(reductionKey(p.requester, p.key));
   }
