@@ -18,6 +18,12 @@ class Component {
  public:
   virtual ~Component() = default;
   virtual void handle(const Event& e) = 0;
+  // A hint, called for an event about to be handled soon: start loading the memory it
+  // will touch (a packet, a port) so that its cache misses overlap the current events'
+  // work; runs are memory-bound. Called twice per event: a few events ahead (`near`
+  // false: what the event itself names) and just before (`near` true: what that memory
+  // leads to, now likely cached). A hint must not change any state.
+  virtual void prefetch(const Event&, bool /*near*/) const {}
   // Called when an event crossed partitions with a payload: store it locally and return
   // the handle that replaces Event::arg.
   virtual std::uint64_t importPayload(const std::byte* data, std::uint32_t size);

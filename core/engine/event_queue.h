@@ -45,6 +45,12 @@ class EventQueue {
     pushSlow(e);
   }
   Event pop();      // requires !empty()
+  // An event `ahead` places on in the current sorted bucket, or null: usually among the
+  // next few to be handled (a hint for prefetching; events pushed meanwhile may come
+  // first).
+  const Event* peek(std::size_t ahead) const {
+    return next_ + ahead < sorted_.size() ? &sorted_[next_ + ahead] : nullptr;
+  }
   // Pops the next event into `out` if there is one before `end`: the event loop's one
   // call per event (nextTime() then pop() would find the bucket twice).
   bool popBefore(Time end, Event& out) {

@@ -7,6 +7,12 @@
 
 namespace fl {
 
+namespace {
+// Events handled between a prefetch hint and its event: long enough for the loads to
+// land, short enough that they are still cached.
+constexpr std::size_t kPrefetchAhead = 2;
+}  // namespace
+
 void Partition::post(const CrossEvent& e) {
   // Conservative synchronisation: another partition may already be past anything
   // earlier than the window's end.
@@ -22,6 +28,8 @@ std::int64_t Partition::runUntil(Time end, std::int64_t maxEvents) {
   std::int64_t done = 0;
   Event e;
   while (done < maxEvents && queue_.popBefore(end, e)) {
+    if (const Event* soon = queue_.peek(kPrefetchAhead)) components_[soon->target]->prefetch(*soon, false);
+    if (const Event* next = queue_.peek(0)) components_[next->target]->prefetch(*next, true);
     now_ = e.time;
     order_ = e.order;
     components_[e.target]->handle(e);

@@ -50,6 +50,36 @@ std::uint64_t NetworkNode::importPayload(const std::byte* data, std::uint32_t si
   return pool().allocate(p);
 }
 
+// What handling `e` reads: the packet arriving or emitted and the port's state; then
+// where a credit for an arriving packet goes back to (the upstream port's queue of
+// credits in flight) and the port's credits in flight.
+void NetworkNode::prefetch(const Event& e, bool near) const {
+  if (e.arg32 >= out_.size()) return;
+  const OutPort& o = out_[e.arg32];
+  if (!near) {
+    if (e.kind == kArrive || e.kind == kEmit || e.kind == kRespond)
+      pool_->prefetch(static_cast<PacketHandle>(e.arg));
+    const auto* port = reinterpret_cast<const char*>(&o);
+    for (std::size_t at = 0; at < sizeof(OutPort); at += 64) __builtin_prefetch(port + at);
+    __builtin_prefetch(port + sizeof(OutPort) - 1);
+    __builtin_prefetch(&in_[e.arg32]);
+    return;
+  }
+  if (e.kind == kArrive) {
+    prefetchCreditReturn(static_cast<int>(e.arg32));
+  } else if (e.kind == kOutputFree || e.kind == kCredit) {
+    o.inFlight.prefetchFront();
+  }
+}
+
+void NetworkNode::prefetchCreditReturn(int inPort) const {
+  const InPort& in = in_[static_cast<std::size_t>(inPort)];
+  if (in.lazyUpstream == nullptr) return;
+  const OutPort& up = in.lazyUpstream->out_[static_cast<std::size_t>(in.upstreamPort)];
+  __builtin_prefetch(&up.inFlight);
+  up.inFlight.prefetchBack();
+}
+
 void NetworkNode::transmit(int port, PacketHandle h) {
   OutPort& o = out_[static_cast<std::size_t>(port)];
   Packet& p = pool()[h];

@@ -10,6 +10,7 @@
 #include "network/channel.h"
 #include "network/network_config.h"
 #include "network/packet_pool.h"
+#include "network/vc_credits.h"
 #include "topology/topology.h"
 
 namespace fl::net {
@@ -23,6 +24,7 @@ class NetworkNode : public Component {
   // Connects ports to their peers; called once every node is registered.
   virtual void wire();
   std::uint64_t importPayload(const std::byte* data, std::uint32_t size) override;
+  void prefetch(const Event& e, bool near) const override;
 
   // A credit on its way back to this node's output port, delivered lazily (see
   // settleCredits()).
@@ -40,6 +42,12 @@ class NetworkNode : public Component {
     CreditInFlight& front() { return ring_[head_]; }
     const CreditInFlight& at(std::size_t i) const { return ring_[(head_ + i) & (ring_.size() - 1)]; }
     std::size_t size() const { return count_; }
+    void prefetchFront() const {
+      if (count_ != 0) __builtin_prefetch(&ring_[head_]);
+    }
+    void prefetchBack() const {  // where the next push() goes
+      if (count_ < ring_.size()) __builtin_prefetch(&ring_[(head_ + count_) & (ring_.size() - 1)]);
+    }
     void pop() {
       head_ = (head_ + 1) & (ring_.size() - 1);
       --count_;
@@ -57,18 +65,20 @@ class NetworkNode : public Component {
   };
 
   struct OutPort {
-    Channel channel;
-    ComponentId peer = 0;
-    int peerPort = -1;
-    topo::NodeId peerNode = -1;
-    bool peerIsEndpoint = false;
-    Time peerDelay = 0;           // router latency added at the peer
-    std::vector<std::int32_t> credits;  // free flits in the peer's buffer, per VC
+    // What every injection and arbitration reads comes first, ahead of the channel and
+    // its statistics, so that it shares as few cache lines as possible.
     bool busy = false;
     // Credits from a peer in this partition over a link with latency come back through
     // `inFlight` rather than as events (one event per packet per hop less).
     bool lazyCredits = false;
+    bool peerIsEndpoint = false;
+    ComponentId peer = 0;
+    int peerPort = -1;
+    topo::NodeId peerNode = -1;
+    Time peerDelay = 0;           // router latency added at the peer
+    VcCredits credits;            // free flits in the peer's buffer, per VC
     CreditQueue inFlight;
+    Channel channel;
   };
   const std::vector<OutPort>& outputs() const { return out_; }
   std::int64_t bufferOverflows() const { return overflows_; }
@@ -126,6 +136,8 @@ class NetworkNode : public Component {
   // Whether output `port` is idle with work it could send given credits.
   virtual bool waitingForCredits(int port) const = 0;
   void noteOccupancy(std::int64_t flits);
+  // Cache hint: where returnCredit(inPort, ...) will write.
+  void prefetchCreditReturn(int inPort) const;
 
   Network& net_;
   const NetworkConfig* config_;

@@ -41,6 +41,7 @@ class ReductionBuffer {
   // inserts a new entry. An entry larger than the whole buffer is admitted alone.
   ReductionEntry& insert(const ReductionEntry& e, std::vector<ReductionEntry>& evicted);
   void touch(std::uint64_t key);  // marks as most recently used
+  void prefetch(std::uint64_t key) const { index_.prefetch(key); }  // a cache hint for find()
   void erase(std::uint64_t key);
 
   std::int64_t capacity() const { return capacity_; }

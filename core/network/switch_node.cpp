@@ -47,6 +47,39 @@ void SwitchNode::handle(const Event& e) {
   }
 }
 
+// Beyond NetworkNode's hints: the output state a freed port arbitrates over, and, once
+// an arriving packet is cached, where it goes next (its output's queue or its
+// reduction buffer entry). Reads only; routes not asked yet are left alone.
+void SwitchNode::prefetch(const Event& e, bool near) const {
+  NetworkNode::prefetch(e, near);
+  if (e.kind == kOutputFree) {
+    const OutState& s = outState_[e.arg32];
+    if (!near) {
+      __builtin_prefetch(&s);
+      return;
+    }
+    if (s.current.replicaTo >= 0) pool_->prefetch(s.current.handle);
+    if (s.current.inPort != internalPort()) prefetchCreditReturn(s.current.inPort);
+    s.queue.prefetchHead();
+    return;
+  }
+  if (e.kind != kArrive || !near) return;
+  const Packet& p = (*pool_)[static_cast<PacketHandle>(e.arg)];
+  if (p.destination != node_) {
+    if (static_cast<std::size_t>(p.destination) >= routes_.size()) return;
+    const Route& route = routes_[static_cast<std::size_t>(p.destination)];
+    if (route.start == UINT32_MAX || route.count > 4) return;
+    // Parallel links: chooseOutput() takes one of a few; each is worth the hint.
+    for (std::uint32_t k = 0; k < route.count; ++k) {
+      const auto port = static_cast<std::size_t>(routePorts_[route.start + k]);
+      __builtin_prefetch(&out_[port]);
+      outState_[port].queue.prefetchTail(slotOf(static_cast<int>(e.arg32), p.vc));
+    }
+  } else if (p.op == Op::LdReduceData && p.resultPort >= 0) {
+    buffers_[static_cast<std::size_t>(p.resultPort)].prefetch(reductionKey(p.requester, p.key));
+  }
+}
+
 std::uint32_t SwitchNode::slotOf(int inPort, int vc) const {
   return static_cast<std::uint32_t>(inPort) * static_cast<std::uint32_t>(config().virtualChannels) +
          static_cast<std::uint32_t>(vc);

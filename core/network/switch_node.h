@@ -35,6 +35,7 @@ class SwitchNode : public NetworkNode {
   SwitchNode(Network& net, topo::NodeId node);
   void wire() override;
   void handle(const Event& e) override;
+  void prefetch(const Event& e, bool near) const override;
 
   const SwitchStats& stats() const { return stats_; }
   const std::vector<ReductionBuffer>& reductionBuffers() const { return buffers_; }

@@ -57,6 +57,23 @@ class VirtualOutputQueue {
     ++size_;
   }
 
+  // Cache hints: the request grant() will most likely look at first (the head of the
+  // first non-empty slot from the round-robin position), and the FIFO a push to `slot`
+  // appends to.
+  void prefetchHead() const {
+    if (size_ == 0) return;
+    const std::uint32_t w = rr_ >> 6;
+    const std::uint64_t bits = active_[w] & (~std::uint64_t{0} << (rr_ & 63));
+    if (bits == 0) return;  // further on: not worth a scan for a hint
+    __builtin_prefetch(&nodes_[fifos_[(w << 6) | static_cast<std::uint32_t>(std::countr_zero(bits))].head]);
+  }
+  void prefetchTail(std::uint32_t slot) const {
+    if (fifos_.empty()) return;
+    const Fifo& f = fifos_[slot];
+    __builtin_prefetch(&f);
+    if (f.tail != kNone) __builtin_prefetch(&nodes_[f.tail]);
+  }
+
   // Grants the head request of the first non-empty slot, in round-robin order from the
   // slot after the last grant, that `eligible(request)` accepts (e.g. has downstream
   // credits).
