@@ -46,7 +46,8 @@ void EndpointNode::post(const Message& m) {
     answered.phase = m.phase;
     Packet r = response(answered, Op::Ack, 0);
     r.endToEnd = true;
-    queueResponse(pool().allocate(r), -1);
+    pool().hold();
+    queueResponse(r, -1);
     tryInjectAll();
     return;
   }
@@ -86,10 +87,13 @@ void EndpointNode::handle(const Event& e) {
     case kWake:
       tryInjectAll();
       break;
-    case kRespond:
-      queueResponse(static_cast<PacketHandle>(e.arg), static_cast<int>(e.arg32) - 1);
+    case kRespond: {  // a delayed response: out of the pool into the queue, still live
+      const auto h = static_cast<PacketHandle>(e.arg);
+      queueResponse(pool()[h], static_cast<int>(e.arg32) - 1);
+      pool().unpool(h);
       tryInjectAll();
       break;
+    }
     default:
       throw std::logic_error("endpoint: unknown event kind");
   }
@@ -125,13 +129,13 @@ bool EndpointNode::waitingForCredits(int port) const {
                            !portResponses_[p].empty());
 }
 
-bool EndpointNode::takeResponse(std::deque<PacketHandle>& q, int port) {
+bool EndpointNode::takeResponse(ResponseQueue& q, int port) {
   if (q.empty()) return false;
-  Packet& p = pool()[q.front()];
+  Packet& p = q.front();
   if (out_[static_cast<std::size_t>(port)].credits[p.vc] < flitsOf(p)) return false;
-  const PacketHandle h = q.front();
-  q.pop_front();
   p.tailAt = now();
+  const PacketHandle h = pool().allocateHeld(p);
+  q.pop_front();
   ++stats_.packetsInjected;
   transmit(port, h);
   return true;
@@ -232,12 +236,12 @@ bool EndpointNode::takeRequest(RotatingQueue<Job>& jobs, int port) {
   return false;
 }
 
-void EndpointNode::queueResponse(PacketHandle h, int port) {
-  if (port < 0) port = portTowards(pool()[h].destination);
+void EndpointNode::queueResponse(const Packet& r, int port) {
+  if (port < 0) port = portTowards(r.destination);
   if (port >= 0)
-    portResponses_[static_cast<std::size_t>(port)].push_back(h);
+    portResponses_[static_cast<std::size_t>(port)].push_back(r);
   else
-    responses_.push_back(h);
+    responses_.push_back(r);
 }
 
 Packet EndpointNode::response(const Packet& request, Op op, std::uint32_t payload) {
@@ -265,11 +269,12 @@ Packet EndpointNode::response(const Packet& request, Op op, std::uint32_t payloa
 
 void EndpointNode::respond(const Packet& request, Op op, std::uint32_t payload, int port, Time delay) {
   const Packet r = response(request, op, payload);
-  const PacketHandle h = pool().allocate(r);
-  if (delay > 0)
-    schedule(now() + delay, id(), kRespond, static_cast<std::uint32_t>(port + 1), h);
-  else
-    queueResponse(h, port);
+  if (delay > 0) {  // waits in the pool (an event carries a handle)
+    schedule(now() + delay, id(), kRespond, static_cast<std::uint32_t>(port + 1), pool().allocate(r));
+    return;
+  }
+  pool().hold();
+  queueResponse(r, port);
 }
 
 void EndpointNode::deliver(int inPort, PacketHandle h) {

@@ -6,12 +6,12 @@
 // writes, and hands deliveries to the workload agent.
 #pragma once
 #include <cstdint>
-#include <deque>
 #include <vector>
 
 #include "engine/flat_map.h"
 #include "network/endpoint_agent.h"
 #include "network/network_node.h"
+#include "network/response_queue.h"
 #include "network/rotating_queue.h"
 
 namespace fl::net {
@@ -67,7 +67,7 @@ class EndpointNode : public NetworkNode {
   void tryInjectAll();
   void tryInject(int port);
   bool waitingForCredits(int port) const override;
-  bool takeResponse(std::deque<PacketHandle>& q, int port);
+  bool takeResponse(ResponseQueue& q, int port);
   bool takeRequest(RotatingQueue<Job>& jobs, int port);
   // The one port that leads to `dst` when this endpoint's links lead to different places
   // (routed_), else -1: any port will do.
@@ -75,7 +75,8 @@ class EndpointNode : public NetworkNode {
   void deliver(int inPort, PacketHandle h);
   Packet response(const Packet& request, Op op, std::uint32_t payload);
   void respond(const Packet& request, Op op, std::uint32_t payload, int port, Time delay = 0);
-  void queueResponse(PacketHandle h, int port);
+  // Queues response `r`, already counted live (PacketPool::hold).
+  void queueResponse(const Packet& r, int port);
   bool needsResponse(Op op) const;
 
   int endpoint_;
@@ -86,8 +87,8 @@ class EndpointNode : public NetworkNode {
   bool routed_ = false;
   std::vector<RotatingQueue<Job>> portJobs_;
   std::vector<int> route_;                       // scratch for the routing's candidates
-  std::vector<std::deque<PacketHandle>> portResponses_;  // responses tied to a port
-  std::deque<PacketHandle> responses_;           // responses for any port
+  std::vector<ResponseQueue> portResponses_;  // responses tied to a port
+  ResponseQueue responses_;                  // responses for any port
   FlatMap<int> ldReducePending_;  // piece -> operands still due
   int outstanding_ = 0;
   std::size_t injectFrom_ = 0;  // rotating first port of tryInjectAll

@@ -28,6 +28,18 @@ class PacketPool {
     --live_;
     free_.push_back(h);
   }
+  // A packet kept outside the pool (an endpoint's queued response) that counts as live:
+  // hold() when it is made, allocateHeld() when it enters the pool; unpool() moves a
+  // pooled packet out while it stays live.
+  void hold() {
+    ++live_;
+    if (live_ > peak_) peak_ = live_;
+  }
+  PacketHandle allocateHeld(const Packet& p) {
+    --live_;
+    return allocate(p);
+  }
+  void unpool(PacketHandle h) { free_.push_back(h); }
   Packet& operator[](PacketHandle h) { return slots_[h]; }
   const Packet& operator[](PacketHandle h) const { return slots_[h]; }
   // Starts loading packet `h` into the cache (a hint: nothing happens for a stale handle).
