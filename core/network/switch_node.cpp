@@ -20,7 +20,7 @@ void SwitchNode::wire() {
   const auto vcs = static_cast<std::size_t>(config().virtualChannels);
   occupancy_.assign(out_.size() + 1, std::vector<std::int64_t>(vcs, 0));  // + the internal port
   const auto slots = static_cast<std::uint32_t>((out_.size() + 1) * vcs);  // inputs x VCs
-  outState_.assign(out_.size(), OutState{VirtualOutputQueue(slots), Request{}});
+  outState_.assign(out_.size(), OutState{VirtualOutputQueue(slots, static_cast<std::uint32_t>(vcs)), Request{}});
   buffers_.assign(out_.size(), ReductionBuffer(config().reductionBuffer));
 }
 
@@ -194,7 +194,7 @@ void SwitchNode::tryArbitrate(int port) {
   if (o.busy || s.queue.empty()) return;
   settleCredits(o);
   Request r;
-  if (!s.queue.grant([&](const Request& q) { return o.credits[q.vc] >= q.flits; }, r)) {
+  if (!s.queue.grant([&](std::uint32_t vc, std::int32_t flits) { return o.credits[vc] >= flits; }, r)) {
     if (o.lazyCredits) wakeOnNextCredit(port);
     return;  // wait for credits
   }

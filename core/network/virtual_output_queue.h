@@ -5,7 +5,10 @@
 // Hot path of every switch hop, so nothing moves or allocates per request: the FIFOs
 // are linked lists through a node pool that only grows to the output's peak backlog,
 // a slot's list is found by its id (a table sized on first use), and a bitmask of the
-// non-empty slots lets the arbiter skip empty ones a word at a time.
+// non-empty slots lets the arbiter skip empty ones a word at a time. A slot's entry also
+// holds the flit count of its head request (each node that of its successor), so that
+// checking a head for credits reads the slot table only, not a node scattered in the
+// pool: a port waiting for credits checks every head and grants none.
 #pragma once
 #include <bit>
 #include <cstdint>
@@ -26,8 +29,9 @@ struct OutputRequest {
 
 class VirtualOutputQueue {
  public:
-  // `slots`: how many slot ids there are (input ports x VCs); ids are below it.
-  explicit VirtualOutputQueue(std::uint32_t slots = 0) : slots_(slots) {}
+  // `slots`: how many slot ids there are (input ports x VCs); ids are below it. A slot's
+  // requests all have the VC `slot % vcs`.
+  explicit VirtualOutputQueue(std::uint32_t slots = 0, std::uint32_t vcs = 1) : slots_(slots), vcs_(vcs) {}
 
   bool empty() const { return size_ == 0; }
   std::size_t size() const { return size_; }
@@ -45,13 +49,15 @@ class VirtualOutputQueue {
       n = static_cast<std::uint32_t>(nodes_.size());
       nodes_.emplace_back();
     }
-    nodes_[n] = Node{r, kNone};
+    nodes_[n] = Node{r, kNone, 0};
     Fifo& f = fifos_[slot];
     if (f.head == kNone) {
       f.head = n;
+      f.headFlits = r.flits;
       active_[slot >> 6] |= std::uint64_t{1} << (slot & 63);
     } else {
       nodes_[f.tail].next = n;
+      nodes_[f.tail].nextFlits = r.flits;
     }
     f.tail = n;
     ++size_;
@@ -75,7 +81,7 @@ class VirtualOutputQueue {
   }
 
   // Grants the head request of the first non-empty slot, in round-robin order from the
-  // slot after the last grant, that `eligible(request)` accepts (e.g. has downstream
+  // slot after the last grant, that `eligible(vc, flits)` accepts (e.g. has downstream
   // credits).
   template <class Eligible>
   bool grant(Eligible eligible, OutputRequest& out) {
@@ -90,10 +96,11 @@ class VirtualOutputQueue {
         const std::uint32_t slot = (w << 6) | static_cast<std::uint32_t>(std::countr_zero(bits));
         bits &= bits - 1;
         Fifo& f = fifos_[slot];
-        if (!eligible(nodes_[f.head].request)) continue;
+        if (!eligible(slot % vcs_, f.headFlits)) continue;
         const std::uint32_t n = f.head;
         out = nodes_[n].request;
         f.head = nodes_[n].next;
+        f.headFlits = nodes_[n].nextFlits;
         if (f.head == kNone) active_[slot >> 6] &= ~(std::uint64_t{1} << (slot & 63));
         nodes_[n].next = free_;
         free_ = n;
@@ -113,11 +120,14 @@ class VirtualOutputQueue {
   struct Node {
     OutputRequest request;
     std::uint32_t next = kNone;  // next in its slot's FIFO, or in the free list
+    std::int32_t nextFlits = 0;  // flits of the next request in its slot's FIFO
   };
   struct Fifo {
     std::uint32_t head = kNone, tail = kNone;
+    std::int32_t headFlits = 0;  // flits of the head request
   };
   std::uint32_t slots_;
+  std::uint32_t vcs_;
   std::vector<Fifo> fifos_;            // by slot id
   std::vector<std::uint64_t> active_;  // one bit per slot: its FIFO is non-empty
   std::vector<Node> nodes_;
