@@ -99,6 +99,15 @@ void EndpointNode::handle(const Event& e) {
   }
 }
 
+// A freed port or a credit makes tryInject() look at the queued responses first: start
+// loading the packets it will read (queues can be long, so their fronts are cold).
+void EndpointNode::prefetch(const Event& e, bool near) const {
+  NetworkNode::prefetch(e, near);
+  if (near || (e.kind != kOutputFree && e.kind != kCredit) || e.arg32 >= portResponses_.size()) return;
+  portResponses_[e.arg32].prefetchFront();
+  responses_.prefetchFront();
+}
+
 // Ports are offered work starting from a rotating one, so that small requests (NVLS
 // ld_reduce, whose reduction load lands on the chip at the end of the link) spread evenly
 // over the links and chips rather than piling onto the first port.

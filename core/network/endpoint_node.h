@@ -48,6 +48,7 @@ class EndpointNode : public NetworkNode {
   EndpointNode(Network& net, topo::NodeId node, int endpointIndex);
   void wire() override;
   void handle(const Event& e) override;
+  void prefetch(const Event& e, bool near) const override;
 
   void setAgent(EndpointAgent* a) { agent_ = a; }
   void post(const Message& m);
