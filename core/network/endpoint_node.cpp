@@ -202,7 +202,6 @@ bool EndpointNode::takeRequest(RotatingQueue<Job>& jobs, int port) {
     }
 
     Packet p;
-    p.id = newPacketId();
     p.tag = m.tag;
     p.created = m.created;
     p.tailAt = now();
@@ -210,21 +209,18 @@ bool EndpointNode::takeRequest(RotatingQueue<Job>& jobs, int port) {
     p.destination = m.destination >= 0 ? m.destination : o.peerNode;
     p.requester = m.op == Op::Red ? m.requester : node_;
     p.group = m.group;
-    p.payload = payload;
-    p.dataBytes = static_cast<std::uint32_t>(chunk);
+    p.size = static_cast<std::uint32_t>(chunk);  // the payload, or the bytes a request asks for
     p.wireBytes = wire;
     p.piece = j.nextPiece;
-    p.key = j.nextPiece;
     p.expected = m.expected;
     p.contributions = m.op == Op::Red ? 1 : 0;
     p.vc = static_cast<std::uint8_t>(vc);
     p.op = m.op;
     p.measured = m.measured;
     p.phase = m.phase;
-    p.extensionFlits = static_cast<std::uint8_t>(m.extensionFlits);
     if (needsResponse(m.op)) {
       ++outstanding_;
-      if (m.op == Op::LdReduce) ldReducePending_[p.key] = m.expected;
+      if (m.op == Op::LdReduce) ldReducePending_[p.piece] = m.expected;
     }
     j.remaining -= chunk;
     ++j.nextPiece;
@@ -255,17 +251,14 @@ void EndpointNode::queueResponse(const Packet& r, int port) {
 
 Packet EndpointNode::response(const Packet& request, Op op, std::uint32_t payload) {
   Packet r;
-  r.id = newPacketId();
   r.tag = request.tag;
   r.created = now();
   r.source = node_;
   r.destination = request.source;
   r.requester = request.requester;
   r.group = request.group;
-  r.payload = payload;
-  r.dataBytes = payload;
+  r.size = payload;
   r.piece = request.piece;
-  r.key = request.key;
   r.expected = request.expected;
   r.contributions = op == Op::LdReduceData ? 1 : 0;
   r.resultPort = request.resultPort;
@@ -291,7 +284,7 @@ void EndpointNode::deliver(int inPort, PacketHandle h) {
   pool().release(h);
   returnCredit(inPort, p.vc, flitsOf(p));
   ++stats_.packetsConsumed;
-  stats_.payloadConsumed += p.payload;
+  stats_.payloadConsumed += p.payload();
 
   bool freed = false;
   switch (p.op) {
@@ -299,11 +292,11 @@ void EndpointNode::deliver(int inPort, PacketHandle h) {
       if (config().acknowledgedWrites && p.group < 0) respond(p, Op::Ack, 0, -1);
       break;
     case Op::ReadRequest:
-      respond(p, Op::ReadResponse, p.dataBytes, -1);
+      respond(p, Op::ReadResponse, p.dataBytes(), -1);
       break;
     case Op::LdReduceRead:
       // Back to the switch that fanned the read out, on the link it came in by.
-      respond(p, Op::LdReduceData, p.dataBytes, inPort, agent_ ? agent_->responseDelay(p) : 0);
+      respond(p, Op::LdReduceData, p.dataBytes(), inPort, agent_ ? agent_->responseDelay(p) : 0);
       break;
     case Op::Ack:
       if (p.endToEnd) break;  // for the agent: no request of ours was waiting
@@ -313,9 +306,9 @@ void EndpointNode::deliver(int inPort, PacketHandle h) {
       freed = true;
       break;
     case Op::LdReduceResult: {
-      int* due = ldReducePending_.find(p.key);
+      int* due = ldReducePending_.find(p.piece);
       if (due != nullptr && (*due -= p.contributions) <= 0) {
-        ldReducePending_.erase(p.key);
+        ldReducePending_.erase(p.piece);
         --outstanding_;
         freed = true;
       }

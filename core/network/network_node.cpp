@@ -89,7 +89,7 @@ void NetworkNode::transmit(int port, PacketHandle h) {
   const Time end = std::max(start + ch.serialisation(p.wireBytes), p.tailAt + ch.flitTime());
   o.busy = true;
   o.credits[p.vc] -= flitsOf(p);
-  o.channel.record(start, end, p.wireBytes, p.payload, p.phase);
+  o.channel.record(start, end, p.wireBytes, p.payload(), p.phase);
   ++hops_;
 
   const Time headArrives = start + ch.flitTime() + ch.latency() + o.peerDelay;

@@ -100,7 +100,6 @@ class NetworkNode : public Component {
   // Cached at construction / wiring: these are on every packet's path.
   PacketPool& pool() { return *pool_; }
   const NetworkConfig& config() const { return *config_; }
-  std::uint64_t newPacketId() { return (static_cast<std::uint64_t>(node_) << 40) | packetSeq_++; }
   std::int32_t flitsOf(const Packet& p) const {
     // Several times per hop: a shift for the usual power-of-two flit size, not a division.
     if (flitShift_ >= 0) return static_cast<std::int32_t>(p.wireBytes >> flitShift_);
@@ -146,7 +145,6 @@ class NetworkNode : public Component {
   topo::NodeId node_;
   std::vector<OutPort> out_;
   std::vector<InPort> in_;
-  std::uint64_t packetSeq_ = 0;
   std::uint32_t vcSpread_ = 0;  // rotates the VC of packets this node creates
   std::int64_t overflows_ = 0;
   std::int64_t maxBufferFlits_ = 0;

@@ -38,9 +38,14 @@ inline bool carriesAddress(Op op) {
 }
 // Writes carry a byte-enable flit.
 inline bool carriesByteEnable(Op op) { return op == Op::Write || op == Op::McStore || op == Op::Red; }
+// Ask for data without carrying any: their size is the data they refer to.
+inline bool requestsData(Op op) { return op == Op::ReadRequest || op == Op::LdReduce || op == Op::LdReduceRead; }
 
-struct Packet {
-  std::uint64_t id = 0;         // unique per run: (source node << 40) | sequence
+// One cache line: a packet is read on every hop, and hundreds of thousands can be live,
+// so most touches are cache misses; 64 B aligned makes each one line instead of two.
+// Hence one size field for payload and requested bytes (no packet has both), the
+// reduction key is the piece index, and the two flags are bits.
+struct alignas(64) Packet {
   std::uint64_t tag = 0;        // workload's message tag
   Time created = 0;             // when the source generated it (latency is measured from here)
   Time tailAt = 0;              // when its last flit reaches the node now holding it
@@ -48,28 +53,31 @@ struct Packet {
   std::int32_t destination = -1;// node it is routed to (an endpoint, or a switch for NVLS)
   std::int32_t requester = -1;  // LdReduce*: the endpoint that asked; Red: result destination
   std::int32_t group = -1;      // multicast group
-  std::uint32_t payload = 0;    // data bytes carried
-  std::uint32_t dataBytes = 0;  // data bytes a request refers to (reads, ld_reduce)
+  std::uint32_t size = 0;       // payload(), or dataBytes() for requestsData(op)
   std::uint32_t wireBytes = 0;  // bytes on the wire, all flits
-  std::uint32_t piece = 0;      // index of this packet within its message
-  std::uint32_t key = 0;        // reduction key (low bits; with requester it is unique)
+  std::uint32_t piece = 0;      // index of this packet within its message; also the
+                                // reduction key (with requester it is unique)
   std::uint16_t contributions = 0;  // reductions: how many operands this packet sums
   std::uint16_t expected = 0;       // reductions: operands the full result needs
   std::int16_t resultPort = -1;     // switch-internal: port a reduction result leaves by
   std::uint16_t replicasLeft = 0;   // switch-internal: multicast replicas still to send
   std::uint8_t vc = 0;
-  std::uint8_t extensionFlits = 0;  // per NVLink packet: target lists or explicit addresses
   Op op = Op::Write;
-  bool measured = false;        // synthetic traffic: inside the measurement window
-  bool endToEnd = false;        // Ack posted by an agent (no request of the receiver waits)
   std::uint8_t phase = 0;       // the workload's traffic phase (Message::phase), kept by
                                 // responses, replicas and reduction results
+  bool measured : 1 = false;    // synthetic traffic: inside the measurement window
+  bool endToEnd : 1 = false;    // Ack posted by an agent (no request of the receiver waits)
+
+  // Data bytes carried.
+  std::uint32_t payload() const { return requestsData(op) ? 0 : size; }
+  // Data bytes a request refers to (reads, ld_reduce and its fan-out reads).
+  std::uint32_t dataBytes() const { return size; }
 };
 
 // Traffic phases a workload may number (0: none); links count payload per phase.
 inline constexpr int kTrafficPhases = 4;
 
 static_assert(std::is_trivially_copyable_v<Packet>);
-static_assert(sizeof(Packet) <= 128);
+static_assert(sizeof(Packet) == 64);
 
 }  // namespace fl::net

@@ -17,12 +17,9 @@ class ResponseQueue {
   bool empty() const { return count_ == 0; }
   std::size_t size() const { return count_; }
   Packet& front() { return ring_[head_]; }
-  // Cache hint: the packet front() returns (a packet straddles two cache lines).
+  // Cache hint: the packet front() returns.
   void prefetchFront() const {
-    if (count_ == 0) return;
-    const auto* at = reinterpret_cast<const char*>(&ring_[head_]);
-    __builtin_prefetch(at);
-    __builtin_prefetch(at + sizeof(Packet) - 1);
+    if (count_ != 0) __builtin_prefetch(&ring_[head_]);
   }
   void pop_front() {
     head_ = (head_ + 1) & (ring_.size() - 1);

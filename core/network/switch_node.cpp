@@ -76,7 +76,7 @@ void SwitchNode::prefetch(const Event& e, bool near) const {
       outState_[port].queue.prefetchTail(slotOf(static_cast<int>(e.arg32), p.vc));
     }
   } else if (p.op == Op::LdReduceData && p.resultPort >= 0) {
-    buffers_[static_cast<std::size_t>(p.resultPort)].prefetch(reductionKey(p.requester, p.key));
+    buffers_[static_cast<std::size_t>(p.resultPort)].prefetch(reductionKey(p.requester, p.piece));
   }
 }
 
@@ -111,7 +111,7 @@ void SwitchNode::arrive(int inPort, PacketHandle h) {
     case Op::Red: {
       // Operands end here: their data lives on only in the reduction buffer.
       const int port = p.op == Op::LdReduceData ? p.resultPort
-                       : p.group >= 0          ? static_cast<int>(p.key % out_.size())
+                       : p.group >= 0          ? static_cast<int>(p.piece % out_.size())
                                                : chooseOutput(p.requester);
       pool().release(h);
       ++stats_.packetsConsumed;
@@ -127,7 +127,7 @@ void SwitchNode::arrive(int inPort, PacketHandle h) {
 void SwitchNode::multicast(int inPort, PacketHandle h, std::int32_t flits, Op replicaOp) {
   Packet& p = pool()[h];
   const auto& members = net_.group(p.group);
-  const std::uint32_t payload = replicaOp == Op::LdReduceRead ? 0 : p.payload;
+  const std::uint32_t payload = replicaOp == Op::LdReduceRead ? 0 : p.payload();
   p.replicasLeft = static_cast<std::uint16_t>(members.size());
   stats_.multicastReplicas += static_cast<std::int64_t>(members.size()) - 1;
   const std::uint8_t vc = p.vc;
@@ -203,7 +203,6 @@ void SwitchNode::tryArbitrate(int port) {
   PacketHandle h = r.handle;
   if (r.replicaTo >= 0) {
     Packet copy = pool()[r.handle];
-    copy.id = newPacketId();
     copy.destination = r.replicaTo;
     copy.replicasLeft = 0;
     if (copy.op == Op::LdReduce) {
@@ -245,7 +244,7 @@ void SwitchNode::finishTransmission(int port) {
 
 void SwitchNode::reduce(const Packet& p, int bufferPort) {
   ReductionBuffer& buf = buffers_[static_cast<std::size_t>(bufferPort)];
-  const std::uint64_t key = reductionKey(p.requester, p.key);
+  const std::uint64_t key = reductionKey(p.requester, p.piece);
   ReductionEntry* e = buf.find(key);
   ++stats_.contributions;
   if (e == nullptr) {
@@ -253,7 +252,7 @@ void SwitchNode::reduce(const Packet& p, int bufferPort) {
     fresh.key = key;
     fresh.requester = p.requester;
     fresh.group = p.op == Op::Red ? p.group : -1;
-    fresh.bytes = p.payload;
+    fresh.bytes = p.payload();
     fresh.expected = p.expected;
     if (const std::uint16_t* f = forwarded_.find(key)) fresh.expected -= *f;
     fresh.piece = p.piece;
@@ -289,7 +288,7 @@ void SwitchNode::reduce(const Packet& p, int bufferPort) {
   Time ready = now();
   if (config().reductionThroughput > 0) {
     reductionEngineFree_ = std::max(reductionEngineFree_, now()) +
-                           transferTime(p.payload, config().reductionThroughput);
+                           transferTime(p.payload(), config().reductionThroughput);
     ready = reductionEngineFree_;
   }
   if (e->arrived >= e->expected) {
@@ -392,14 +391,12 @@ void SwitchNode::collectReductionHistory(SwitchResult& out, const topo::Topology
 // or, for a group, are multicast from here.
 void SwitchNode::emitResult(const ReductionEntry& e, Op requestOp, Time ready) {
   Packet r;
-  r.id = newPacketId();
   r.tag = e.tag;
   r.phase = e.phase;
   r.created = now();
   r.source = node_;
-  r.piece = e.piece;
-  r.key = static_cast<std::uint32_t>(e.key & 0xffffffffu);
-  r.payload = e.bytes;
+  r.piece = e.piece;  // the low half of e.key
+  r.size = e.bytes;
   r.contributions = e.arrived;
   r.requester = e.requester;
   if (requestOp == Op::LdReduce) {
@@ -416,7 +413,7 @@ void SwitchNode::emitResult(const ReductionEntry& e, Op requestOp, Time ready) {
     r.destination = e.requester;
     r.vc = static_cast<std::uint8_t>(config().vcFor(false, vcSpread_++));
   }
-  r.wireBytes = static_cast<std::uint32_t>(config().wire.wireBytes(r.op, r.payload));
+  r.wireBytes = static_cast<std::uint32_t>(config().wire.wireBytes(r.op, r.size));
   ++stats_.packetsCreated;
   schedule(ready, id(), kEmit, 0, pool().allocate(r));
 }

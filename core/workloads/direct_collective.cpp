@@ -65,7 +65,7 @@ class DirectAgent : public Agent {
     checkDone();
   }
   void onDelivered(const net::Packet& p) override {
-    if (p.op == net::Op::Write) received_ += p.payload;
+    if (p.op == net::Op::Write) received_ += p.payload();
     checkDone();
   }
 

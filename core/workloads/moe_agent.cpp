@@ -75,7 +75,7 @@ Time MoeAgent::responseDelay(const net::Packet& p) {
   if (!s_.translates()) return 0;
   const std::uint64_t block = (static_cast<std::uint64_t>(tagSource(p.tag)) << 32) |
                               static_cast<std::uint32_t>(tagToken(p.tag));
-  return tlb_.combine(block, nvlinkPackets(p.dataBytes)) ? 0 : s_.alTableLatency;
+  return tlb_.combine(block, nvlinkPackets(p.dataBytes())) ? 0 : s_.alTableLatency;
 }
 
 void MoeAgent::onDelivered(const net::Packet& p) {
@@ -88,7 +88,7 @@ void MoeAgent::onDelivered(const net::Packet& p) {
   }
   const int source = tagSource(p.tag), token = tagToken(p.tag);
   if (token >= s_.plan->tokens) {  // padding to expert capacity (persistent): useless
-    acc_.add(phase, kDownlink, kUseless, p.payload);
+    acc_.add(phase, kDownlink, kUseless, p.payload());
     return;
   }
   const std::uint64_t block = (static_cast<std::uint64_t>(source) << 32) | static_cast<std::uint32_t>(token);
@@ -96,14 +96,14 @@ void MoeAgent::onDelivered(const net::Packet& p) {
     case net::Op::Write:
       if (phase == kDispatch) {
         const bool needed = s_.needs(rank_, source, token);
-        acc_.add(kDispatch, kDownlink, needed ? kUseful : kUseless, p.payload);
-        if (s_.translates()) tlb_.dispatch(block, nvlinkPackets(p.payload));
-        dispatchBytesIn_ += p.payload;
-        received_ += p.payload;
+        acc_.add(kDispatch, kDownlink, needed ? kUseful : kUseless, p.payload());
+        if (s_.translates()) tlb_.dispatch(block, nvlinkPackets(p.payload()));
+        dispatchBytesIn_ += p.payload();
+        received_ += p.payload();
         if (trackTokens_ && needed) {
           auto& got = dispatchGot_[static_cast<std::size_t>(source) * static_cast<std::size_t>(s_.plan->tokens) +
                                    static_cast<std::size_t>(token)];
-          got += static_cast<std::int32_t>(p.payload);
+          got += static_cast<std::int32_t>(p.payload());
           if (got == s_.plan->dispatchBytes) {
             if (s_.dispatchWindow > 0) acknowledge(source, token);
             tokenArrived(source, token);
@@ -111,16 +111,16 @@ void MoeAgent::onDelivered(const net::Packet& p) {
         }
         checkDispatch();
       } else {
-        combineArrived(token, p.payload, p.payload);
+        combineArrived(token, p.payload(), p.payload());
       }
       break;
     case net::Op::LdReduceRead:
       // This GPU's contribution goes back up: useful if one of its experts had the token.
-      acc_.add(kCombine, kUplink, s_.needs(rank_, source, token) ? kUseful : kUseless, p.dataBytes);
-      acc_.wire[kCombine][kUplink] += s_.wire.wireBytes(net::Op::LdReduceData, p.dataBytes);
+      acc_.add(kCombine, kUplink, s_.needs(rank_, source, token) ? kUseful : kUseless, p.dataBytes());
+      acc_.wire[kCombine][kUplink] += s_.wire.wireBytes(net::Op::LdReduceData, p.dataBytes());
       break;
     case net::Op::LdReduceResult:
-      combineArrived(token, p.payload, static_cast<std::int64_t>(p.payload) * p.contributions);
+      combineArrived(token, p.payload(), static_cast<std::int64_t>(p.payload()) * p.contributions);
       break;
     case net::Op::Ack:
       if (phase == kDispatch) dispatchAcked(token);

@@ -59,7 +59,7 @@ class NvlsAgent : public Agent {
         received_ += bytes;
       }
     } else if (p.op == net::Op::Write) {
-      received_ += p.payload;
+      received_ += p.payload();
     }
     if (received_ >= expected_ && (!reduce_ || piecesReduced_ == pieces_)) {
       endPhase(gather_ ? "multimem_st" : "ld_reduce");

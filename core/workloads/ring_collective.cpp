@@ -29,8 +29,8 @@ class RingAgent : public Agent {
   void onDelivered(const net::Packet& p) override {
     if (p.op != net::Op::Write) return;
     const auto step = static_cast<int>(p.tag);
-    got_[static_cast<std::size_t>(step)] += p.payload;
-    received_ += p.payload;
+    got_[static_cast<std::size_t>(step)] += p.payload();
+    received_ += p.payload();
     // Steps complete in order: a chunk can only be forwarded once fully received.
     while (done_ < steps_ && got_[static_cast<std::size_t>(done_)] >= stepBytes(rank_ - 1, done_)) {
       ++done_;

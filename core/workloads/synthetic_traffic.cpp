@@ -49,7 +49,7 @@ class TrafficAgent : public Agent {
   void onDelivered(const net::Packet& p) override {
     if (p.op != net::Op::Write) return;
     lastDelivery_ = now();
-    if (now() >= spec_.warmup && now() < spec_.duration) acceptedBytes_ += p.payload;
+    if (now() >= spec_.warmup && now() < spec_.duration) acceptedBytes_ += p.payload();
     if (p.measured) latencies_.push_back(now() - p.created);
   }
 
