@@ -24,6 +24,8 @@ class Component {
   // false: what the event itself names) and just before (`near` true: what that memory
   // leads to, now likely cached). A hint must not change any state.
   virtual void prefetch(const Event&, bool /*near*/) const {}
+  // Between the two: for what the far hint loaded and the near one will need.
+  virtual void prefetchMid(const Event&) const {}
   // Called when an event crossed partitions with a payload: store it locally and return
   // the handle that replaces Event::arg.
   virtual std::uint64_t importPayload(const std::byte* data, std::uint32_t size);

@@ -11,6 +11,9 @@ namespace {
 // Events handled between a prefetch hint and its event: long enough for the loads to
 // land, short enough that they are still cached.
 constexpr std::size_t kPrefetchAhead = 2;
+// A middle hint for loads whose address comes from what the far one loaded (a switch's
+// slot-table entry, found from the packet); the near hint then reads them without stalling.
+constexpr std::size_t kPrefetchMid = 1;
 }  // namespace
 
 void Partition::post(const CrossEvent& e) {
@@ -29,6 +32,7 @@ std::int64_t Partition::runUntil(Time end, std::int64_t maxEvents) {
   Event e;
   while (done < maxEvents && queue_.popBefore(end, e)) {
     if (const Event* soon = queue_.peek(kPrefetchAhead)) components_[soon->target]->prefetch(*soon, false);
+    if (const Event* mid = queue_.peek(kPrefetchMid)) components_[mid->target]->prefetchMid(*mid);
     if (const Event* next = queue_.peek(0)) components_[next->target]->prefetch(*next, true);
     now_ = e.time;
     order_ = e.order;

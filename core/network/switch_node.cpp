@@ -80,6 +80,23 @@ void SwitchNode::prefetch(const Event& e, bool near) const {
   }
 }
 
+// The slot-table entries the near hint reads (it would stall on them otherwise).
+void SwitchNode::prefetchMid(const Event& e) const {
+  if (e.arg32 >= out_.size()) return;
+  if (e.kind == kOutputFree) {
+    outState_[e.arg32].queue.prefetchHeadSlot();
+    return;
+  }
+  if (e.kind != kArrive) return;
+  const Packet& p = (*pool_)[static_cast<PacketHandle>(e.arg)];
+  if (p.destination == node_ || static_cast<std::size_t>(p.destination) >= routes_.size()) return;
+  const Route& route = routes_[static_cast<std::size_t>(p.destination)];
+  if (route.start == UINT32_MAX || route.count > 4) return;
+  for (std::uint32_t k = 0; k < route.count; ++k)
+    outState_[static_cast<std::size_t>(routePorts_[route.start + k])].queue.prefetchSlot(
+        slotOf(static_cast<int>(e.arg32), p.vc));
+}
+
 std::uint32_t SwitchNode::slotOf(int inPort, int vc) const {
   return static_cast<std::uint32_t>(inPort) * static_cast<std::uint32_t>(config().virtualChannels) +
          static_cast<std::uint32_t>(vc);

@@ -36,6 +36,7 @@ class SwitchNode : public NetworkNode {
   void wire() override;
   void handle(const Event& e) override;
   void prefetch(const Event& e, bool near) const override;
+  void prefetchMid(const Event& e) const override;
 
   const SwitchStats& stats() const { return stats_; }
   const std::vector<ReductionBuffer>& reductionBuffers() const { return buffers_; }

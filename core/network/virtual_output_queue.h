@@ -73,6 +73,16 @@ class VirtualOutputQueue {
     if (bits == 0) return;  // further on: not worth a scan for a hint
     __builtin_prefetch(&nodes_[fifos_[(w << 6) | static_cast<std::uint32_t>(std::countr_zero(bits))].head]);
   }
+  // Earlier hints, one step before those: the slot-table entries they read.
+  void prefetchHeadSlot() const {
+    if (size_ == 0) return;
+    const std::uint32_t w = rr_ >> 6;
+    const std::uint64_t bits = active_[w] & (~std::uint64_t{0} << (rr_ & 63));
+    if (bits != 0) __builtin_prefetch(&fifos_[(w << 6) | static_cast<std::uint32_t>(std::countr_zero(bits))]);
+  }
+  void prefetchSlot(std::uint32_t slot) const {
+    if (!fifos_.empty()) __builtin_prefetch(&fifos_[slot]);
+  }
   void prefetchTail(std::uint32_t slot) const {
     if (fifos_.empty()) return;
     const Fifo& f = fifos_[slot];
