@@ -119,7 +119,7 @@ void NetworkNode::returnCredit(int inPort, int vc, std::int32_t flits) {
 
 void NetworkNode::creditSent(int port, const CreditInFlight& c) {
   OutPort& o = out_[static_cast<std::size_t>(port)];
-  o.inFlight.push(c);
+  o.inFlight.push_back(c);
   if (!o.busy && waitingForCredits(port)) wakeOnNextCredit(port);  // busy: not waiting
 }
 
@@ -131,7 +131,7 @@ void NetworkNode::settleCreditsSlow(OutPort& o) {
     if (c.at > t || (c.at == t && c.order > order)) break;  // not arrived yet
     o.credits[c.vc] += c.flits;
     if (!c.woken) ++elidedCredits_;
-    o.inFlight.pop();
+    o.inFlight.pop_front();
   }
 }
 
@@ -164,13 +164,6 @@ std::int64_t NetworkNode::elidedCreditEvents(Time limit, Time& last) const {
     }
   }
   return n;
-}
-
-void NetworkNode::CreditQueue::grow() {
-  std::vector<CreditInFlight> bigger(ring_.empty() ? 16 : ring_.size() * 2);
-  for (std::size_t i = 0; i < count_; ++i) bigger[i] = at(i);
-  ring_.swap(bigger);
-  head_ = 0;
 }
 
 void NetworkNode::noteOccupancy(std::int64_t flits) {

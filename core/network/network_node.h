@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/component.h"
+#include "engine/ring_queue.h"
 #include "network/channel.h"
 #include "network/network_config.h"
 #include "network/packet_pool.h"
@@ -36,33 +37,7 @@ class NetworkNode : public Component {
     bool woken = false;         // an event was scheduled for it
   };
   // FIFO of credits in flight on one link: they arrive in the order they were sent.
-  class CreditQueue {
-   public:
-    bool empty() const { return count_ == 0; }
-    CreditInFlight& front() { return ring_[head_]; }
-    const CreditInFlight& at(std::size_t i) const { return ring_[(head_ + i) & (ring_.size() - 1)]; }
-    std::size_t size() const { return count_; }
-    void prefetchFront() const {
-      if (count_ != 0) __builtin_prefetch(&ring_[head_]);
-    }
-    void prefetchBack() const {  // where the next push() goes
-      if (count_ < ring_.size()) __builtin_prefetch(&ring_[(head_ + count_) & (ring_.size() - 1)]);
-    }
-    void pop() {
-      head_ = (head_ + 1) & (ring_.size() - 1);
-      --count_;
-    }
-    void push(const CreditInFlight& c) {
-      if (count_ == ring_.size()) grow();
-      ring_[(head_ + count_) & (ring_.size() - 1)] = c;
-      ++count_;
-    }
-
-   private:
-    void grow();
-    std::vector<CreditInFlight> ring_;
-    std::size_t head_ = 0, count_ = 0;
-  };
+  using CreditQueue = RingQueue<CreditInFlight>;
 
   struct OutPort {
     // What every injection and arbitration reads comes first, ahead of the channel and
