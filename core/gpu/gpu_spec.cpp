@@ -40,7 +40,7 @@ const Preset kPresets[] = {
     // 312 (624*) TFLOPS, no FP8, 80 GB HBM2e at 2,039 GB/s. Ampere architecture
     // whitepaper: 108 SMs, 1410 MHz boost, 40 MB L2.
     {"A100 SXM 80GB: 108 SMs, 312 TFLOPS BF16 dense, no FP8, 80 GB HBM2e at 2.04 TB/s",
-     {"a100", 108, 1.41e9, {19.5 * T, 156 * T, 312 * T, 312 * T, 0}, 0.7, 2.039 * T, 80 * GB,
+     {"a100", 108, 1.41e9, {19.5 * T, 156 * T, 312 * T, 312 * T, 0}, 0.7, 2039e9, 80 * GB,
       40 * MiB}},
     // NVIDIA HGX B200 / DGX B200 datasheets, per GPU: FP8 9 PF*, BF16/FP16 4.5 PF*, TF32
     // 2.2 PF* (dense halves); hardware.md "MoEntwine platform" row (seed 003 §VI-A1): 2250

@@ -9,6 +9,7 @@
 #include "gpu/gpu_spec.h"
 #include "gpu/tile_gemm.h"
 #include "scenario/scenario_io.h"
+#include "scenario/quantity.h"
 #include "scenario/schema.h"
 #include "scenario/validate.h"
 
@@ -97,6 +98,9 @@ void TestGpuModel::presets() {
   QVERIFY(near(g.flops(fl::Dtype::Tf32), tf32));
   QCOMPARE(g.supports(fl::Dtype::Fp8), fp8 > 0);
   QVERIFY(near(g.hbm_bandwidth, hbm));
+  // Shown in the scenario tree as the datasheet writes it ("2.039 TB/s", not a float tail).
+  QCOMPARE(QString::fromStdString(fl::formatQuantity(g.hbm_bandwidth, fl::QuantityKind::Bandwidth)),
+           QString::fromStdString(fl::formatQuantity(hbm, fl::QuantityKind::Bandwidth)));
   QVERIFY(near(static_cast<double>(g.hbm_capacity), capacityGB * 1e9));
   QVERIFY(g.l2_bytes > 0 && g.clock_hz > 1e9);
   QVERIFY(!fl::gpuPresetSummary(name.toStdString()).empty());
