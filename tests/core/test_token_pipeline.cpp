@@ -3,7 +3,8 @@
 // and their overhead follow the scheme and scheme.launch, every task starts after the
 // task that made it ready, the traffic does not depend on the schedule, the persistent
 // kernel keeps SMs busier than sequential kernels, jitter costs synchronous schemes more
-// than the persistent one (seed 001 §3), and results do not depend on threads.
+// than the persistent one (seed 001 §3), and results do not depend on threads. The DySHARP
+// ablation's orderings are test_moe_ablation's.
 #include <QtTest>
 
 #include <cmath>
@@ -84,9 +85,6 @@ class TestTokenPipeline : public QObject {
   void ldReduceSlotsNeverStall();
   void dispatchWindowAcks_data();
   void dispatchWindowAcks();
-  void ablationDirections_data();
-  void ablationDirections();
-  void ablationBalance();
 };
 
 void TestTokenPipeline::schemes_data() {
@@ -213,9 +211,6 @@ void TestTokenPipeline::threadsDoNotMatter() {
   QVERIFY(one.pipeline->tasks == two.pipeline->tasks);
 }
 
-QTEST_GUILESS_MAIN(TestTokenPipeline)
-#include "test_token_pipeline.moc"
-
 void TestTokenPipeline::capacityPadding_data() {
   QTest::addColumn<bool>("payloadEfficient");
   QTest::addColumn<QString>("phase");
@@ -331,77 +326,5 @@ void TestTokenPipeline::dispatchWindowAcks() {
   }
 }
 
-namespace {
-
-struct AblationPoint {
-  Time makespan = 0;
-  double balance = 0;  // traffic.direction_balance
-};
-
-// The bundled DySHARP ablation (nvl32-moe-ablation.yaml) for one of its models at
-// `tokens` per GPU, by "communication + fusion".
-const std::map<std::string, AblationPoint>& ablation(const std::string& model, int tokens) {
-  static std::map<std::string, std::map<std::string, AblationPoint>> byModel;
-  auto& m = byModel[model];
-  if (!m.empty()) return m;
-  Scenario s = loadScenario(FABRICLAB_SCENARIOS "/nvl32-moe-ablation.yaml");
-  std::erase_if(s.sweep, [](const SweepAxis& a) { return a.key == "workload.moe.model"; });
-  applyOverride(s, "workload.moe.model=" + model);
-  s.workload.moe.tokens_per_gpu = tokens;
-  for (const SweepPoint& p : runSweep(s))
-    m[p.settings.at(0).second + " + " + p.settings.at(1).second] = {p.results.makespan, p.results.direction_balance};
-  return m;
-}
-
-}  // namespace
-
-void TestTokenPipeline::ablationDirections_data() {
-  QTest::addColumn<QString>("model");
-  QTest::addColumn<QString>("faster");
-  QTest::addColumn<QString>("slower");
-  QTest::addColumn<double>("atMost");  // faster / slower
-  // Seed 000 Fig. 16 and 4(a)-(f): in-switch traffic reduction alone gives no speedup
-  // (DySHARP-Basic within a few percent of DeepEP, DySHARP-COMET no faster than COMET),
-  // overlap and token-centric fusion shorten the layer for both, and full DySHARP is
-  // fastest. Large-8 at 256 tokens per GPU is compute-bound in our GPU model, so there
-  // full DySHARP is only asserted to beat the other dysharp schemes; Small-8 at 512
-  // tokens is communication-bound, as the seed's layers are (see the scenario).
-  const QString large = "dysharp-large", small = "dysharp-small";
-  QTest::newRow("L: DySHARP-Basic ~ DeepEP") << large << "dysharp + sequential" << "deepep + sequential" << 1.08;
-  QTest::newRow("L: DeepEP ~ DySHARP-Basic") << large << "deepep + sequential" << "dysharp + sequential" << 1.08;
-  QTest::newRow("L: COMET < DeepEP") << large << "deepep + overlap" << "deepep + sequential" << 0.9;
-  QTest::newRow("L: fusion-only <= COMET") << large << "deepep + token_centric" << "deepep + overlap" << 1.0;
-  QTest::newRow("L: DySHARP-COMET < DySHARP-Basic") << large << "dysharp + overlap" << "dysharp + sequential" << 0.9;
-  QTest::newRow("L: DySHARP < DySHARP-Basic") << large << "dysharp + token_centric" << "dysharp + sequential" << 0.8;
-  QTest::newRow("L: DySHARP < DySHARP-COMET") << large << "dysharp + token_centric" << "dysharp + overlap" << 0.95;
-  QTest::newRow("S: DySHARP-Basic ~ DeepEP") << small << "dysharp + sequential" << "deepep + sequential" << 1.05;
-  QTest::newRow("S: DeepEP ~ DySHARP-Basic") << small << "deepep + sequential" << "dysharp + sequential" << 1.05;
-  QTest::newRow("S: COMET ~ DySHARP-COMET") << small << "deepep + overlap" << "dysharp + overlap" << 1.05;
-  QTest::newRow("S: fusion-only <= COMET") << small << "deepep + token_centric" << "deepep + overlap" << 1.0;
-  QTest::newRow("S: DySHARP < fusion-only") << small << "dysharp + token_centric" << "deepep + token_centric" << 0.95;
-  QTest::newRow("S: DySHARP < COMET") << small << "dysharp + token_centric" << "deepep + overlap" << 0.9;
-  QTest::newRow("S: DySHARP < DySHARP-COMET") << small << "dysharp + token_centric" << "dysharp + overlap" << 0.9;
-}
-
-void TestTokenPipeline::ablationDirections() {
-  QFETCH(QString, model);
-  QFETCH(QString, faster);
-  QFETCH(QString, slower);
-  QFETCH(double, atMost);
-  const auto& m = ablation(model.toStdString(), model == "dysharp-small" ? 512 : 256);
-  QCOMPARE(m.size(), std::size_t(6));
-  const double a = static_cast<double>(m.at(faster.toStdString()).makespan);
-  const double b = static_cast<double>(m.at(slower.toStdString()).makespan);
-  QVERIFY2(a <= atMost * b, qPrintable(QString("%1: %2 us, %3: %4 us").arg(faster).arg(a / 1e6).arg(slower).arg(b / 1e6)));
-}
-
-// Seed 000 Fig. 17, 20: run in isolation, in-switch Dispatch loads the downlink and
-// Combine the uplink, so per time bin one direction idles; token-centric fusion runs them
-// together and the directions balance. (deepep moves the same bytes both ways: ~1.)
-void TestTokenPipeline::ablationBalance() {
-  const auto& m = ablation("dysharp-small", 512);
-  const double basic = m.at("dysharp + sequential").balance, full = m.at("dysharp + token_centric").balance;
-  QVERIFY2(basic < 0.2, qPrintable(QString::number(basic)));
-  QVERIFY2(full > 2.5 * basic, qPrintable(QString("full %1, basic %2").arg(full).arg(basic)));
-  QVERIFY(m.at("deepep + sequential").balance > 0.9);
-}
+QTEST_GUILESS_MAIN(TestTokenPipeline)
+#include "test_token_pipeline.moc"
