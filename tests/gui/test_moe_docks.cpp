@@ -18,6 +18,7 @@
 #include "gui/run_controller.h"
 #include "gui/sweep_results.h"
 #include "gui_test_util.h"
+#include "../common/view_helpers.h"
 #include "../views/pipeline_fixture.h"
 #include "topology/topology.h"
 #include "views/al_tlb_panel.h"
@@ -34,15 +35,7 @@ namespace t = fl::gui::test;
 
 namespace {
 
-const QByteArray kMoe = R"(fabriclab: 1
-name: moe docks test
-topology: {preset: gh200-nvl32}
-network: {packet_payload: 4 KiB, vc_depth_flits: 1024, switch: {reduction_buffer: 64 KiB}}
-workload: {kind: moe_layer, moe: {model: deepseek-v3, tokens_per_gpu: 128}}
-scheme: {communication: dysharp, fusion: sequential}
-sweep:
-  - {key: scheme.communication, values: [deepep, nvls_static, dysharp, explicit]}
-)";
+const QByteArray kMoe = fl::test::kMoeSchemesYaml;
 
 std::unique_ptr<MainWindow> makeWindow() {
   fl::gui::MainWindowOptions o;

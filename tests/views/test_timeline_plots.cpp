@@ -3,7 +3,6 @@
 // and tick arithmetic. Grabs of each widget go to <build>/tests/artefacts/.
 #include <QCheckBox>
 #include <QComboBox>
-#include <QDir>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QtTest>
@@ -12,6 +11,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "../common/view_helpers.h"
 #include "scenario/scenario_io.h"
 #include "sim/run.h"
 #include "topology/topology.h"
@@ -27,17 +27,9 @@ using namespace fl::views;
 
 namespace {
 
-struct Run {
-  std::shared_ptr<const topo::Topology> topology;
-  std::shared_ptr<const Results> results;
-};
+using Run = test::RecordedRun;
 
-Run run(Scenario s) {
-  Run r;
-  r.topology = std::shared_ptr<const topo::Topology>(topo::buildTopology(s.topology));
-  r.results = std::make_shared<Results>(runScenario(s));
-  return r;
-}
+Run run(const Scenario& s) { return test::record(s); }
 
 const Run& p2p() {  // gpu0 -> gpu1 on dgx-h100, ~18 bins
   static const Run r = [] {
@@ -68,19 +60,8 @@ std::shared_ptr<Results> emptyBins(int bins) {
   return r;
 }
 
-void load(RunModel& model, const Run& r) {
-  model.setTopology(r.topology);
-  model.setResults(r.results, true);
-}
-
-void saveArtefact(QWidget& w, const QString& name, QSize size) {
-  w.resize(size);
-  w.show();
-  QVERIFY(QTest::qWaitForWindowExposed(&w));
-  QCoreApplication::processEvents();
-  QDir().mkpath(QDir::currentPath() + "/artefacts");
-  QVERIFY(w.grab().save(QDir::currentPath() + "/artefacts/" + name + ".png"));
-}
+using test::load;
+using test::saveArtefact;
 
 }  // namespace
 
