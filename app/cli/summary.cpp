@@ -47,34 +47,6 @@ std::string formatTime(Time t) {
 }
 
 
-std::string workloadOneLine(const Scenario& s) {
-  if (s.workload.kind == WorkloadKind::Collective) {
-    const CollectiveSpec& c = s.workload.collective;
-    std::string text = getValue(s, "workload.collective.op");
-    if (c.op == CollectiveOp::P2P) {
-      text += " gpu" + std::to_string(c.source) + " -> gpu" + std::to_string(c.destination) + ", " +
-              formatBytes(static_cast<double>(c.size));
-      return text;
-    }
-    text += " " + getValue(s, "workload.collective.algorithm");
-    if (c.op == CollectiveOp::AllToAllV && c.matrix.empty())
-      return text + printf1(", Zipf skew %.2f", c.skew) + ", " +
-             formatBytes(static_cast<double>(c.size)) + " per GPU";
-    if (c.op == CollectiveOp::AllToAllV) return text + ", explicit size matrix";
-    return text + ", " + formatBytes(static_cast<double>(c.size)) + " per GPU";
-  }
-  if (s.workload.kind == WorkloadKind::MoeLayer) {
-    const MoeSpec& m = s.workload.moe;
-    return "MoE layer " + getValue(s, "workload.moe.model") + " (" + std::to_string(m.experts) + " experts, top-" +
-           std::to_string(m.top_k) + ", " + std::to_string(m.tokens_per_gpu) + " tokens/GPU), " +
-           getValue(s, "scheme.communication") + " + " + getValue(s, "scheme.fusion");
-  }
-  const TrafficSpec& t = s.workload.traffic;
-  std::string text = getValue(s, "workload.traffic.pattern") + " traffic at " +
-                     printf1("%.0f%%", t.load * 100) + " load for " + formatTime(t.duration);
-  return text;
-}
-
 void printRunSummary(std::ostream& out, const Scenario& s, const std::string& topology,
                      const Results& r) {
   out << "scenario " << (r.scenario.empty() ? s.name : r.scenario)

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "report/report_format.h"
+#include "report/report_text.h"
 #include "results/results.h"
 #include "scenario/scenario.h"
 #include "sim/run.h"
@@ -21,8 +22,9 @@ using report::formatRate;   // "25.0 GB/s"
 
 std::string formatTime(Time t);                 // "12.35 us"
 
-// "all_reduce ring, 1.00 MiB per GPU", "uniform traffic at 30% load for 20.0 us"
-std::string workloadOneLine(const Scenario& s);
+// "all_reduce ring, 1 MiB per GPU", "MoE layer deepseek-v3 (256 experts, top-8, ...), ...":
+// the report's wording.
+using report::workloadOneLine;
 
 // The summary of a finished (or cancelled) run. `topology` is the built fabric's
 // one-line description.

@@ -26,6 +26,12 @@ std::string workloadOneLine(const Scenario& s) {
       text += ", Zipf skew " + valueText(s, "workload.collective.skew");
     return text + ", " + size + " per GPU";
   }
+  if (s.workload.kind == WorkloadKind::MoeLayer) {
+    const MoeSpec& m = s.workload.moe;
+    return "MoE layer " + valueText(s, "workload.moe.model") + " (" + std::to_string(m.experts) + " experts, top-" +
+           std::to_string(m.top_k) + ", " + std::to_string(m.tokens_per_gpu) + " tokens per GPU), " +
+           valueText(s, "scheme.communication") + " + " + valueText(s, "scheme.fusion");
+  }
   return valueText(s, "workload.traffic.pattern") + " traffic at " + valueText(s, "workload.traffic.load") +
          " load for " + valueText(s, "workload.traffic.duration") + " (warm-up " +
          valueText(s, "workload.traffic.warmup") + ")";

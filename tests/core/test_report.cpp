@@ -14,6 +14,7 @@
 #include "report/colormap.h"
 #include "report/html_report.h"
 #include "report/report_format.h"
+#include "report/report_text.h"
 #include "report/svg_document.h"
 #include "scenario/scenario_io.h"
 #include "scenario/sweep.h"
@@ -300,6 +301,32 @@ class TestReport : public QObject {
     QStringList ids;
     for (auto it = QRegularExpression(" id=\"([^\"]+)\"").globalMatch(h); it.hasNext();) ids << it.next().captured(1);
     QCOMPARE(ids.removeDuplicates(), qsizetype(0));
+  }
+
+  // The scenario section's one-line workload names what runs, for every workload kind
+  // (an MoE layer once read as "uniform traffic at 0.3 load").
+  void workloadLine_data() {
+    QTest::addColumn<QString>("workload");
+    QTest::addColumn<QStringList>("expected");
+    QTest::newRow("moe_layer") << "{kind: moe_layer, moe: {model: dysharp-small, tokens_per_gpu: 512}}"
+                               << QStringList{"MoE layer dysharp-small (64 experts, top-8, 512 tokens per GPU)",
+                                              "dysharp + token_centric"};
+    QTest::newRow("traffic") << "{kind: traffic, traffic: {pattern: uniform, load: 0.4, duration: 3 us}}"
+                             << QStringList{"uniform traffic at 0.4 load for 3 us"};
+    QTest::newRow("all_reduce") << "{kind: collective, collective: {op: all_reduce, size: 2 MiB}}"
+                                << QStringList{"all_reduce ring, 2 MiB per GPU"};
+    QTest::newRow("p2p") << "{kind: collective, collective: {op: p2p, algorithm: direct, size: 1 GiB}}"
+                         << QStringList{"p2p gpu0 → gpu1, 1 GiB"};
+  }
+  void workloadLine() {
+    QFETCH(QString, workload);
+    QFETCH(QStringList, expected);
+    const Scenario s = parseScenario("fabriclab: 1\nname: w\nworkload: " + workload.toStdString() +
+                                         "\nscheme: {communication: dysharp, fusion: token_centric}\n",
+                                     "w.yaml");
+    const QString line = QString::fromStdString(report::workloadOneLine(s));
+    for (const QString& e : expected) QVERIFY2(line.contains(e), qPrintable(line));
+    if (workload.contains("moe_layer")) QVERIFY2(!line.contains("traffic"), qPrintable(line));
   }
 
   void sections_data() { addCases(); }
