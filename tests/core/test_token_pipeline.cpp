@@ -78,6 +78,8 @@ class TestTokenPipeline : public QObject {
   void launchOverhead();
   void persistentKeepsSmsBusy();
   void jitterHitsSynchronousSchemes();
+  void jitterCostIsProportional_data();
+  void jitterCostIsProportional();
   void threadsDoNotMatter();
   void capacityPadding_data();
   void capacityPadding();
@@ -199,6 +201,36 @@ void TestTokenPipeline::jitterHitsSynchronousSchemes() {
   QVERIFY2(seqCost > 2 * perCost, qPrintable(QString("%1 vs %2").arg(seqCost).arg(perCost)));
   QVERIFY(seqDelay > perDelay);
   QVERIFY(seqDelay > 0);
+}
+
+void TestTokenPipeline::jitterCostIsProportional_data() {
+  QTest::addColumn<int>("fusion");
+  QTest::addColumn<int>("jitterUs");
+  QTest::addColumn<int>("launches");  // barrier-separated kernel starts per GPU over the run
+  for (int j : {10, 20, 40}) {
+    QTest::addRow("sequential, %d us", j) << int(MoeFusion::Sequential) << j << 4 * 4;
+    QTest::addRow("persistent, %d us", j) << int(MoeFusion::Persistent) << j << 1 * 4;
+  }
+}
+
+// Exponential start jitter of mean J on each of G = 8 GPUs: a kernel that waits for all
+// GPUs' data starts, in effect, at the latest of G draws, E[max] = J x H_G (H_8 =
+// 761/280), so over 4 steps the layer loses about launches x H_8 x J: 16 kernels for
+// sequential, one per step for the persistent kernel (seed 001 §3.1: fewer launches,
+// fewer points where the slowest GPU sets the pace).
+void TestTokenPipeline::jitterCostIsProportional() {
+  QFETCH(int, fusion);
+  QFETCH(int, jitterUs);
+  QFETCH(int, launches);
+  Scenario s = small(MoeFusion(fusion));
+  s.scheme.stragglers.steps = 4;
+  const Time calm = runScenario(s).makespan;
+  s.scheme.stragglers.start_jitter_distribution = NoiseDistribution::Exponential;
+  s.scheme.stragglers.start_jitter = jitterUs * kMicrosecond;
+  const double cost = static_cast<double>(runScenario(s).makespan - calm);
+  const double expected = launches * (761.0 / 280.0) * jitterUs * static_cast<double>(kMicrosecond);
+  QVERIFY2(cost > 0.75 * expected && cost < 1.3 * expected,
+           qPrintable(QString("lost %1 us, closed form %2 us").arg(cost / 1e6).arg(expected / 1e6)));
 }
 
 void TestTokenPipeline::threadsDoNotMatter() {
