@@ -72,7 +72,7 @@ GpuSpec gpuPreset(std::string_view name) {
   const Preset* p = find(name);
   if (!p)
     throw InputError({}, "gpu.preset", "one of " + joinList(gpuPresetNames()), "'" + std::string(name) + "'",
-                     suggestionHint(name, gpuPresetNames(), "presets"));
+                     closeMatchHint(name, gpuPresetNames()));
   return p->spec;
 }
 

@@ -33,7 +33,7 @@ int launchBaselineKernels(std::string_view name) {
   for (const auto& [n, kernels] : table())
     if (n == name) return kernels;
   throw InputError({}, "scheme.launch.baseline", "one of " + joinList(launchBaselineNames()),
-                   "'" + std::string(name) + "'", suggestionHint(name, launchBaselineNames(), "baselines"));
+                   "'" + std::string(name) + "'", closeMatchHint(name, launchBaselineNames()));
 }
 
 }  // namespace fl

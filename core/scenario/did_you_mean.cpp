@@ -42,10 +42,15 @@ std::optional<std::string> didYouMean(std::string_view word,
   return best;
 }
 
+std::string closeMatchHint(std::string_view word, const std::vector<std::string>& candidates) {
+  if (auto s = didYouMean(word, candidates)) return "did you mean '" + *s + "'?";
+  return {};
+}
+
 std::string suggestionHint(std::string_view word, const std::vector<std::string>& candidates,
                            std::string_view what) {
-  if (auto s = didYouMean(word, candidates)) return "did you mean '" + *s + "'?";
-  return "valid " + std::string(what) + ": " + joinList(candidates);
+  std::string hint = closeMatchHint(word, candidates);
+  return hint.empty() ? "valid " + std::string(what) + ": " + joinList(candidates) : hint;
 }
 
 std::string joinList(const std::vector<std::string>& items, std::string_view sep) {

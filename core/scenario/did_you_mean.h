@@ -21,6 +21,9 @@ std::optional<std::string> didYouMean(std::string_view word,
 // (`what` names the list, e.g. "keys", "values", "presets").
 std::string suggestionHint(std::string_view word, const std::vector<std::string>& candidates,
                            std::string_view what);
+// "did you mean 'h200'?", or empty: for messages whose "expected" already lists the
+// candidates.
+std::string closeMatchHint(std::string_view word, const std::vector<std::string>& candidates);
 
 // "a, b, c" for messages.
 std::string joinList(const std::vector<std::string>& items, std::string_view sep = ", ");

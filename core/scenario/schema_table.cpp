@@ -231,7 +231,7 @@ void setPlacement(Scenario& s, const YAML::Node& n, const ValueSource& src, cons
     m.placement_list.clear();
     return;
   }
-  throw InputError(src.at(n), rules.path, expected, "'" + text + "'", suggestionHint(text, names, "values"));
+  throw InputError(src.at(n), rules.path, expected, "'" + text + "'", closeMatchHint(text, names));
 }
 
 ParamSpec placementParam() {

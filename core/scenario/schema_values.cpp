@@ -123,7 +123,7 @@ std::string readChoice(const YAML::Node& node, const std::string& path, const Pa
   for (const std::string& c : r.choices)
     if (c == text) return c;
   throw InputError(src.at(node), path, expected, "'" + text + "'",
-                   suggestionHint(text, r.choices, "values"));
+                   closeMatchHint(text, r.choices));
 }
 
 double readQuantity(const YAML::Node& node, const std::string& path, const ParamSpec& r,

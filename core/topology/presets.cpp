@@ -69,7 +69,7 @@ void applyTopologyPreset(std::string_view name, TopologySpec& spec) {
   if (!p)
     throw InputError({}, "topology.preset", "one of " + joinList(topologyPresetNames()),
                      "'" + std::string(name) + "'",
-                     suggestionHint(name, topologyPresetNames(), "presets"));
+                     closeMatchHint(name, topologyPresetNames()));
   spec.kind = TopologyKind::NvSwitch;
   spec.preset = p->name;
   spec.gpus = p->gpus;
