@@ -217,12 +217,15 @@ void MoeAgent::beginCombine(std::vector<Post>& out) {
   beginPhase("combine");
   combineStarted_ = true;
   if (s_.comm == MoeCommunication::DeepEp) {
-    // Every token this GPU's experts processed goes back to its source as one partial.
-    for (int src = 0; src < p.gpus; ++src) {
-      if (src == rank_) continue;
-      for (int t = 0; t < p.tokens; ++t)
+    // Every token this GPU's experts processed goes back to its source as one partial,
+    // to all sources at once as DeepEP's combine sends (token-major, sources from the
+    // next rank on): source by source, every GPU would send to GPU 0 first, then to GPU
+    // 1, ..., one incast at a time, and run at about half the link rate.
+    for (int t = 0; t < p.tokens; ++t)
+      for (int k = 1; k < p.gpus; ++k) {
+        const int src = (rank_ + k) % p.gpus;
         if (s_.needs(rank_, src, t)) combinePush(src, t, out);
-    }
+      }
   } else {
     for (int t = 0; t < p.tokens; ++t) combineRequest(t, out);
   }
