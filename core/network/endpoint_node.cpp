@@ -64,10 +64,12 @@ void EndpointNode::post(const Message& m) {
   const int port = portTowards(m.destination);
   if (port >= 0) {
     portJobs_[static_cast<std::size_t>(port)].push_back(j);
+    out_[static_cast<std::size_t>(port)].stuckStamp = 0;
     tryInject(port);
     return;
   }
   jobs_.push_back(j);
+  unstickAll();
   tryInjectAll();
 }
 
@@ -114,20 +116,51 @@ void EndpointNode::prefetch(const Event& e, bool near) const {
 void EndpointNode::tryInjectAll() {
   const std::size_t n = out_.size();
   const std::size_t first = injectFrom_++ % n;
-  for (std::size_t k = 0; k < n; ++k) tryInject(static_cast<int>((first + k) % n));
+  for (std::size_t k = 0, p = first; k < n; ++k, p = p + 1 == n ? 0 : p + 1)  // p = (first + k) % n
+    tryInject(static_cast<int>(p));
 }
 
 // Responses go first (they complete someone's request and free their buffers), then
 // request-class work round-robin over the posted messages.
+//
+// An attempt that sends nothing and changes nothing (no job moved) would fail the same
+// way again until something it reads changes: the port is marked stuck, and later
+// attempts go straight to the credit wake-up (an acknowledgement offered to all ports
+// re-examined every idle port's queues otherwise). Exact: every change that could alter
+// the answer unmarks it (see stuckEpoch_).
 void EndpointNode::tryInject(int port) {
   OutPort& o = out_[static_cast<std::size_t>(port)];
   if (o.busy) return;
   settleCredits(o);
+  const std::uint32_t epoch = stuckEpoch_;
+  const std::uint32_t front = responsesFront();
+  if (o.stuckStamp == epoch && o.stuckResponses == front) {
+    if (o.stuckWaiting) wakeOnNextCredit(port);
+    return;
+  }
   if (takeResponse(portResponses_[static_cast<std::size_t>(port)], port)) return;
   if (takeResponse(responses_, port)) return;
   if (routed_ && takeRequest(portJobs_[static_cast<std::size_t>(port)], port)) return;
   if (takeRequest(jobs_, port)) return;
-  if (o.lazyCredits && waitingForCredits(port)) wakeOnNextCredit(port);
+  const bool waiting = o.lazyCredits && waitingForCredits(port);
+  if (stuckEpoch_ == epoch) {
+    o.stuckStamp = epoch;
+    o.stuckResponses = front;
+    o.stuckWaiting = waiting;
+  }
+  if (waiting) wakeOnNextCredit(port);
+}
+
+void EndpointNode::unstickAll() {
+  if (++stuckEpoch_ != 0) return;
+  for (OutPort& o : out_) o.stuckStamp = 0;  // wrapped round: no stamp may match by chance
+  stuckEpoch_ = 1;
+}
+
+void EndpointNode::setOutstanding(int n) {
+  const int limit = config().outstandingRequests;
+  if ((outstanding_ >= limit) != (n >= limit)) unstickAll();  // requests that need a response wait on it
+  outstanding_ = n;
 }
 
 // Idle with something to send: a credit event would try again (and may reorder the
@@ -145,6 +178,10 @@ bool EndpointNode::takeResponse(ResponseQueue& q, int port) {
   p.tailAt = now();
   const PacketHandle h = pool().allocateHeld(p);
   q.pop_front();
+  if (&q == &responses_ && ++responsesSent_ == UINT32_MAX) {  // wraps: no stamp may match by chance
+    responsesSent_ = 0;
+    for (OutPort& port : out_) port.stuckStamp = 0;
+  }
   ++stats_.packetsInjected;
   transmit(port, h);
   return true;
@@ -185,10 +222,12 @@ bool EndpointNode::takeRequest(RotatingQueue<Job>& jobs, int port) {
       // them, and with it which tile each token lands in. Others queue behind the rest
       // (round-robin fairness), so work further back that fits is reached (a smaller
       // packet, e.g. an ld_reduce request behind a multicast store).
-      if (m.inOrder)
+      if (m.inOrder) {
         ++i;
-      else
+      } else {
         jobs.moveToBack(i);
+        unstickAll();
+      }
       continue;
     }
     // A request VC with room for the whole packet, from the rotating one on.
@@ -219,7 +258,7 @@ bool EndpointNode::takeRequest(RotatingQueue<Job>& jobs, int port) {
     p.measured = m.measured;
     p.phase = m.phase;
     if (needsResponse(m.op)) {
-      ++outstanding_;
+      setOutstanding(outstanding_ + 1);
       if (m.op == Op::LdReduce) ldReducePending_[p.piece] = m.expected;
     }
     j.remaining -= chunk;
@@ -233,6 +272,7 @@ bool EndpointNode::takeRequest(RotatingQueue<Job>& jobs, int port) {
       jobs.erase(i);
     else if (!m.inOrder)
       jobs.moveToBack(i);
+    unstickAll();  // the queue changed
     ++stats_.packetsInjected;
     transmit(port, pool().allocate(p));
     if (sent && agent_) agent_->onSent(sentTag);
@@ -243,10 +283,13 @@ bool EndpointNode::takeRequest(RotatingQueue<Job>& jobs, int port) {
 
 void EndpointNode::queueResponse(const Packet& r, int port) {
   if (port < 0) port = portTowards(r.destination);
-  if (port >= 0)
-    portResponses_[static_cast<std::size_t>(port)].push_back(r);
-  else
-    responses_.push_back(r);
+  if (port >= 0) {
+    ResponseQueue& q = portResponses_[static_cast<std::size_t>(port)];
+    if (q.empty()) out_[static_cast<std::size_t>(port)].stuckStamp = 0;
+    q.push_back(r);
+  } else {
+    responses_.push_back(r);  // a new front if it was empty: responsesFront() tells
+  }
 }
 
 Packet EndpointNode::response(const Packet& request, Op op, std::uint32_t payload) {
@@ -302,14 +345,14 @@ void EndpointNode::deliver(int inPort, PacketHandle h) {
       if (p.endToEnd) break;  // for the agent: no request of ours was waiting
       [[fallthrough]];
     case Op::ReadResponse:
-      --outstanding_;
+      setOutstanding(outstanding_ - 1);
       freed = true;
       break;
     case Op::LdReduceResult: {
       int* due = ldReducePending_.find(p.piece);
       if (due != nullptr && (*due -= p.contributions) <= 0) {
         ldReducePending_.erase(p.piece);
-        --outstanding_;
+        setOutstanding(outstanding_ - 1);
         freed = true;
       }
       break;
