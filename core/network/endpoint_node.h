@@ -66,7 +66,7 @@ class EndpointNode : public NetworkNode {
   };
 
   void tryInjectAll();
-  void tryInject(int port);
+  [[gnu::always_inline]] inline void tryInject(int port);  // small, and in every loop over ports
   bool waitingForCredits(int port) const override;
   bool takeResponse(ResponseQueue& q, int port);
   bool takeRequest(RotatingQueue<Job>& jobs, int port);
