@@ -125,30 +125,28 @@ void EndpointNode::tryInjectAll() {
 //
 // An attempt that sends nothing and changes nothing (no job moved) would fail the same
 // way again until something it reads changes: the port is marked stuck, and later
-// attempts go straight to the credit wake-up (an acknowledgement offered to all ports
-// re-examined every idle port's queues otherwise). Exact: every change that could alter
-// the answer unmarks it (see stuckEpoch_).
+// attempts return at once (an acknowledgement offered to all ports re-examined every
+// idle port's queues otherwise). Exact: every change that could alter the answer
+// unmarks it (see stuckEpoch_). Not even credits need settling then: a stuck port with
+// work has had its next credit woken, so none has arrived unsettled (it would have come
+// as an event, settled and unmarked the port), and one without work sends nothing
+// whatever its credits; the credit wake-up it did then still stands.
 void EndpointNode::tryInject(int port) {
   OutPort& o = out_[static_cast<std::size_t>(port)];
   if (o.busy) return;
-  settleCredits(o);
   const std::uint32_t epoch = stuckEpoch_;
   const std::uint32_t front = responsesFront();
-  if (o.stuckStamp == epoch && o.stuckResponses == front) {
-    if (o.stuckWaiting) wakeOnNextCredit(port);
-    return;
-  }
+  if (o.stuckStamp == epoch && o.stuckResponses == front) return;
+  settleCredits(o);
   if (takeResponse(portResponses_[static_cast<std::size_t>(port)], port)) return;
   if (takeResponse(responses_, port)) return;
   if (routed_ && takeRequest(portJobs_[static_cast<std::size_t>(port)], port)) return;
   if (takeRequest(jobs_, port)) return;
-  const bool waiting = o.lazyCredits && waitingForCredits(port);
   if (stuckEpoch_ == epoch) {
     o.stuckStamp = epoch;
     o.stuckResponses = front;
-    o.stuckWaiting = waiting;
   }
-  if (waiting) wakeOnNextCredit(port);
+  if (o.lazyCredits && waitingForCredits(port)) wakeOnNextCredit(port);
 }
 
 void EndpointNode::unstickAll() {

@@ -50,7 +50,6 @@ class NetworkNode : public Component {
     // For the owner to remember that an injection attempt on the idle port found nothing
     // it could send, and what it read then (EndpointNode::tryInject): stamps, 0 for none.
     // A change here that could alter the answer (credits arriving or spent) clears it.
-    bool stuckWaiting = false;
     std::uint32_t stuckStamp = 0;
     std::uint32_t stuckResponses = 0;
     ComponentId peer = 0;
