@@ -113,11 +113,22 @@ void EndpointNode::prefetch(const Event& e, bool near) const {
 // Ports are offered work starting from a rotating one, so that small requests (NVLS
 // ld_reduce, whose reduction load lands on the chip at the end of the link) spread evenly
 // over the links and chips rather than piling onto the first port.
+//
+// Busy and stuck ports are passed over here with tryInject()'s own first tests, the
+// stuck mark's references read once rather than per port (stores in the loop kept the
+// compiler from hoisting them); they are read again after each real attempt.
 void EndpointNode::tryInjectAll() {
   const std::size_t n = out_.size();
   const std::size_t first = injectFrom_++ % n;
-  for (std::size_t k = 0, p = first; k < n; ++k, p = p + 1 == n ? 0 : p + 1)  // p = (first + k) % n
+  std::uint32_t epoch = stuckEpoch_;
+  std::uint32_t front = responsesFront();
+  for (std::size_t k = 0, p = first; k < n; ++k, p = p + 1 == n ? 0 : p + 1) {  // p = (first + k) % n
+    const OutPort& o = out_[p];
+    if (o.busy || (o.stuckStamp == epoch && o.stuckResponses == front)) continue;
     tryInject(static_cast<int>(p));
+    epoch = stuckEpoch_;
+    front = responsesFront();
+  }
 }
 
 // Responses go first (they complete someone's request and free their buffers), then
