@@ -64,10 +64,12 @@ void EndpointNode::post(const Message& m) {
   const int port = portTowards(m.destination);
   if (port >= 0) {
     portJobs_[static_cast<std::size_t>(port)].push_back(j);
+    out_[static_cast<std::size_t>(port)].stuckStamp = 0;
     tryInject(port);
     return;
   }
   jobs_.push_back(j);
+  unstickAll();
   tryInjectAll();
 }
 
@@ -111,23 +113,63 @@ void EndpointNode::prefetch(const Event& e, bool near) const {
 // Ports are offered work starting from a rotating one, so that small requests (NVLS
 // ld_reduce, whose reduction load lands on the chip at the end of the link) spread evenly
 // over the links and chips rather than piling onto the first port.
+//
+// Busy and stuck ports are passed over here with tryInject()'s own first tests, the
+// stuck mark's references read once rather than per port (stores in the loop kept the
+// compiler from hoisting them); they are read again after each real attempt.
 void EndpointNode::tryInjectAll() {
   const std::size_t n = out_.size();
   const std::size_t first = injectFrom_++ % n;
-  for (std::size_t k = 0; k < n; ++k) tryInject(static_cast<int>((first + k) % n));
+  std::uint32_t epoch = stuckEpoch_;
+  std::uint32_t front = responsesFront();
+  for (std::size_t k = 0, p = first; k < n; ++k, p = p + 1 == n ? 0 : p + 1) {  // p = (first + k) % n
+    const OutPort& o = out_[p];
+    if (o.busy || (o.stuckStamp == epoch && o.stuckResponses == front)) continue;
+    tryInject(static_cast<int>(p));
+    epoch = stuckEpoch_;
+    front = responsesFront();
+  }
 }
 
 // Responses go first (they complete someone's request and free their buffers), then
 // request-class work round-robin over the posted messages.
+//
+// An attempt that sends nothing and changes nothing (no job moved) would fail the same
+// way again until something it reads changes: the port is marked stuck, and later
+// attempts return at once (an acknowledgement offered to all ports re-examined every
+// idle port's queues otherwise). Exact: every change that could alter the answer
+// unmarks it (see stuckEpoch_). Not even credits need settling then: a stuck port with
+// work has had its next credit woken, so none has arrived unsettled (it would have come
+// as an event, settled and unmarked the port), and one without work sends nothing
+// whatever its credits; the credit wake-up it did then still stands.
 void EndpointNode::tryInject(int port) {
   OutPort& o = out_[static_cast<std::size_t>(port)];
   if (o.busy) return;
+  const std::uint32_t epoch = stuckEpoch_;
+  const std::uint32_t front = responsesFront();
+  if (o.stuckStamp == epoch && o.stuckResponses == front) return;
   settleCredits(o);
   if (takeResponse(portResponses_[static_cast<std::size_t>(port)], port)) return;
   if (takeResponse(responses_, port)) return;
   if (routed_ && takeRequest(portJobs_[static_cast<std::size_t>(port)], port)) return;
   if (takeRequest(jobs_, port)) return;
+  if (stuckEpoch_ == epoch) {
+    o.stuckStamp = epoch;
+    o.stuckResponses = front;
+  }
   if (o.lazyCredits && waitingForCredits(port)) wakeOnNextCredit(port);
+}
+
+void EndpointNode::unstickAll() {
+  if (++stuckEpoch_ != 0) return;
+  for (OutPort& o : out_) o.stuckStamp = 0;  // wrapped round: no stamp may match by chance
+  stuckEpoch_ = 1;
+}
+
+void EndpointNode::setOutstanding(int n) {
+  const int limit = config().outstandingRequests;
+  if ((outstanding_ >= limit) != (n >= limit)) unstickAll();  // requests that need a response wait on it
+  outstanding_ = n;
 }
 
 // Idle with something to send: a credit event would try again (and may reorder the
@@ -145,6 +187,10 @@ bool EndpointNode::takeResponse(ResponseQueue& q, int port) {
   p.tailAt = now();
   const PacketHandle h = pool().allocateHeld(p);
   q.pop_front();
+  if (&q == &responses_ && ++responsesSent_ == UINT32_MAX) {  // wraps: no stamp may match by chance
+    responsesSent_ = 0;
+    for (OutPort& port : out_) port.stuckStamp = 0;
+  }
   ++stats_.packetsInjected;
   transmit(port, h);
   return true;
@@ -185,10 +231,12 @@ bool EndpointNode::takeRequest(RotatingQueue<Job>& jobs, int port) {
       // them, and with it which tile each token lands in. Others queue behind the rest
       // (round-robin fairness), so work further back that fits is reached (a smaller
       // packet, e.g. an ld_reduce request behind a multicast store).
-      if (m.inOrder)
+      if (m.inOrder) {
         ++i;
-      else
+      } else {
         jobs.moveToBack(i);
+        unstickAll();
+      }
       continue;
     }
     // A request VC with room for the whole packet, from the rotating one on.
@@ -219,7 +267,7 @@ bool EndpointNode::takeRequest(RotatingQueue<Job>& jobs, int port) {
     p.measured = m.measured;
     p.phase = m.phase;
     if (needsResponse(m.op)) {
-      ++outstanding_;
+      setOutstanding(outstanding_ + 1);
       if (m.op == Op::LdReduce) ldReducePending_[p.piece] = m.expected;
     }
     j.remaining -= chunk;
@@ -233,6 +281,7 @@ bool EndpointNode::takeRequest(RotatingQueue<Job>& jobs, int port) {
       jobs.erase(i);
     else if (!m.inOrder)
       jobs.moveToBack(i);
+    unstickAll();  // the queue changed
     ++stats_.packetsInjected;
     transmit(port, pool().allocate(p));
     if (sent && agent_) agent_->onSent(sentTag);
@@ -243,10 +292,13 @@ bool EndpointNode::takeRequest(RotatingQueue<Job>& jobs, int port) {
 
 void EndpointNode::queueResponse(const Packet& r, int port) {
   if (port < 0) port = portTowards(r.destination);
-  if (port >= 0)
-    portResponses_[static_cast<std::size_t>(port)].push_back(r);
-  else
-    responses_.push_back(r);
+  if (port >= 0) {
+    ResponseQueue& q = portResponses_[static_cast<std::size_t>(port)];
+    if (q.empty()) out_[static_cast<std::size_t>(port)].stuckStamp = 0;
+    q.push_back(r);
+  } else {
+    responses_.push_back(r);  // a new front if it was empty: responsesFront() tells
+  }
 }
 
 Packet EndpointNode::response(const Packet& request, Op op, std::uint32_t payload) {
@@ -302,14 +354,14 @@ void EndpointNode::deliver(int inPort, PacketHandle h) {
       if (p.endToEnd) break;  // for the agent: no request of ours was waiting
       [[fallthrough]];
     case Op::ReadResponse:
-      --outstanding_;
+      setOutstanding(outstanding_ - 1);
       freed = true;
       break;
     case Op::LdReduceResult: {
       int* due = ldReducePending_.find(p.piece);
       if (due != nullptr && (*due -= p.contributions) <= 0) {
         ldReducePending_.erase(p.piece);
-        --outstanding_;
+        setOutstanding(outstanding_ - 1);
         freed = true;
       }
       break;

@@ -66,7 +66,7 @@ class EndpointNode : public NetworkNode {
   };
 
   void tryInjectAll();
-  void tryInject(int port);
+  [[gnu::always_inline]] inline void tryInject(int port);  // small, and in every loop over ports
   bool waitingForCredits(int port) const override;
   bool takeResponse(ResponseQueue& q, int port);
   bool takeRequest(RotatingQueue<Job>& jobs, int port);
@@ -93,6 +93,17 @@ class EndpointNode : public NetworkNode {
   FlatMap<int> ldReducePending_;  // piece -> operands still due
   int outstanding_ = 0;
   std::size_t injectFrom_ = 0;  // rotating first port of tryInjectAll
+  // Memo of failed injection attempts: a port's last attempt sent nothing, and nothing
+  // it read has changed since, when its OutPort::stuckStamp is stuckEpoch_ and its
+  // stuckResponses is responsesFront(). What all ports read moves these on: the epoch
+  // with the request queues and the outstanding limit, the other with the front of the
+  // shared responses (an acknowledgement queued and sent restores it). What one port
+  // reads (its credits, its own queues) clears its stamp.
+  std::uint32_t stuckEpoch_ = 1;
+  std::uint32_t responsesSent_ = 0;  // from responses_; wraps round before UINT32_MAX
+  std::uint32_t responsesFront() const { return responses_.empty() ? 0 : responsesSent_ + 1; }
+  void unstickAll();
+  void setOutstanding(int n);
   EndpointStats stats_;
 };
 

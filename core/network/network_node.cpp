@@ -88,6 +88,7 @@ void NetworkNode::transmit(int port, PacketHandle h) {
   // Virtual cut-through: the tail cannot leave before it has arrived here.
   const Time end = std::max(start + ch.serialisation(p.wireBytes), p.tailAt + ch.flitTime());
   o.busy = true;
+  o.stuckStamp = 0;
   o.credits[p.vc] -= flitsOf(p);
   o.channel.record(start, end, p.wireBytes, p.payload(), p.phase);
   ++hops_;
@@ -130,6 +131,7 @@ void NetworkNode::settleCreditsSlow(OutPort& o) {
     const CreditInFlight& c = o.inFlight.front();
     if (c.at > t || (c.at == t && c.order > order)) break;  // not arrived yet
     o.credits[c.vc] += c.flits;
+    o.stuckStamp = 0;
     if (!c.woken) ++elidedCredits_;
     o.inFlight.pop_front();
   }
@@ -149,8 +151,10 @@ void NetworkNode::creditEvent(const Event& e) {
   OutPort& o = out_[e.arg32];
   if (o.lazyCredits)
     settleCredits(o);  // this one included
-  else
+  else {
     o.credits[e.arg >> 32] += static_cast<std::int32_t>(e.arg & 0xffffffffu);
+    o.stuckStamp = 0;
+  }
 }
 
 std::int64_t NetworkNode::elidedCreditEvents(Time limit, Time& last) const {

@@ -47,6 +47,11 @@ class NetworkNode : public Component {
     // `inFlight` rather than as events (one event per packet per hop less).
     bool lazyCredits = false;
     bool peerIsEndpoint = false;
+    // For the owner to remember that an injection attempt on the idle port found nothing
+    // it could send, and what it read then (EndpointNode::tryInject): stamps, 0 for none.
+    // A change here that could alter the answer (credits arriving or spent) clears it.
+    std::uint32_t stuckStamp = 0;
+    std::uint32_t stuckResponses = 0;
     ComponentId peer = 0;
     int peerPort = -1;
     topo::NodeId peerNode = -1;

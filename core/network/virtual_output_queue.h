@@ -29,9 +29,9 @@ struct OutputRequest {
 
 class VirtualOutputQueue {
  public:
-  // `slots`: how many slot ids there are (input ports x VCs); ids are below it. A slot's
-  // requests all have the VC `slot % vcs`.
-  explicit VirtualOutputQueue(std::uint32_t slots = 0, std::uint32_t vcs = 1) : slots_(slots), vcs_(vcs) {}
+  // `slotCount` (not `slots`: a Qt macro): how many slot ids there are (input ports x
+  // VCs); ids are below it. A slot's requests all have the VC `slot % vcs`.
+  explicit VirtualOutputQueue(std::uint32_t slotCount = 0, std::uint32_t vcs = 1) : slots_(slotCount), vcs_(vcs) {}
 
   bool empty() const { return size_ == 0; }
   std::size_t size() const { return size_; }
@@ -55,6 +55,7 @@ class VirtualOutputQueue {
       f.head = n;
       f.headFlits = r.flits;
       active_[slot >> 6] |= std::uint64_t{1} << (slot & 63);
+      if (slot >> 6 < 64) activeWords_ |= std::uint64_t{1} << (slot >> 6);
     } else {
       nodes_[f.tail].next = n;
       nodes_[f.tail].nextFlits = r.flits;
@@ -99,34 +100,51 @@ class VirtualOutputQueue {
     const auto words = static_cast<std::uint32_t>(active_.size());
     // Slots rr_.. to the end, then 0..rr_-1: the words from rr_'s on, wrapping round to
     // rr_'s word again for its bits below rr_.
-    std::uint32_t w = rr_ >> 6;
-    std::uint64_t bits = active_[w] & (~std::uint64_t{0} << (rr_ & 63));
-    for (std::uint32_t k = 0; k <= words; ++k) {
-      while (bits != 0) {
-        const std::uint32_t slot = (w << 6) | static_cast<std::uint32_t>(std::countr_zero(bits));
-        bits &= bits - 1;
-        Fifo& f = fifos_[slot];
-        if (!eligible(slot % vcs_, f.headFlits)) continue;
-        const std::uint32_t n = f.head;
-        out = nodes_[n].request;
-        f.head = nodes_[n].next;
-        f.headFlits = nodes_[n].nextFlits;
-        if (f.head == kNone) active_[slot >> 6] &= ~(std::uint64_t{1} << (slot & 63));
-        nodes_[n].next = free_;
-        free_ = n;
-        --size_;
-        rr_ = slot + 1 < slots_ ? slot + 1 : 0;
-        return true;
-      }
-      w = w + 1 < words ? w + 1 : 0;
-      bits = active_[w];
-      if (k + 1 == words) bits &= ~(~std::uint64_t{0} << (rr_ & 63));  // back at rr_'s word
+    const std::uint32_t w0 = rr_ >> 6;
+    const std::uint64_t below = ~(~std::uint64_t{0} << (rr_ & 63));  // bits of w0 below rr_
+    if (takeFrom(w0, active_[w0] & ~below, eligible, out)) return true;
+    if (words <= 64) {
+      // The other words with requests, from the bitmask of them: w0's successors, then
+      // its predecessors (empty words cost nothing).
+      const std::uint64_t others = activeWords_ & ~(std::uint64_t{1} << w0);
+      const std::uint64_t after = w0 == 63 ? 0 : others & (~std::uint64_t{0} << (w0 + 1));
+      for (std::uint64_t ws : {after, others & ~after})
+        for (; ws != 0; ws &= ws - 1) {
+          const auto w = static_cast<std::uint32_t>(std::countr_zero(ws));
+          if (takeFrom(w, active_[w], eligible, out)) return true;
+        }
+    } else {
+      for (std::uint32_t k = 1, w = w0 + 1 < words ? w0 + 1 : 0; k < words; ++k, w = w + 1 < words ? w + 1 : 0)
+        if (takeFrom(w, active_[w], eligible, out)) return true;
     }
-    return false;
+    return takeFrom(w0, active_[w0] & below, eligible, out);
   }
 
  private:
   static constexpr std::uint32_t kNone = UINT32_MAX;
+  // grant() within word `w`: the first slot of `bits` (ascending) that `eligible` accepts.
+  template <class Eligible>
+  bool takeFrom(std::uint32_t w, std::uint64_t bits, Eligible& eligible, OutputRequest& out) {
+    for (; bits != 0; bits &= bits - 1) {
+      const std::uint32_t slot = (w << 6) | static_cast<std::uint32_t>(std::countr_zero(bits));
+      Fifo& f = fifos_[slot];
+      if (!eligible(slot % vcs_, f.headFlits)) continue;
+      const std::uint32_t n = f.head;
+      out = nodes_[n].request;
+      f.head = nodes_[n].next;
+      f.headFlits = nodes_[n].nextFlits;
+      if (f.head == kNone) {
+        active_[w] &= ~(std::uint64_t{1} << (slot & 63));
+        if (active_[w] == 0 && w < 64) activeWords_ &= ~(std::uint64_t{1} << w);
+      }
+      nodes_[n].next = free_;
+      free_ = n;
+      --size_;
+      rr_ = slot + 1 < slots_ ? slot + 1 : 0;
+      return true;
+    }
+    return false;
+  }
   struct Node {
     OutputRequest request;
     std::uint32_t next = kNone;  // next in its slot's FIFO, or in the free list
@@ -140,6 +158,7 @@ class VirtualOutputQueue {
   std::uint32_t vcs_;
   std::vector<Fifo> fifos_;            // by slot id
   std::vector<std::uint64_t> active_;  // one bit per slot: its FIFO is non-empty
+  std::uint64_t activeWords_ = 0;      // one bit per word of active_ (the first 64): non-zero
   std::vector<Node> nodes_;
   std::uint32_t free_ = kNone;
   std::uint32_t rr_ = 0;  // slot after the last grant (wrapped), where the next scan starts

@@ -307,14 +307,17 @@ void PipelineAgent::checkStageEnd() {
   if (passEnded_ || stage_ < 0 || !stageStarted_) return;
   const bool sequential = p_.layout.stages.size() == 4;
   const bool dispatched = chunksSent_ == chunks_ && dispatchBytesIn_ >= dispatchExpected_;
-  const bool gemm1 = std::all_of(tiles_.begin(), tiles_.end(), [&](const Tile& t) { return t.done[0] == p_.tiles.tbPerRow[0]; });
+  // Asked only where it decides: a scan of every tile, and this runs after each task.
+  const auto gemm1 = [&] {
+    return std::all_of(tiles_.begin(), tiles_.end(), [&](const Tile& t) { return t.done[0] == p_.tiles.tbPerRow[0]; });
+  };
   const bool last = stage_ + 1 == static_cast<int>(p_.layout.stages.size());
   if (!last) {
     bool done = false;
     if (sequential && stage_ == 0) done = dispatched;
-    else if (sequential && stage_ == 1) done = gemm1;
+    else if (sequential && stage_ == 1) done = gemm1();
     else if (sequential && stage_ == 2) done = gemm2Done_ == static_cast<int>(tiles_.size());
-    else done = dispatched && gemm1;  // overlap's first kernel
+    else done = dispatched && gemm1();  // overlap's first kernel
     if (!done) return;
     stageStarted_ = false;
     endPhase();

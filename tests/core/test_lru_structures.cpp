@@ -1,7 +1,7 @@
 // The allocation-free structures on the per-packet paths, each driven by random
 // operations and checked step by step against a brute-force model built from a plain
-// vector: the flat hash map, the switch reduction buffer's LRU eviction and the AL TLB's
-// LRU hits and misses.
+// vector: the flat hash map, the switch reduction buffer's LRU eviction, the AL TLB's
+// LRU hits and misses, and a switch output's round-robin grants over its input slots.
 #include <QtTest>
 
 #include <algorithm>
@@ -11,6 +11,7 @@
 #include "engine/flat_map.h"
 #include "gpu/al_tlb.h"
 #include "network/reduction_buffer.h"
+#include "network/virtual_output_queue.h"
 
 using namespace fl;
 
@@ -23,6 +24,8 @@ class TestLruStructures : public QObject {
   void reductionBufferEvictsLeastRecentlyUsed();
   void alTlbCountsLikeAnLruList_data();
   void alTlbCountsLikeAnLruList();
+  void outputQueueGrantsRoundRobin_data();
+  void outputQueueGrantsRoundRobin();
 };
 
 void TestLruStructures::flatMapMatchesLinearSearch_data() {
@@ -186,6 +189,62 @@ void TestLruStructures::alTlbCountsLikeAnLruList() {
   QCOMPARE(tlb.hits(), hits);
   QCOMPARE(tlb.misses(), misses);
   QCOMPARE(tlb.allocatedBlocks(), static_cast<std::int64_t>(allocated.size()));
+}
+
+// Model: a FIFO per slot; a grant takes the head of the first slot, from the one after
+// the last grant on and wrapping round, whose head is eligible.
+void TestLruStructures::outputQueueGrantsRoundRobin_data() {
+  QTest::addColumn<int>("slotCount");
+  QTest::addColumn<int>("vcs");
+  QTest::newRow("one word of slots") << 40 << 2;
+  QTest::newRow("NVL32 switch: 65 inputs x 2 VCs, three words") << 130 << 2;
+  QTest::newRow("a word boundary at the end") << 128 << 4;
+  QTest::newRow("more than 64 words (no word bitmask)") << 65 * 64 + 3 << 64;
+}
+
+void TestLruStructures::outputQueueGrantsRoundRobin() {
+  QFETCH(int, slotCount);
+  QFETCH(int, vcs);
+  std::mt19937_64 rng(11);
+  net::VirtualOutputQueue q(static_cast<std::uint32_t>(slotCount), static_cast<std::uint32_t>(vcs));
+  std::vector<std::vector<net::OutputRequest>> model(static_cast<std::size_t>(slotCount));
+  int rr = 0;
+  std::uint32_t handle = 0;
+  std::size_t size = 0;
+  // Few busy slots at a time (they cluster in a few words), so that the scan wraps.
+  std::vector<int> hot(6);
+  for (int i = 0; i < 30000; ++i) {
+    if (i % 500 == 0)
+      for (int& h : hot) h = static_cast<int>(rng() % static_cast<std::uint64_t>(slotCount));
+    if (rng() % 2 == 0) {
+      const int slot = hot[rng() % hot.size()];
+      net::OutputRequest r;
+      r.handle = ++handle;
+      r.vc = static_cast<std::uint8_t>(slot % vcs);
+      r.flits = 1 + static_cast<std::int32_t>(rng() % 8);
+      q.push(static_cast<std::uint32_t>(slot), r);
+      model[static_cast<std::size_t>(slot)].push_back(r);
+      ++size;
+      continue;
+    }
+    const std::int32_t credit = static_cast<std::int32_t>(rng() % 9);  // 0: nothing fits
+    const auto eligible = [&](std::uint32_t vc, std::int32_t flits) { return vc % 2 == 0 || flits <= credit; };
+    int want = -1;
+    for (int k = 0; k < slotCount && want < 0; ++k) {
+      const int s = (rr + k) % slotCount;
+      const auto& f = model[static_cast<std::size_t>(s)];
+      if (!f.empty() && eligible(static_cast<std::uint32_t>(s % vcs), f.front().flits)) want = s;
+    }
+    net::OutputRequest got;
+    QCOMPARE(q.grant(eligible, got), want >= 0);
+    if (want < 0) continue;
+    auto& f = model[static_cast<std::size_t>(want)];
+    QCOMPARE(got.handle, f.front().handle);
+    f.erase(f.begin());
+    --size;
+    rr = (want + 1) % slotCount;
+    QCOMPARE(q.size(), size);
+  }
 }
 
 QTEST_GUILESS_MAIN(TestLruStructures)
