@@ -46,8 +46,7 @@ void EndpointNode::post(const Message& m) {
     answered.phase = m.phase;
     Packet r = response(answered, Op::Ack, 0);
     r.endToEnd = true;
-    pool().hold();
-    queueResponse(r, -1);
+    sendResponse(r, -1);
     tryInjectAll();
     return;
   }
@@ -322,7 +321,10 @@ Packet EndpointNode::response(const Packet& request, Op op, std::uint32_t payloa
 }
 
 void EndpointNode::respond(const Packet& request, Op op, std::uint32_t payload, int port, Time delay) {
-  const Packet r = response(request, op, payload);
+  sendResponse(response(request, op, payload), port, delay);
+}
+
+void EndpointNode::sendResponse(const Packet& r, int port, Time delay) {
   if (delay > 0) {  // waits in the pool (an event carries a handle)
     schedule(now() + delay, id(), kRespond, static_cast<std::uint32_t>(port + 1), pool().allocate(r));
     return;

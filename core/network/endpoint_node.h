@@ -76,6 +76,8 @@ class EndpointNode : public NetworkNode {
   void deliver(int inPort, PacketHandle h);
   Packet response(const Packet& request, Op op, std::uint32_t payload);
   void respond(const Packet& request, Op op, std::uint32_t payload, int port, Time delay = 0);
+  // Queues response `r` for `port` (-1: the destination's), after `delay`.
+  void sendResponse(const Packet& r, int port, Time delay = 0);
   // Queues response `r`, already counted live (PacketPool::hold).
   void queueResponse(const Packet& r, int port);
   bool needsResponse(Op op) const;

@@ -66,12 +66,10 @@ void SwitchNode::prefetch(const Event& e, bool near) const {
   if (e.kind != kArrive || !near) return;
   const Packet& p = (*pool_)[static_cast<PacketHandle>(e.arg)];
   if (p.destination != node_) {
-    if (static_cast<std::size_t>(p.destination) >= routes_.size()) return;
-    const Route& route = routes_[static_cast<std::size_t>(p.destination)];
-    if (route.start == UINT32_MAX || route.count > 4) return;
-    // Parallel links: chooseOutput() takes one of a few; each is worth the hint.
-    for (std::uint32_t k = 0; k < route.count; ++k) {
-      const auto port = static_cast<std::size_t>(routePorts_[route.start + k]);
+    std::uint32_t n = 0;
+    const int* ports = hintedRoute(p, n);
+    for (std::uint32_t k = 0; k < n; ++k) {
+      const auto port = static_cast<std::size_t>(ports[k]);
       __builtin_prefetch(&out_[port]);
       outState_[port].queue.prefetchTail(slotOf(static_cast<int>(e.arg32), p.vc));
     }
@@ -89,12 +87,23 @@ void SwitchNode::prefetchMid(const Event& e) const {
   }
   if (e.kind != kArrive) return;
   const Packet& p = (*pool_)[static_cast<PacketHandle>(e.arg)];
-  if (p.destination == node_ || static_cast<std::size_t>(p.destination) >= routes_.size()) return;
+  if (p.destination == node_) return;
+  std::uint32_t n = 0;
+  const int* ports = hintedRoute(p, n);
+  for (std::uint32_t k = 0; k < n; ++k)
+    outState_[static_cast<std::size_t>(ports[k])].queue.prefetchSlot(slotOf(static_cast<int>(e.arg32), p.vc));
+}
+
+// The output ports a hint for a packet passing through should warm: its destination's
+// route when already asked and short (parallel links: chooseOutput() takes one of a
+// few, each worth the hint); `count` 0 otherwise.
+const int* SwitchNode::hintedRoute(const Packet& p, std::uint32_t& count) const {
+  count = 0;
+  if (static_cast<std::size_t>(p.destination) >= routes_.size()) return nullptr;
   const Route& route = routes_[static_cast<std::size_t>(p.destination)];
-  if (route.start == UINT32_MAX || route.count > 4) return;
-  for (std::uint32_t k = 0; k < route.count; ++k)
-    outState_[static_cast<std::size_t>(routePorts_[route.start + k])].queue.prefetchSlot(
-        slotOf(static_cast<int>(e.arg32), p.vc));
+  if (route.start == UINT32_MAX || route.count > 4) return nullptr;
+  count = route.count;
+  return routePorts_.data() + route.start;
 }
 
 std::uint32_t SwitchNode::slotOf(int inPort, int vc) const {
