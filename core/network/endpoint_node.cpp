@@ -1,6 +1,7 @@
 #include "network/endpoint_node.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include "network/network.h"
@@ -86,6 +87,11 @@ void EndpointNode::handle(const Event& e) {
       tryInject(static_cast<int>(e.arg32));
       break;
     case kWake:
+      tryInjectAll();
+      break;
+    case kIssueOpen:
+      gates_[e.arg32].wakeAt = -1;
+      unstickAll();  // ports that found only gated work may send now
       tryInjectAll();
       break;
     case kRespond: {  // a delayed response: out of the pool into the queue, still live
@@ -213,7 +219,8 @@ bool EndpointNode::takeRequest(RotatingQueue<Job>& jobs, int port) {
   for (std::size_t tried = 0; tried < n && i < jobs.size(); ++tried) {
     Job& j = jobs[i];
     const Message& m = j.m;
-    if ((m.op == Op::Red && o.peerNode != m.destination) || (limitReached && needsResponse(m.op))) {
+    if ((m.op == Op::Red && o.peerNode != m.destination) || (limitReached && needsResponse(m.op)) ||
+        (m.issueGate != 0 && issueGateClosed(m.issueGate))) {
       ++i;
       continue;
     }
@@ -269,6 +276,7 @@ bool EndpointNode::takeRequest(RotatingQueue<Job>& jobs, int port) {
       setOutstanding(outstanding_ + 1);
       if (m.op == Op::LdReduce) ldReducePending_[p.piece] = m.expected;
     }
+    if (m.issueGate != 0) chargeIssueGate(m.issueGate, chunk);
     j.remaining -= chunk;
     ++j.nextPiece;
     ++vcSpread_;
@@ -287,6 +295,28 @@ bool EndpointNode::takeRequest(RotatingQueue<Job>& jobs, int port) {
     return true;
   }
   return false;
+}
+
+void EndpointNode::setIssueRate(int gate, double bytesPerSecond) {
+  if (gate <= 0 || gate >= kIssueGates) throw std::logic_error("endpoint: issue gate out of range");
+  gates_[gate].psPerByte = bytesPerSecond > 0 ? 1e12 / bytesPerSecond : 0;
+}
+
+bool EndpointNode::issueGateClosed(int g) {
+  IssueGate& gate = gates_[g];
+  if (gate.openAt <= static_cast<double>(now())) return false;
+  const auto at = static_cast<Time>(std::ceil(gate.openAt));
+  if (gate.wakeAt != at) {
+    gate.wakeAt = at;
+    schedule(at, id(), kIssueOpen, static_cast<std::uint32_t>(g));
+  }
+  return true;
+}
+
+void EndpointNode::chargeIssueGate(int g, std::int64_t bytes) {
+  IssueGate& gate = gates_[g];
+  if (gate.psPerByte == 0) return;
+  gate.openAt = std::max(gate.openAt, static_cast<double>(now())) + static_cast<double>(bytes) * gate.psPerByte;
 }
 
 void EndpointNode::queueResponse(const Packet& r, int port) {

@@ -35,7 +35,15 @@ struct Message {
                                 // through one token vector); default: round-robin with others
   std::uint8_t phase = 0;       // the workload's traffic phase, counted per link (0: none;
                                 // below kTrafficPhases)
+  std::uint8_t issueGate = 0;   // the issue gate its packets pass (EndpointNode::setIssueRate);
+                                // 0: none
 };
+
+// Issue gates: the SMs that post messages may issue fewer bytes per second than the links
+// carry (a communication kernel on a few SMs). Gate g passes its messages' packets at no
+// more than its rate, counting payload for stores and the bytes asked for by ld_reduce
+// (what comes back into the SMs); waiting packets keep their place.
+inline constexpr int kIssueGates = 3;  // 0 (none) and two gated classes
 
 struct EndpointStats {
   std::int64_t packetsInjected = 0;
@@ -51,6 +59,8 @@ class EndpointNode : public NetworkNode {
   void prefetch(const Event& e, bool near) const override;
 
   void setAgent(EndpointAgent* a) { agent_ = a; }
+  // Gate `gate` (1..kIssueGates-1) passes at most `bytesPerSecond`; 0 = not a limit.
+  void setIssueRate(int gate, double bytesPerSecond);
   void post(const Message& m);
   int endpointIndex() const { return endpoint_; }
   int outstanding() const { return outstanding_; }
@@ -82,8 +92,18 @@ class EndpointNode : public NetworkNode {
   void queueResponse(const Packet& r, int port);
   bool needsResponse(Op op) const;
 
+  struct IssueGate {
+    double psPerByte = 0;   // 0: open
+    double openAt = 0;      // ps: when the next packet may pass
+    Time wakeAt = -1;       // a kIssueOpen event is scheduled for then
+  };
+  // Whether gate `g` holds a packet back now; if so, makes sure its opening is an event.
+  bool issueGateClosed(int g);
+  void chargeIssueGate(int g, std::int64_t bytes);
+
   int endpoint_;
   EndpointAgent* agent_ = nullptr;
+  IssueGate gates_[kIssueGates];
   RotatingQueue<Job> jobs_;                      // request-class work, served round-robin
   // Endpoints whose links lead to different places (a GPU's NVLink and its own NIC):
   // work that must leave by one port waits in that port's queue.

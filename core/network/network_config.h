@@ -15,6 +15,7 @@ enum EventKind : std::uint32_t {
   kEmit = 4,        // a switch-originated packet is ready; arg = handle
   kWake = 5,        // an endpoint re-tries injection (e.g. after posting work)
   kRespond = 6,     // a delayed response is ready; arg = handle, arg32 = port + 1 (0: any)
+  kIssueOpen = 7,   // an endpoint's issue gate opens again; arg32 = gate
 };
 
 struct NetworkConfig {

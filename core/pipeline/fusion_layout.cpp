@@ -31,6 +31,13 @@ void automaticTokenCentricSplit(const Scenario& s, int out[4]) {
   automaticTokenCentricSplit(s.gpu.sms, s.scheme.comm_sms, flops, out);
 }
 
+int FusionLayout::smsFor(int kind) const {
+  int sms = 0;
+  for (const SmGroup& g : groups)
+    if (std::find(g.kinds.begin(), g.kinds.end(), kind) != g.kinds.end()) sms += g.sms;
+  return std::max(1, sms);
+}
+
 FusionLayout fusionLayout(const Scenario& s, const double gemmFlops[2]) {
   const SchemeSpec& k = s.scheme;
   const int sms = s.gpu.sms;

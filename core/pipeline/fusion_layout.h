@@ -28,6 +28,8 @@ struct FusionLayout {
   bool barrierAtEnd = false;    // synchronous pass end
   int osSms = 0;                // persistent: SMs of the OS block (busy all kernel long)
   int launchesPerPass() const;
+  // SMs of the groups that may run task kind `kind` (at least 1).
+  int smsFor(int kind) const;
 };
 
 // gemmFlops[0..1]: FLOPs of GEMM-1 and GEMM-2 (automatic token_centric split).

@@ -117,6 +117,9 @@ struct GpuSettings {
   int sms = 132;                   // H100 SXM (core/gpu/gpu_spec.cpp)
   double tensor_efficiency = 0.7;  // achieved / peak dense tensor throughput (unconfirmed)
   double hbm_bandwidth = 3.35e12;  // bytes/s, H100 SXM
+  // bytes/s one SM of a communication kernel moves to or from other GPUs; 0 = not a
+  // limit (links only). DeepEP's kernels are SM-bound below line rate (schema source).
+  double sm_comm_bandwidth = 0;
   int tile_m = 128;                // GEMM output tile bM x bN (seed 000 §VII-C: 128)
   int tile_n = 128;
   bool operator==(const GpuSettings&) const = default;

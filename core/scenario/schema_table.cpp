@@ -360,6 +360,13 @@ std::vector<ParamSpec> build() {
                    "assumption (unconfirmed): large GEMMs reach 60-80 % of peak"));
   t.push_back(quantity("gpu.hbm_bandwidth", Q::Bandwidth, FIELD(gpu.hbm_bandwidth), kPositive,
                        "HBM bandwidth of one GPU, shared equally by its SMs", "vendor datasheets (core/gpu/gpu_spec.cpp)"));
+  t.push_back(quantity("gpu.sm_comm_bandwidth", Q::Bandwidth, FIELD(gpu.sm_comm_bandwidth), kNonNegative,
+                       "MoE layer: bytes per second one SM of a communication task issues to other GPUs (stores, "
+                       "multimem stores) or loads from them (ld_reduce results); a GPU's Dispatch and Combine each "
+                       "issue at most their SMs x this; 0 = not a limit (links only)",
+                       "deepseek-ai/DeepEP issues: intranode normal kernels stay below NVLink line rate with their "
+                       "default SMs: H20 337 GB/s with 24 SMs, maintainers advise more SMs (#16), ~14 GB/s per SM; "
+                       "GB200 169 / 135 GB/s dispatch / combine with 24 SMs (#394); H800 153 GB/s is link-bound"));
   t.push_back(tileParam());
 
   // --- workload

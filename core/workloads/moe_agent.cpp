@@ -41,6 +41,7 @@ MoeAgent::MoeAgent(net::EndpointNode& ep, const MoeShared& s, int rank)
                           : p.tokensIn[static_cast<std::size_t>(rank)] * p.dispatchBytes;
   for (int t = 0; t < p.tokens; ++t) combineExpected_ += combineOperandsExpected(t);
   expected_ = dispatchExpected_ + combineExpected_;
+  for (int g = 0; g < 2; ++g) ep.setIssueRate(g + 1, s.issueRate[g]);
 }
 
 std::int64_t MoeAgent::combineOperandsExpected(int token) const {
@@ -163,6 +164,7 @@ net::Message MoeAgent::message(net::Op op, std::int64_t bytes, int phase, int so
   // Links count payload per phase (1 dispatch, 2 combine; MoeLayer names them) for the
   // NIC incast; readiness notifications are signals, not token data: phase 0.
   m.phase = static_cast<std::uint8_t>(phase == kTagNotify ? 0 : phase + 1);
+  m.issueGate = m.phase;  // Dispatch's SMs and Combine's SMs; signals pass freely
   // Distinct reduction keys per token: its packets are numbered from token x pieces.
   const std::int64_t pieces = (bytes + s_.packetPayload - 1) / s_.packetPayload;
   m.firstPiece = static_cast<std::uint32_t>(token * pieces);

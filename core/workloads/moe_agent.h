@@ -49,6 +49,9 @@ struct MoeShared {
   // MultimemQ, scheme.dysharp.st_in_flight); destinations acknowledge each whole token.
   // 0: Dispatch is paced by link credits only.
   int dispatchWindow = 0;
+  // Issue rates (bytes/s) of a GPU's Dispatch and Combine SMs (gpu.sm_comm_bandwidth x
+  // their SMs): endpoint issue gates 1 and 2. 0: the links alone limit them.
+  double issueRate[2] = {0, 0};
   ComponentId coordinator = 0;
   std::vector<ComponentId> agents;
 

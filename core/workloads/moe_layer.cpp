@@ -157,6 +157,12 @@ std::unique_ptr<Workload> makeMoeLayer(const Scenario& s, net::Network& net, Sim
   sh.coordinator = sim.add(*w->coordinator_, net.partitionOf(net.topology().endpointNode(0)));
   w->pipelined_ = sh.fusion != MoeFusion::CommOnly;
   if (w->pipelined_) preparePipeline(*w, s);
+  if (const double perSm = s.gpu.sm_comm_bandwidth; perSm > 0) {
+    // comm_only runs Dispatch and Combine as one communication kernel on comm_sms SMs each.
+    const int kinds[2] = {kTaskDispatch, kTaskCombine};
+    for (int k = 0; k < 2; ++k)
+      sh.issueRate[k] = perSm * (w->pipelined_ ? w->pipeline_.layout.smsFor(kinds[k]) : s.scheme.comm_sms);
+  }
   int rank = 0;
   w->createAgents(net, sim, [&](net::EndpointNode& ep) -> std::unique_ptr<Agent> {
     if (!w->pipelined_) return std::make_unique<MoeAgent>(ep, sh, rank++);

@@ -231,21 +231,11 @@ void PipelineAgent::combinePadding(int le) {
   }
 }
 
-namespace {
-// SMs of the groups that may run tasks of `kind`.
-int smsFor(const std::vector<SmGroup>& groups, int kind) {
-  int sms = 0;
-  for (const SmGroup& g : groups)
-    if (std::find(g.kinds.begin(), g.kinds.end(), kind) != g.kinds.end()) sms += g.sms;
-  return std::max(1, sms);
-}
-}  // namespace
-
 int PipelineAgent::ldReduceLimit() const {
-  return s_.scenario->scheme.ld_reduce_in_flight * smsFor(p_.layout.groups, kTaskCombine);
+  return s_.scenario->scheme.ld_reduce_in_flight * p_.layout.smsFor(kTaskCombine);
 }
 
-int PipelineAgent::dispatchLimit() const { return s_.dispatchWindow * smsFor(p_.layout.groups, kTaskDispatch); }
+int PipelineAgent::dispatchLimit() const { return s_.dispatchWindow * p_.layout.smsFor(kTaskDispatch); }
 
 void PipelineAgent::onSent(std::uint64_t tag) {
   sentTags_.push_back(tag);

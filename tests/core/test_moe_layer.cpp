@@ -1,8 +1,9 @@
 // The MoE layer's communication schemes against the DySHARP seed's closed forms (§II):
 // deepep's redundant share, the static-NVLS workaround's useless traffic, dysharp's
-// redundancy-free traffic near the ideal, explicit addressing's payload efficiency and
-// the uplink/downlink asymmetry of in-switch computing. Expected values come from the
-// routing counted here, independently of the workload's own plan.
+// redundancy-free traffic near the ideal, explicit addressing's payload efficiency, the
+// uplink/downlink asymmetry of in-switch computing, and SM-bound issue
+// (gpu.sm_comm_bandwidth). Expected values come from the routing counted here,
+// independently of the workload's own plan.
 #include <QtTest>
 
 #include <algorithm>
@@ -44,22 +45,31 @@ struct RouteCounts {
   int gpus = 0;
 };
 
-RouteCounts countRoutes(const Scenario& s) {
+// Calls f(gpu, token, distinct remote GPUs of its experts) for every token, from the
+// routing and placement generated here.
+template <typename F>
+void forEachToken(const Scenario& s, F f) {
   RoutingParams p = routingParams(s);
   p.gpus = s.topology.gpus;
   const Routing r = generateRouting(p);
   const ExpertPlacement place = ExpertPlacement::fromSpec(s.workload.moe, p.gpus);
-  RouteCounts c;
-  c.gpus = p.gpus;
   for (int g = 0; g < p.gpus; ++g)
     for (int t = 0; t < p.tokens_per_gpu; ++t) {
       std::set<int> remote;
       for (int e : r.chosen(g, t))
         if (place.gpuOf(e) != g) remote.insert(place.gpuOf(e));
-      c.sumRemote += static_cast<std::int64_t>(remote.size());
-      c.withRemote += remote.empty() ? 0 : 1;
-      ++c.tokens;
+      f(g, t, remote);
     }
+}
+
+RouteCounts countRoutes(const Scenario& s) {
+  RouteCounts c;
+  c.gpus = s.topology.gpus;
+  forEachToken(s, [&](int, int, const std::set<int>& remote) {
+    c.sumRemote += static_cast<std::int64_t>(remote.size());
+    c.withRemote += remote.empty() ? 0 : 1;
+    ++c.tokens;
+  });
   return c;
 }
 
@@ -67,21 +77,33 @@ RouteCounts countRoutes(const Scenario& s) {
 // each of its tokens (hidden x 1 B, FP8) per distinct remote GPU in Dispatch, and one
 // partial output (hidden x 2 B, BF16) per (token, source) its experts served in Combine.
 double deepepBusiestUplinkBytes(const Scenario& s) {
-  RoutingParams p = routingParams(s);
-  p.gpus = s.topology.gpus;
-  const Routing r = generateRouting(p);
-  const ExpertPlacement place = ExpertPlacement::fromSpec(s.workload.moe, p.gpus);
-  std::vector<double> up(static_cast<std::size_t>(p.gpus), 0.0);
+  std::vector<double> up(static_cast<std::size_t>(s.topology.gpus), 0.0);
   const double hidden = s.workload.moe.hidden;
-  for (int g = 0; g < p.gpus; ++g)
-    for (int t = 0; t < p.tokens_per_gpu; ++t) {
-      std::set<int> remote;
-      for (int e : r.chosen(g, t))
-        if (place.gpuOf(e) != g) remote.insert(place.gpuOf(e));
-      up[static_cast<std::size_t>(g)] += hidden * static_cast<double>(remote.size());
-      for (int d : remote) up[static_cast<std::size_t>(d)] += 2 * hidden;
-    }
+  forEachToken(s, [&](int g, int, const std::set<int>& remote) {
+    up[static_cast<std::size_t>(g)] += hidden * static_cast<double>(remote.size());
+    for (int d : remote) up[static_cast<std::size_t>(d)] += 2 * hidden;
+  });
   return *std::max_element(up.begin(), up.end());
+}
+
+// Bytes the busiest GPU's communication SMs issue in `phase`, counted from the routing:
+// Dispatch stores one FP8 token (hidden B) per distinct remote GPU with deepep, one per
+// token that has any with dysharp (the switch replicates it); Combine stores one BF16
+// partial output (2 hidden B) per (token, source) its experts served with deepep, and
+// loads one reduced output per token with dysharp.
+double busiestIssuedBytes(const Scenario& s, const std::string& phase) {
+  const bool deepep = s.scheme.communication == MoeCommunication::DeepEp;
+  const bool dispatch = phase == "dispatch";
+  std::vector<double> issued(static_cast<std::size_t>(s.topology.gpus), 0.0);
+  const double hidden = s.workload.moe.hidden;
+  forEachToken(s, [&](int g, int, const std::set<int>& remote) {
+    if (remote.empty()) return;
+    if (dispatch) issued[static_cast<std::size_t>(g)] += hidden * (deepep ? double(remote.size()) : 1.0);
+    else if (!deepep) issued[static_cast<std::size_t>(g)] += 2 * hidden;
+    else
+      for (int d : remote) issued[static_cast<std::size_t>(d)] += 2 * hidden;
+  });
+  return *std::max_element(issued.begin(), issued.end());
 }
 
 const TrafficBreakdownRow& row(const Results& r, const std::string& phase, const std::string& dir) {
@@ -106,6 +128,8 @@ class TestMoeLayer : public QObject {
   void dysharpFramingBeatsExplicit_data();
   void dysharpFramingBeatsExplicit();
   void sequentialDysharpIsAsymmetric();
+  void smIssueRateBoundsCommunication_data();
+  void smIssueRateBoundsCommunication();
 };
 
 void TestMoeLayer::breakdownAddsUpToTheLinks_data() {
@@ -239,6 +263,37 @@ void TestMoeLayer::sequentialDysharpIsAsymmetric() {
   QVERIFY(dispatch.end > dispatch.start && combine.start >= dispatch.end);
   QVERIFY(bytesIn(dispatch, true) * 2 < bytesIn(dispatch, false));
   QVERIFY(bytesIn(combine, false) * 2 < bytesIn(combine, true));
+}
+
+void TestMoeLayer::smIssueRateBoundsCommunication_data() {
+  QTest::addColumn<int>("comm");
+  QTest::addColumn<QString>("phase");
+  QTest::newRow("deepep dispatch") << int(MoeCommunication::DeepEp) << "dispatch";
+  QTest::newRow("deepep combine") << int(MoeCommunication::DeepEp) << "combine";
+  QTest::newRow("dysharp dispatch") << int(MoeCommunication::DySharp) << "dispatch";
+  QTest::newRow("dysharp combine") << int(MoeCommunication::DySharp) << "combine";
+}
+
+// With gpu.sm_comm_bandwidth far below the links' rate, a sequential phase lasts as long
+// as its busiest GPU's SMs take to issue their bytes: comm_sms x the per-SM rate.
+void TestMoeLayer::smIssueRateBoundsCommunication() {
+  QFETCH(int, comm);
+  QFETCH(QString, phase);
+  Scenario s = moeScenario(MoeCommunication(comm), MoeFusion::Sequential, 256);
+  s.gpu.sm_comm_bandwidth = 2e9;  // x 20 SMs = 40 GB/s, a tenth of a GPU's links
+  const Results r = runScenario(s);
+  PhaseMark mark;
+  for (const auto& p : r.phases)
+    if (p.name == phase.toStdString()) mark = p;
+  const double seconds = busiestIssuedBytes(s, phase.toStdString()) / (s.scheme.comm_sms * 2e9);
+  const double measured = double(mark.end - mark.start) / 1e12;
+  // At least the issue time; at most 10 % more (latencies, the last packets' flight).
+  QVERIFY2(measured >= 0.99 * seconds && measured <= 1.1 * seconds,
+           qPrintable(QString("%1 us against %2 us to issue").arg(measured * 1e6).arg(seconds * 1e6)));
+  // Without the limit the links alone bound it: several times faster.
+  s.gpu.sm_comm_bandwidth = 0;
+  const Results free = runScenario(s);
+  QVERIFY(free.makespan < r.makespan);
 }
 
 QTEST_GUILESS_MAIN(TestMoeLayer)

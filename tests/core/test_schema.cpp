@@ -61,7 +61,7 @@ void TestSchema::contractKeys() {
       "workload.traffic.hotspot_fraction", "workload.traffic.hotspots", "run.seed", "run.bin", "run.threads",
       "run.partitions", "run.time_limit", "name", "description",
       // MoE expert parallelism (core/gpu, core/moe)
-      "gpu.preset", "gpu.sms", "gpu.tensor_efficiency", "gpu.hbm_bandwidth", "gpu.tile", "workload.moe.model",
+      "gpu.preset", "gpu.sms", "gpu.tensor_efficiency", "gpu.hbm_bandwidth", "gpu.sm_comm_bandwidth", "gpu.tile", "workload.moe.model",
       "workload.moe.tokens_per_gpu", "workload.moe.hidden", "workload.moe.expert_ffn", "workload.moe.experts",
       "workload.moe.top_k", "workload.moe.dispatch_dtype", "workload.moe.combine_dtype", "workload.moe.placement",
       "workload.moe.routing.distribution", "workload.moe.routing.sigma", "workload.moe.routing.alpha",
