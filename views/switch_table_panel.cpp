@@ -173,10 +173,7 @@ void SwitchTablePanel::rebuildSwitches() {
       }
   }
   if (switchCombo_->count() == 0) {
-    notice_->setText(!results_ ? tr("No results yet.")
-                               : tr("No in-switch reductions in this run: the reduction buffers stayed "
-                                    "empty (schemes with in-switch reduction fill them, e.g. NVLS "
-                                    "all-reduce or an MoE combine with dysharp)."));
+    notice_->setText(noReductionsText());
     stack_->setCurrentIndex(0);
     portLog_.clear();
     return;
@@ -186,6 +183,19 @@ void SwitchTablePanel::rebuildSwitches() {
   switchCombo_->setCurrentIndex(0);
   if (switchChosen_) selectSwitch(keep);
   rebuildPorts();
+}
+
+QString SwitchTablePanel::noReductionsText() const {
+  if (!results_) return tr("No results yet.");
+  QString text = tr("No in-switch reductions in this run: the reduction buffers stayed empty (schemes with "
+                    "in-switch reduction fill them, e.g. NVLS all-reduce or an MoE combine with dysharp).");
+  if (!elsewhere_.isEmpty()) text += QStringLiteral("\n\n") + elsewhere_;
+  return text;
+}
+
+void SwitchTablePanel::setElsewhereHint(const QString& hint) {
+  elsewhere_ = hint;
+  if (noticeVisible()) notice_->setText(noReductionsText());
 }
 
 void SwitchTablePanel::rebuildPorts() {

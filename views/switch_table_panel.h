@@ -46,6 +46,9 @@ class SwitchTablePanel : public QWidget {
   const TimeUnit& timeUnit() const { return unit_; }
 
   void selectSwitch(const QString& name);  // no-op when it has no reduction activity
+  // Where else to look when this run has no reductions (e.g. the sweep points that do);
+  // added to the notice. Empty: nothing.
+  void setElsewhereHint(const QString& hint);
   void selectPort(int port);
 
  protected:
@@ -53,6 +56,7 @@ class SwitchTablePanel : public QWidget {
 
  private:
   void rebuildSwitches();
+  QString noReductionsText() const;
   void rebuildPorts();
   void collectLog();
   void rebuildPlot();
@@ -64,6 +68,7 @@ class SwitchTablePanel : public QWidget {
   std::shared_ptr<const Results> results_;  // keeps the entry log the table points into
   QStackedWidget* stack_;
   QLabel *notice_, *summary_;
+  QString elsewhere_;
   QComboBox *switchCombo_, *portCombo_;
   QSplitter* split_;
   QCustomPlot* plot_;

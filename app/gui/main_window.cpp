@@ -1,5 +1,7 @@
 #include "gui/main_window.h"
 
+#include <algorithm>
+
 #include <QAction>
 #include <QActionGroup>
 #include <QComboBox>
@@ -34,6 +36,28 @@
 #include "views/traffic_breakdown_bars.h"
 
 namespace fl::gui {
+
+namespace {
+
+// For a view of a point without in-switch reductions: the finished sweep points that
+// have some (e.g. the dysharp points of a deepep-vs-dysharp sweep).
+QString reductionPointsHint(const SweepResults& sweep) {
+  QStringList with;
+  for (int i = 0; i < sweep.pointCount(); ++i) {
+    const auto r = sweep.results(i);
+    if (i == sweep.selectedPoint() || !r || !sweep.isFinal(i)) continue;
+    if (std::any_of(r->switches.begin(), r->switches.end(), [](const SwitchResult& s) { return !s.reduction_ports.empty(); }))
+      with << sweep.labels().value(i);
+  }
+  if (with.isEmpty()) return {};
+  const qsizetype shown = std::min<qsizetype>(with.size(), 4);
+  QString list = QStringLiteral("\u2022 ") + QStringList(with.mid(0, shown)).join(QStringLiteral("\n\u2022 "));
+  if (with.size() > shown) list += MainWindow::tr("\nand %n more", nullptr, int(with.size() - shown));
+  return MainWindow::tr("Sweep points with in-switch reductions (pick one under \"Sweep point\" in the toolbar):\n%1")
+      .arg(list);
+}
+
+}  // namespace
 
 MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
     : QMainWindow(parent), options_(options) {
@@ -145,7 +169,12 @@ void MainWindow::buildDocks() {
   breakdown->setWidget(new views::TrafficBreakdownBars(model_, breakdown));
   auto* tables = new QDockWidget(tr("Switch Tables"), this);
   tables->setObjectName(QStringLiteral("SwitchTablesDock"));
-  tables->setWidget(new views::SwitchTablePanel(model_, tables));
+  auto* tablePanel = new views::SwitchTablePanel(model_, tables);
+  tables->setWidget(tablePanel);
+  const auto hintReductions = [this, tablePanel] { tablePanel->setElsewhereHint(reductionPointsHint(*sweep_)); };
+  connect(sweep_, &SweepResults::pointFinished, tablePanel, hintReductions);
+  connect(sweep_, &SweepResults::selectedPointChanged, tablePanel, hintReductions);
+  connect(sweep_, &SweepResults::labelsChanged, tablePanel, hintReductions);
   auto* tlb = new QDockWidget(tr("AL TLB"), this);
   tlb->setObjectName(QStringLiteral("AlTlbDock"));
   tlb->setWidget(new views::AlTlbPanel(model_, tlb));

@@ -251,6 +251,18 @@ void TestSwitchTablePanel::switchNoticeAndRawTags() {
   QVERIFY(panel.noticeVisible());
   load(model, moe().at("deepep"));  // no in-switch reduction
   QVERIFY(panel.noticeVisible());
+  // Where else to look (the main window names the sweep points with reductions).
+  const auto noticeText = [&] {
+    QString all;
+    for (const QLabel* l : panel.findChildren<QLabel*>())
+      if (l->isVisibleTo(&panel)) all += l->text();
+    return all;
+  };
+  QVERIFY(!noticeText().contains("dysharp + sequential"));
+  panel.setElsewhereHint("Sweep points with in-switch reductions: dysharp + sequential");
+  QVERIFY(noticeText().contains("dysharp + sequential"));
+  panel.setElsewhereHint({});
+  QVERIFY(!noticeText().contains("dysharp + sequential"));
   load(model, collective());  // NVLS reductions: listed (their entries live for no time)
   QVERIFY(!panel.noticeVisible());
   // Tags that are not an MoE layer's are shown raw: the dysharp run without its MoE part.
