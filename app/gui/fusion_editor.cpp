@@ -324,10 +324,8 @@ void FusionEditor::refresh(QWidget* keep) {
 
   // The selected sweep point's settings, and the scenario that point ran.
   SweepSettings point;
-  if (!base.sweep.empty() && sweepPointCount(base) <= 4096) {
-    const auto points = sweepPoints(base);
-    point = points[static_cast<std::size_t>(std::clamp(sweepPoint_, 0, int(points.size()) - 1))];
-  }
+  if (const std::size_t n = sweepPointCount(base); !base.sweep.empty() && n > 0)
+    point = sweepPoint(base, std::min(static_cast<std::size_t>(std::max(sweepPoint_, 0)), n - 1));
   Scenario shown = base;
   try {
     if (!point.empty()) shown = sweepPointScenario(base, point);

@@ -33,6 +33,17 @@ std::vector<SweepSettings> sweepPoints(const Scenario& s) {
   return points;
 }
 
+SweepSettings sweepPoint(const Scenario& s, size_t index) {
+  // Mixed radix, the last axis the least significant digit.
+  SweepSettings point(s.sweep.size());
+  for (size_t a = s.sweep.size(); a-- > 0;) {
+    const auto& values = s.sweep[a].values;
+    point[a] = {s.sweep[a].key, values[index % values.size()]};
+    index /= values.size();
+  }
+  return point;
+}
+
 Scenario sweepPointScenario(const Scenario& base, const SweepSettings& settings) {
   Scenario s = base;
   s.sweep.clear();

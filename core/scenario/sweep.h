@@ -16,6 +16,10 @@ using SweepSettings = std::vector<std::pair<std::string, std::string>>;
 // fastest). A scenario without a sweep yields one point with no settings.
 std::vector<SweepSettings> sweepPoints(const Scenario& s);
 
+// Point `index` of sweepPoints(s) without building the others (a sweep may have more
+// points than fit in memory); requires index < sweepPointCount(s).
+SweepSettings sweepPoint(const Scenario& s, size_t index);
+
 // Number of points without building them (saturates at SIZE_MAX).
 size_t sweepPointCount(const Scenario& s);
 

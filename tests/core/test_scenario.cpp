@@ -173,6 +173,23 @@ void TestScenario::sweepExpansion() {
   QCOMPARE(p3.workload.collective.size, std::int64_t(1) << 20);
   QVERIFY(p3.sweep.empty());
   QCOMPARE(fl::sweepPoints(fl::Scenario{}).size(), size_t(1));
+  // One point alone, by index: axes of 3, 5 and 7 values, the last varying fastest, so
+  // point i takes value i / 35 of the first, (i / 7) % 5 of the second, i % 7 of the third.
+  fl::Scenario big;
+  const std::vector<std::string> keys = {"workload.collective.size", "run.seed", "topology.gpus"};
+  const int sizes[3] = {3, 5, 7};
+  for (int a = 0; a < 3; ++a) {
+    fl::SweepAxis axis;
+    axis.key = keys[size_t(a)];
+    for (int v = 0; v < sizes[a]; ++v) axis.values.push_back(std::to_string(a * 100 + v));
+    big.sweep.push_back(axis);
+  }
+  for (size_t i : {size_t(0), size_t(1), size_t(7), size_t(36), size_t(104)}) {
+    const fl::SweepSettings p = fl::sweepPoint(big, i);
+    QCOMPARE(p, (fl::SweepSettings{{keys[0], std::to_string(i / 35)},
+                                   {keys[1], std::to_string(100 + (i / 7) % 5)},
+                                   {keys[2], std::to_string(200 + i % 7)}}));
+  }
 }
 
 void TestScenario::savedFileIsShort() {
