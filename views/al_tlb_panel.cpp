@@ -126,6 +126,12 @@ QString AlTlbPanel::value(const QString& property, int column) const {
   return {};
 }
 
+void AlTlbPanel::setElsewhereHint(const QString& hint) {
+  if (hint == elsewhere_) return;
+  elsewhere_ = hint;
+  if (noticeVisible()) rebuild();
+}
+
 void AlTlbPanel::rebuild() {
   const Results* r = model_->results();
   std::int64_t lookups = 0;
@@ -139,7 +145,8 @@ void AlTlbPanel::rebuild() {
     else
       notice_->setText(tr("No AL TLB lookups in this run (scheme %1): the AL TLB serves DySHARP's "
                           "dynamic multimem addressing.")
-                           .arg(r->moe ? q(r->moe->communication) : tr("(unknown)")));
+                           .arg(r->moe ? q(r->moe->communication) : tr("(unknown)")) +
+                       (elsewhere_.isEmpty() ? QString() : QStringLiteral("\n\n") + elsewhere_));
     stack_->setCurrentIndex(0);
     return;
   }

@@ -34,9 +34,13 @@ class AlTlbPanel : public QWidget {
   QString noticeText() const;
   int currentEndpoint() const;  // index in results->endpoints, -1 when none
   void selectEndpoint(int index);
+  // Where else to look when this run has no AL TLB lookups (e.g. the sweep points that
+  // do); added to the notice. Empty: nothing.
+  void setElsewhereHint(const QString& hint);
 
  private:
   void rebuild();
+  QString elsewhere_;
   void showEndpoint();
   void followSelection();
 

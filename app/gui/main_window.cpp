@@ -39,22 +39,29 @@ namespace fl::gui {
 
 namespace {
 
-// For a view of a point without in-switch reductions: the finished sweep points that
-// have some (e.g. the dysharp points of a deepep-vs-dysharp sweep).
-QString reductionPointsHint(const SweepResults& sweep) {
+// For a view of a point that lacks something (in-switch reductions, AL TLB lookups):
+// the finished sweep points that have it, up to four, and where to pick them.
+template <typename Has>
+QString pointsWithHint(const SweepResults& sweep, const QString& what, Has has) {
   QStringList with;
   for (int i = 0; i < sweep.pointCount(); ++i) {
     const auto r = sweep.results(i);
-    if (i == sweep.selectedPoint() || !r || !sweep.isFinal(i)) continue;
-    if (std::any_of(r->switches.begin(), r->switches.end(), [](const SwitchResult& s) { return !s.reduction_ports.empty(); }))
-      with << sweep.labels().value(i);
+    if (i != sweep.selectedPoint() && r && sweep.isFinal(i) && has(*r)) with << sweep.labels().value(i);
   }
   if (with.isEmpty()) return {};
   const qsizetype shown = std::min<qsizetype>(with.size(), 4);
   QString list = QStringLiteral("\u2022 ") + QStringList(with.mid(0, shown)).join(QStringLiteral("\n\u2022 "));
   if (with.size() > shown) list += MainWindow::tr("\nand %n more", nullptr, int(with.size() - shown));
-  return MainWindow::tr("Sweep points with in-switch reductions (pick one under \"Sweep point\" in the toolbar):\n%1")
-      .arg(list);
+  return MainWindow::tr("Sweep points with %1 (pick one under \"Sweep point\" in the toolbar):\n%2").arg(what, list);
+}
+
+bool hasReductions(const Results& r) {
+  return std::any_of(r.switches.begin(), r.switches.end(), [](const SwitchResult& s) { return !s.reduction_ports.empty(); });
+}
+
+bool hasAlTlbLookups(const Results& r) {
+  return std::any_of(r.endpoints.begin(), r.endpoints.end(),
+                     [](const EndpointResult& e) { return e.al_tlb_hits + e.al_tlb_misses > 0; });
 }
 
 }  // namespace
@@ -171,13 +178,18 @@ void MainWindow::buildDocks() {
   tables->setObjectName(QStringLiteral("SwitchTablesDock"));
   auto* tablePanel = new views::SwitchTablePanel(model_, tables);
   tables->setWidget(tablePanel);
-  const auto hintReductions = [this, tablePanel] { tablePanel->setElsewhereHint(reductionPointsHint(*sweep_)); };
-  connect(sweep_, &SweepResults::pointFinished, tablePanel, hintReductions);
-  connect(sweep_, &SweepResults::selectedPointChanged, tablePanel, hintReductions);
-  connect(sweep_, &SweepResults::labelsChanged, tablePanel, hintReductions);
   auto* tlb = new QDockWidget(tr("AL TLB"), this);
   tlb->setObjectName(QStringLiteral("AlTlbDock"));
-  tlb->setWidget(new views::AlTlbPanel(model_, tlb));
+  auto* tlbPanel = new views::AlTlbPanel(model_, tlb);
+  tlb->setWidget(tlbPanel);
+  // Panels with nothing to show for the selected point name the points that have it.
+  const auto hintElsewhere = [this, tablePanel, tlbPanel] {
+    tablePanel->setElsewhereHint(pointsWithHint(*sweep_, tr("in-switch reductions"), hasReductions));
+    tlbPanel->setElsewhereHint(pointsWithHint(*sweep_, tr("AL TLB lookups"), hasAlTlbLookups));
+  };
+  connect(sweep_, &SweepResults::pointFinished, this, hintElsewhere);
+  connect(sweep_, &SweepResults::selectedPointChanged, this, hintElsewhere);
+  connect(sweep_, &SweepResults::labelsChanged, this, hintElsewhere);
   QDockWidget* pipeline = buildPipelineDock();
   for (QDockWidget* d : {breakdown, tables, tlb, pipeline}) tabifyDockWidget(plots, d);
   plots->raise();

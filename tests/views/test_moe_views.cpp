@@ -150,6 +150,12 @@ void TestMoeViews::alTlbNotices() {
   }
   load(model, moe().at("deepep"));
   saveArtefact(panel, "moe_al_tlb_notice", {420, 300});
+  // Where else to look (the main window names the sweep points with lookups).
+  QVERIFY(!panel.noticeText().contains("dysharp + sequential"));
+  panel.setElsewhereHint("Sweep points with AL TLB lookups: dysharp + sequential");
+  QVERIFY(panel.noticeText().contains("dysharp + sequential"));
+  panel.setElsewhereHint({});
+  QVERIFY(!panel.noticeText().contains("dysharp + sequential"));
   load(model, moe().at("dysharp"));
   QVERIFY(!panel.noticeVisible());
 }
