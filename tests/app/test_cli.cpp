@@ -1,6 +1,7 @@
-// fabriclab-cli end to end (QProcess on the built executable) plus the result writers it
-// uses: exit statuses, error messages naming the key path or option, determinism of the
-// JSON, the public JSON contract, CSV tables, listing, Ctrl-C.
+// fabriclab-cli end to end (QProcess on the built executable): exit statuses, error
+// messages naming the key path or option, determinism of the JSON, the public JSON
+// contract, CSV tables, listing, Ctrl-C. The result writers themselves, without a
+// process, are test_result_writers.
 #include <signal.h>
 #include <sys/types.h>
 
@@ -16,12 +17,10 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "results/atomic_file.h"
-#include "results/csv_writer.h"
+#include "../common/json_contract.h"
 #include "results/json_writer.h"
-#include "scenario/input_error.h"
 
-using Json = nlohmann::ordered_json;
+using namespace fl::test;  // Json, checkContract
 
 namespace {
 
@@ -103,123 +102,6 @@ QByteArray readAll(const QString& path) {
   QFile f(path);
   if (!f.open(QIODevice::ReadOnly)) return {};
   return f.readAll();
-}
-
-// "a.b.c" -> "/a/b/c"
-bool hasPath(const Json& j, const std::string& dotted) {
-  std::string pointer = "/" + dotted;
-  for (char& c : pointer)
-    if (c == '.') c = '/';
-  return j.contains(Json::json_pointer(pointer));
-}
-
-// A Results with every optional part set, for the writer tests.
-fl::Results sampleResults() {
-  fl::Results r;
-  r.scenario = "sample";
-  r.seed = 42;
-  r.threads = 2;
-  r.partitions = 2;
-  r.events = 1000;
-  r.packets = 10;
-  r.packet_hops = 30;
-  r.wall_seconds = 0.25;
-  r.sim_time = 5 * fl::kMicrosecond;
-  r.makespan = 4 * fl::kMicrosecond + 500;
-  r.phases = {{"reduce_scatter", 0, 2 * fl::kMicrosecond}, {"all, \"gather\"", 2 * fl::kMicrosecond, r.makespan}};
-  r.payload_bytes = 2560;
-  r.wire_bytes = 3040;
-  r.uplink_bytes = 1520;
-  r.downlink_bytes = 1520;
-  r.uplink_payload_bytes = 1280;
-  r.downlink_payload_bytes = 1280;
-  for (int i = 0; i < 2; ++i) {
-    fl::LinkDirectionResult l;
-    l.id = "0:" + std::to_string(i);
-    l.link = 0;
-    l.direction = i;
-    l.from = i ? "sw0" : "gpu0";
-    l.to = i ? "gpu0" : "sw0";
-    l.kind = "access";
-    l.uplink = i == 0;
-    l.downlink = i == 1;
-    l.bytes = 1520;
-    l.payload_bytes = 1280;
-    l.packets = 5;
-    l.busy = 60800;
-    l.utilization = 60800.0 / static_cast<double>(r.makespan);
-    l.bin_bytes.add(0, 1000);
-    l.bin_bytes.add(2, 520);
-    r.links.push_back(l);
-  }
-  fl::SwitchResult s;
-  s.id = "sw0";
-  s.node = 1;
-  s.packets_forwarded = 10;
-  r.switches.push_back(s);
-  r.bin = fl::kMicrosecond;
-  r.bins = 5;
-  r.algbw_GBps = 1.0 / 3.0;
-  r.busbw_GBps = 0.5;
-  r.collective_size_bytes = 1280;
-  fl::LatencyStats lat;
-  lat.samples = 10;
-  lat.mean_ns = 123.456;
-  lat.p50_ns = 120;
-  lat.p99_ns = 200;
-  lat.max_ns = 210.5;
-  lat.histogram_edges_ns = {0, 100, 200, 300};
-  lat.histogram_counts = {0, 9, 1};
-  r.latency = lat;
-  r.accepted_fraction = 0.9;
-  r.offered_GBps = 10;
-  r.accepted_GBps = 9;
-  r.packets_injected = 10;
-  r.packets_consumed = 10;
-  return r;
-}
-
-// The public JSON contract of one run (json_writer.h).
-const std::vector<std::string> kContractKeys = {
-    "fabriclab_version", "scenario", "seed",
-    "engine.events", "engine.packets", "engine.packet_hops", "engine.wall_seconds",
-    "engine.sim_time_ns", "engine.partitions",
-    "summary.makespan_ns", "summary.phases",
-    "traffic.payload_bytes", "traffic.wire_bytes", "traffic.payload_efficiency",
-    "traffic.uplink_bytes", "traffic.downlink_bytes", "traffic.uplink_payload_bytes",
-    "traffic.downlink_payload_bytes",
-    "links", "switches",
-    "invariants.packets_injected", "invariants.packets_consumed", "invariants.buffer_overflows",
-    "series.bin_ns", "series.links"};
-const std::vector<std::string> kLinkKeys = {"id", "from", "to", "kind", "bytes", "payload_bytes",
-                                            "packets", "busy_ns", "utilization"};
-const std::vector<std::string> kSwitchKeys = {"id", "packets_forwarded", "multicast_replicas", "reductions",
-                                              "evictions", "peak_reduction_entries", "peak_reduction_bytes"};
-const std::vector<std::string> kCollectiveKeys = {"collective.size_bytes", "collective.algbw_GBps",
-                                                  "collective.busbw_GBps"};
-const std::vector<std::string> kTrafficKeys = {
-    "latency.mean_ns", "latency.p50_ns", "latency.p99_ns", "latency.max_ns", "latency.samples",
-    "latency.histogram.edges_ns", "latency.histogram.counts", "throughput.accepted_fraction",
-    "throughput.offered_GBps", "throughput.accepted_GBps"};
-
-// `exclusive`: the other workload kind's sections must be absent.
-void checkContract(const Json& j, bool collective, bool exclusive = true) {
-  for (const std::string& k : kContractKeys) QVERIFY2(hasPath(j, k), k.c_str());
-  QVERIFY(j["links"].is_array() && !j["links"].empty());
-  for (const std::string& k : kLinkKeys) QVERIFY2(j["links"][0].contains(k), ("links[]." + k).c_str());
-  QVERIFY(j["switches"].is_array());
-  if (!j["switches"].empty())
-    for (const std::string& k : kSwitchKeys) QVERIFY2(j["switches"][0].contains(k), ("switches[]." + k).c_str());
-  for (const Json& p : j["summary"]["phases"])
-    for (const char* k : {"name", "start_ns", "end_ns"}) QVERIFY2(p.contains(k), k);
-  QCOMPARE(j["series"]["links"].size(), j["links"].size());
-  QVERIFY(j["series"]["links"][0].contains("id"));
-  QVERIFY(j["series"]["links"][0]["bin_bytes"].is_array());
-  for (const std::string& k : collective ? kCollectiveKeys : kTrafficKeys) QVERIFY2(hasPath(j, k), k.c_str());
-  if (exclusive)
-    for (const std::string& k : collective ? kTrafficKeys : kCollectiveKeys)
-      QVERIFY2(!hasPath(j, k), ("unexpected " + k).c_str());
-  QCOMPARE(j["invariants"]["buffer_overflows"].get<std::int64_t>(), std::int64_t{0});
 }
 
 }  // namespace
@@ -714,82 +596,6 @@ class TestCli : public QObject {
     QVERIFY(!QFileInfo::exists(json));
   }
 
-  // The writers on a hand-made Results (no simulation).
-  void writersDeterministic() {
-    fl::Results r = sampleResults();
-    fl::Scenario s;
-    s.name = "sample";
-    const std::string a = fl::jsonText(fl::resultsToJson(r, s));
-    QCOMPARE(fl::jsonText(fl::resultsToJson(r, s)), a);
-    r.wall_seconds = 99.5;
-    const std::string b = fl::jsonText(fl::resultsToJson(r, s));
-    QVERIFY(a != b);
-    QCOMPARE(fl::jsonText(fl::stripWallTime(Json::parse(a))), fl::jsonText(fl::stripWallTime(Json::parse(b))));
-    // Wall time appears once, as engine.wall_seconds.
-    QCOMPARE(QByteArray::fromStdString(b).count("99.5"), 1);
-
-    const Json j = Json::parse(a);
-    checkContract(j, true, false);
-    for (const std::string& k : kTrafficKeys) QVERIFY2(hasPath(j, k), k.c_str());
-    QCOMPARE(j["summary"]["makespan_ns"].get<double>(), 4000.5);
-    QVERIFY(j["series"]["links"][0]["bin_bytes"] == Json({1000, 0, 520, 0, 0}));  // dense over r.bins = 5
-    QVERIFY(j["latency"]["histogram"]["counts"] == Json({0, 9, 1}));
-
-    // A single point without settings is the plain object; otherwise a sweep.
-    fl::SweepPoint p{{}, r};
-    QVERIFY(fl::sweepToJson({p}, s) == fl::resultsToJson(r, s));
-    p.settings = {{"workload.collective.size", "1 MiB"}};
-    const Json sw = fl::sweepToJson({p, p}, s);
-    QCOMPARE(sw["sweep"].size(), std::size_t{2});
-    QCOMPARE(sw["sweep"][0]["settings"]["workload.collective.size"].get<std::string>(), std::string("1 MiB"));
-    const Json stripped = fl::stripWallTime(sw);
-    QVERIFY(!stripped["sweep"][1]["results"]["engine"].contains("wall_seconds"));
-
-    // Optional parts are absent when not set.
-    fl::Results bare;
-    fl::Scenario traffic;
-    traffic.workload.kind = fl::WorkloadKind::Traffic;
-    const Json jb = fl::resultsToJson(bare, traffic);
-    QVERIFY(!jb.contains("latency") && !jb.contains("throughput") && !jb.contains("collective"));
-  }
-
-  void csvTables() {
-    const fl::Results r = sampleResults();
-    QCOMPARE(QByteArray::fromStdString(fl::linkBinsCsv(r)),
-             QByteArray("link_id,from,to,bin,start_ns,bytes\n"
-                        "0:0,gpu0,sw0,0,0,1000\n0:0,gpu0,sw0,2,2000,520\n"
-                        "0:1,sw0,gpu0,0,0,1000\n0:1,sw0,gpu0,2,2000,520\n"));
-    QCOMPARE(QByteArray::fromStdString(fl::phasesCsv(r)),
-             QByteArray("name,start_ns,end_ns\nreduce_scatter,0,2000\n\"all, \"\"gather\"\"\",2000,4000.5\n"));
-    QVERIFY(fl::linksCsv(r).find("\n0:0,0,0,gpu0,sw0,access,1,0,1520,1280,5,60.8,") != std::string::npos);
-  }
-
-  void atomicFile() {
-    const QString path = tmpPath("atomic/out.txt");
-    QVERIFY(QDir().mkpath(tmpPath("atomic")));
-    fl::writeFileAtomically(path.toStdString(), "first", "--json");
-    QCOMPARE(readAll(path), QByteArray("first"));
-    fl::writeFileAtomically(path.toStdString(), "second", "--json");
-    QCOMPARE(readAll(path), QByteArray("second"));
-    try {
-      fl::writeFileAtomically(tmpPath("atomic/missing/out.txt").toStdString(), "x", "--json");
-      QFAIL("no error for a missing directory");
-    } catch (const fl::InputError& e) {
-      QCOMPARE(e.keyPath(), std::string("--json"));
-      QCOMPARE(e.expected(), std::string("a writable file path"));
-      QVERIFY(QString(e.what()).contains("missing/out.txt"));
-    }
-    try {
-      fl::writeFileAtomically(tmpPath("atomic").toStdString(), "x", "--csv");
-      QFAIL("no error for a directory");
-    } catch (const fl::InputError& e) {
-      QCOMPARE(e.keyPath(), std::string("--csv"));
-    }
-    // No temporary file left behind.
-    QCOMPARE(QDir(tmpPath("atomic")).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
-             QStringList{"out.txt"});
-    QDir(tmpPath("atomic")).removeRecursively();
-  }
 };
 
 QTEST_GUILESS_MAIN(TestCli)
