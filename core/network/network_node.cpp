@@ -80,8 +80,7 @@ void NetworkNode::prefetchCreditReturn(int inPort) const {
   up.inFlight.prefetchBack();
 }
 
-template <bool kScheduleFree>
-Time NetworkNode::startTransmission(int port, PacketHandle h) {
+Time NetworkNode::transmitDeferringFree(int port, PacketHandle h) {
   OutPort& o = out_[static_cast<std::size_t>(port)];
   Packet& p = pool()[h];
   const Time start = now();
@@ -101,13 +100,8 @@ Time NetworkNode::startTransmission(int port, PacketHandle h) {
   if (scheduleWithPayload(when, o.peer, kArrive, static_cast<std::uint32_t>(o.peerPort), h, &p,
                           sizeof(Packet)))
     pool().release(h);
-  if (kScheduleFree) schedule(end, id(), kOutputFree, static_cast<std::uint32_t>(port));
   return end;
 }
-
-void NetworkNode::transmit(int port, PacketHandle h) { startTransmission<true>(port, h); }
-
-Time NetworkNode::transmitDeferringFree(int port, PacketHandle h) { return startTransmission<false>(port, h); }
 
 void NetworkNode::returnCredit(int inPort, int vc, std::int32_t flits) {
   const InPort& in = in_[static_cast<std::size_t>(inPort)];

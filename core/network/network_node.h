@@ -47,7 +47,7 @@ class NetworkNode : public Component {
     // `inFlight` rather than as events (one event per packet per hop less).
     bool lazyCredits = false;
     bool peerIsEndpoint = false;
-    // A switch deferred the port's kOutputFree: busy may be stale (SwitchNode::OutState).
+    // A switch deferred the port's kOutputFree: busy may be stale (SwitchNode::ReplicaFree).
     bool freeDeferred = false;
     // For the owner to remember that an injection attempt on the idle port found nothing
     // it could send, and what it read then (EndpointNode::tryInject): stamps, 0 for none.
@@ -91,7 +91,9 @@ class NetworkNode : public Component {
 
   // Starts sending packet `h` on output `port` now. The caller checked credits and that
   // the port is idle. Ownership of the packet passes to the peer.
-  void transmit(int port, PacketHandle h);
+  void transmit(int port, PacketHandle h) {
+    schedule(transmitDeferringFree(port, h), id(), kOutputFree, static_cast<std::uint32_t>(port));
+  }
   // The same without scheduling the port's kOutputFree: returns its time; the caller
   // takes that event's order at once (reserveOrder()) and schedules it later, if it
   // turns out to be needed.
@@ -141,8 +143,6 @@ class NetworkNode : public Component {
 
  private:
   void settleCreditsSlow(OutPort& o);
-  template <bool kScheduleFree>
-  Time startTransmission(int port, PacketHandle h);  // both transmit*(): one body, no flag
   void creditSent(int port, const CreditInFlight& c);  // from the peer at the port's end
 };
 

@@ -221,7 +221,7 @@ int SwitchNode::chooseOutput(topo::NodeId dst) {
 void SwitchNode::tryArbitrate(int port) {
   OutPort& o = out_[static_cast<std::size_t>(port)];
   OutState& s = outState_[static_cast<std::size_t>(port)];
-  if (o.busy) {  // its kOutputFree may have passed unseen (see OutState)
+  if (o.busy) {  // its kOutputFree may have passed unseen (see ReplicaFree)
     if (!o.freeDeferred || s.queue.empty() || !settleFree(port)) return;
   } else if (s.queue.empty()) {
     return;
