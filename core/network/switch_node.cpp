@@ -207,9 +207,9 @@ int SwitchNode::chooseOutput(topo::NodeId dst) {
   std::size_t bestLoad = SIZE_MAX;
   for (std::size_t i = 0, k = start; i < n; ++i, k = k + 1 == n ? 0 : k + 1) {  // k = (start + i) % n
     const int c = candidates[k];
-    const OutPort& o = out_[static_cast<std::size_t>(c)];
-    const bool busy = o.busy && !(o.freeDeferred && freePassed(c));
-    const std::size_t load = outState_[static_cast<std::size_t>(c)].queue.size() + (busy ? 1 : 0);
+    OutPort& o = out_[static_cast<std::size_t>(c)];
+    if (o.freeDeferred && freePassed(c)) freedUnseen(o);  // once, not on every look
+    const std::size_t load = outState_[static_cast<std::size_t>(c)].queue.size() + (o.busy ? 1 : 0);
     if (load < bestLoad) {
       bestLoad = load;
       best = c;

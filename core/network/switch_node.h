@@ -83,6 +83,12 @@ class SwitchNode : public NetworkNode {
     const ReplicaFree& f = frees_[static_cast<std::size_t>(port)];
     return f.at < now() || (f.at == now() && f.order < currentOrder());
   }
+  // A deferred kOutputFree found passed: the port has been idle since; the event counts.
+  void freedUnseen(OutPort& o) {
+    o.freeDeferred = false;
+    o.busy = false;
+    ++elidedFrees_;
+  }
   std::int64_t elidedOwnEvents(Time limit, Time& last) const override;
   bool waitingForCredits(int port) const override;
   void finishTransmission(int port);

@@ -65,10 +65,7 @@ bool SwitchNode::settleFree(int port) {
     return false;
   }
   // Freed meanwhile, with nothing queued for it then: its event would have done nothing.
-  OutPort& o = out_[static_cast<std::size_t>(port)];
-  o.freeDeferred = false;
-  o.busy = false;
-  ++elidedFrees_;
+  freedUnseen(out_[static_cast<std::size_t>(port)]);
   return true;
 }
 
