@@ -11,11 +11,6 @@ std::uint64_t Component::importPayload(const std::byte*, std::uint32_t) {
   throw std::logic_error("component received a cross-partition payload it cannot import");
 }
 
-void Component::scheduleReserved(Time at, std::uint64_t order, ComponentId target, std::uint32_t kind,
-                                 std::uint32_t arg32, std::uint64_t arg) {
-  partition_->push(Event(at, order, target, kind, arg32, arg));
-}
-
 bool Component::isLocal(ComponentId target) const { return partition_->owns(target); }
 
 void Component::postRemote(const Event& e, const void* payload, std::uint32_t size) {

@@ -64,7 +64,9 @@ class Component {
   std::uint64_t reserveOrder() { return eventOrder(id_, sequence_++); }
   // Schedules a local event with an order reserved by reserveOrder() (of any component).
   void scheduleReserved(Time at, std::uint64_t order, ComponentId target, std::uint32_t kind,
-                        std::uint32_t arg32, std::uint64_t arg);
+                        std::uint32_t arg32, std::uint64_t arg) {
+    partition_->push(Event(at, order, target, kind, arg32, arg));
+  }
   // Order key of the event being handled.
   std::uint64_t currentOrder() const { return partition_->currentOrder(); }
 

@@ -66,9 +66,9 @@ int Network::replicaExtensionFlits(int id, std::size_t index) const {
   return (n + g.targetsPerFlit - 1) / g.targetsPerFlit;
 }
 
-std::int64_t Network::elidedCreditEvents(Time limit, Time& last) const {
+std::int64_t Network::elidedEvents(Time limit, Time& last) const {
   std::int64_t n = 0;
-  for (const auto& node : nodes_) n += node->elidedCreditEvents(limit, last);
+  for (const auto& node : nodes_) n += node->elidedEvents(limit, last);
   return n;
 }
 

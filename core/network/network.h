@@ -32,9 +32,9 @@ class Network {
   ComponentId componentOf(topo::NodeId n) const { return componentOf_[static_cast<std::size_t>(n)]; }
   int partitionOf(topo::NodeId n) const { return partitionOf_[static_cast<std::size_t>(n)]; }
   NetworkNode& node(topo::NodeId n) { return *nodes_[static_cast<std::size_t>(n)]; }
-  // Credit events left out by lazy credit delivery, had the run handled them (see
-  // NetworkNode::elidedCreditEvents).
-  std::int64_t elidedCreditEvents(Time limit, Time& last) const;
+  // Events left out by lazy delivery (credits, idle switch ports freed), had the run
+  // handled them (see NetworkNode::elidedEvents).
+  std::int64_t elidedEvents(Time limit, Time& last) const;
 
   EndpointNode& endpoint(int index) { return *endpoints_[static_cast<std::size_t>(index)]; }
   int endpointCount() const { return static_cast<int>(endpoints_.size()); }

@@ -80,7 +80,7 @@ void NetworkNode::prefetchCreditReturn(int inPort) const {
   up.inFlight.prefetchBack();
 }
 
-void NetworkNode::transmit(int port, PacketHandle h) {
+Time NetworkNode::transmitDeferringFree(int port, PacketHandle h) {
   OutPort& o = out_[static_cast<std::size_t>(port)];
   Packet& p = pool()[h];
   const Time start = now();
@@ -100,7 +100,7 @@ void NetworkNode::transmit(int port, PacketHandle h) {
   if (scheduleWithPayload(when, o.peer, kArrive, static_cast<std::uint32_t>(o.peerPort), h, &p,
                           sizeof(Packet)))
     pool().release(h);
-  schedule(end, id(), kOutputFree, static_cast<std::uint32_t>(port));
+  return end;
 }
 
 void NetworkNode::returnCredit(int inPort, int vc, std::int32_t flits) {
@@ -157,8 +157,8 @@ void NetworkNode::creditEvent(const Event& e) {
   }
 }
 
-std::int64_t NetworkNode::elidedCreditEvents(Time limit, Time& last) const {
-  std::int64_t n = elidedCredits_;
+std::int64_t NetworkNode::elidedEvents(Time limit, Time& last) const {
+  std::int64_t n = elidedCredits_ + elidedOwnEvents(limit, last);
   for (const OutPort& o : out_) {
     for (std::size_t i = 0; i < o.inFlight.size(); ++i) {
       const CreditInFlight& c = o.inFlight.at(i);

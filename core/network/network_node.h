@@ -47,6 +47,8 @@ class NetworkNode : public Component {
     // `inFlight` rather than as events (one event per packet per hop less).
     bool lazyCredits = false;
     bool peerIsEndpoint = false;
+    // A switch deferred the port's kOutputFree: busy may be stale (SwitchNode::ReplicaFree).
+    bool freeDeferred = false;
     // For the owner to remember that an injection attempt on the idle port found nothing
     // it could send, and what it read then (EndpointNode::tryInject): stamps, 0 for none.
     // A change here that could alter the answer (credits arriving or spent) clears it.
@@ -64,10 +66,11 @@ class NetworkNode : public Component {
   std::int64_t bufferOverflows() const { return overflows_; }
   std::int64_t maxBufferFlits() const { return maxBufferFlits_; }
   std::int64_t hops() const { return hops_; }
-  // Credit events a run would have handled that lazy delivery left out (each was a
-  // no-op): those already delivered, and those in flight arriving before `limit`.
-  // `last` gets the latest arrival among the latter.
-  std::int64_t elidedCreditEvents(Time limit, Time& last) const;
+  // Events a run would have handled that lazy delivery left out (each was a no-op):
+  // credits already delivered, and those in flight arriving before `limit`, plus what a
+  // subclass leaves out (elidedOwnEvents). `last` gets the latest time among those
+  // still pending.
+  std::int64_t elidedEvents(Time limit, Time& last) const;
 
  protected:
   struct InPort {
@@ -88,7 +91,13 @@ class NetworkNode : public Component {
 
   // Starts sending packet `h` on output `port` now. The caller checked credits and that
   // the port is idle. Ownership of the packet passes to the peer.
-  void transmit(int port, PacketHandle h);
+  void transmit(int port, PacketHandle h) {
+    schedule(transmitDeferringFree(port, h), id(), kOutputFree, static_cast<std::uint32_t>(port));
+  }
+  // The same without scheduling the port's kOutputFree: returns its time; the caller
+  // takes that event's order at once (reserveOrder()) and schedules it later, if it
+  // turns out to be needed.
+  Time transmitDeferringFree(int port, PacketHandle h);
   void returnCredit(int inPort, int vc, std::int32_t flits);
 
   // Lazy credits. A credit event only matters when the output port it arrives at is
@@ -115,6 +124,7 @@ class NetworkNode : public Component {
   // Whether output `port` is idle with work it could send given credits.
   virtual bool waitingForCredits(int port) const = 0;
   void noteOccupancy(std::int64_t flits);
+  virtual std::int64_t elidedOwnEvents(Time /*limit*/, Time& /*last*/) const { return 0; }
   // Cache hint: where returnCredit(inPort, ...) will write.
   void prefetchCreditReturn(int inPort) const;
 

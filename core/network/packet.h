@@ -59,8 +59,10 @@ struct alignas(64) Packet {
                                 // reduction key (with requester it is unique)
   std::uint16_t contributions = 0;  // reductions: how many operands this packet sums
   std::uint16_t expected = 0;       // reductions: operands the full result needs
-  std::int16_t resultPort = -1;     // switch-internal: port a reduction result leaves by
-  std::uint16_t replicasLeft = 0;   // switch-internal: multicast replicas still to send
+  std::int16_t resultPort = -1;     // switch-internal: port a reduction result leaves by;
+                                    // on a multicast original, the port of its replica
+                                    // that finishes last (SwitchNode::startReplica)
+  std::uint16_t replicasLeft = 0;   // switch-internal: multicast replicas not started yet
   std::uint8_t vc = 0;
   Op op = Op::Write;
   std::uint8_t phase = 0;       // the workload's traffic phase (Message::phase), kept by

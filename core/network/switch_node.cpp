@@ -21,6 +21,7 @@ void SwitchNode::wire() {
   occupancy_.assign(out_.size() + 1, std::vector<std::int64_t>(vcs, 0));  // + the internal port
   const auto slots = static_cast<std::uint32_t>((out_.size() + 1) * vcs);  // inputs x VCs
   outState_.assign(out_.size(), OutState{VirtualOutputQueue(slots, static_cast<std::uint32_t>(vcs)), Request{}});
+  frees_.assign(out_.size(), {});
   buffers_.assign(out_.size(), ReductionBuffer(config().reductionBuffer));
 }
 
@@ -58,8 +59,9 @@ void SwitchNode::prefetch(const Event& e, bool near) const {
       __builtin_prefetch(&s);
       return;
     }
-    if (s.current.replicaTo >= 0) pool_->prefetch(s.current.handle);
-    if (s.current.inPort != internalPort()) prefetchCreditReturn(s.current.inPort);
+    // A replica's original is released without being read; only the last frees space.
+    if (s.current.inPort != internalPort() && (s.current.replicaTo < 0 || frees_[e.arg32].freesOriginal))
+      prefetchCreditReturn(s.current.inPort);
     s.queue.prefetchHead();
     return;
   }
@@ -155,6 +157,7 @@ void SwitchNode::multicast(int inPort, PacketHandle h, std::int32_t flits, Op re
   const auto& members = net_.group(p.group);
   const std::uint32_t payload = replicaOp == Op::LdReduceRead ? 0 : p.payload();
   p.replicasLeft = static_cast<std::uint16_t>(members.size());
+  p.resultPort = -1;  // see startReplica()
   stats_.multicastReplicas += static_cast<std::int64_t>(members.size()) - 1;
   const std::uint8_t vc = p.vc;
   const int group = p.group;
@@ -204,8 +207,9 @@ int SwitchNode::chooseOutput(topo::NodeId dst) {
   std::size_t bestLoad = SIZE_MAX;
   for (std::size_t i = 0, k = start; i < n; ++i, k = k + 1 == n ? 0 : k + 1) {  // k = (start + i) % n
     const int c = candidates[k];
-    const std::size_t load = outState_[static_cast<std::size_t>(c)].queue.size() +
-                             (out_[static_cast<std::size_t>(c)].busy ? 1 : 0);
+    OutPort& o = out_[static_cast<std::size_t>(c)];
+    if (o.freeDeferred && freePassed(c)) freedUnseen(o);  // once, not on every look
+    const std::size_t load = outState_[static_cast<std::size_t>(c)].queue.size() + (o.busy ? 1 : 0);
     if (load < bestLoad) {
       bestLoad = load;
       best = c;
@@ -217,7 +221,11 @@ int SwitchNode::chooseOutput(topo::NodeId dst) {
 void SwitchNode::tryArbitrate(int port) {
   OutPort& o = out_[static_cast<std::size_t>(port)];
   OutState& s = outState_[static_cast<std::size_t>(port)];
-  if (o.busy || s.queue.empty()) return;
+  if (o.busy) {  // its kOutputFree may have passed unseen (see ReplicaFree)
+    if (!o.freeDeferred || s.queue.empty() || !settleFree(port)) return;
+  } else if (s.queue.empty()) {
+    return;
+  }
   settleCredits(o);
   Request r;
   if (!s.queue.grant([&](std::uint32_t vc, std::int32_t flits) { return o.credits[vc] >= flits; }, r)) {
@@ -225,26 +233,12 @@ void SwitchNode::tryArbitrate(int port) {
     return;  // wait for credits
   }
   s.current = r;
-
-  PacketHandle h = r.handle;
-  if (r.replicaTo >= 0) {
-    Packet copy = pool()[r.handle];
-    copy.destination = r.replicaTo;
-    copy.replicasLeft = 0;
-    if (copy.op == Op::LdReduce) {
-      copy.op = Op::LdReduceRead;
-      copy.requester = copy.source;
-      copy.source = node_;
-      copy.resultPort = r.inPort;
-    } else {
-      copy.op = Op::Write;
-    }
-    copy.wireBytes = static_cast<std::uint32_t>(r.flits * config().wire.flitBytes);
-    h = pool().allocate(copy);
-    ++stats_.packetsCreated;
-  }
   ++stats_.packetsForwarded;
-  transmit(port, h);
+  if (r.replicaTo >= 0) {
+    startReplica(port, r);
+    return;
+  }
+  transmit(port, r.handle);
 }
 
 bool SwitchNode::waitingForCredits(int port) const {
@@ -257,9 +251,10 @@ void SwitchNode::finishTransmission(int port) {
   const Request r = outState_[static_cast<std::size_t>(port)].current;
   bool left = true;
   if (r.replicaTo >= 0) {
-    Packet& original = pool()[r.handle];
-    left = --original.replicasLeft == 0;
+    ReplicaFree& f = frees_[static_cast<std::size_t>(port)];
+    left = f.freesOriginal;
     if (left) {  // every replica has left: the original is done
+      f.freesOriginal = false;
       pool().release(r.handle);
       ++stats_.packetsConsumed;
     }

@@ -45,9 +45,25 @@ class SwitchNode : public NetworkNode {
 
  private:
   using Request = OutputRequest;
+  // Lazy port release for multicast replicas. A replica's kOutputFree only marks its
+  // port idle, unless it is the last of its packet's replicas to finish, which frees the
+  // original (and its input buffer space); half of them find nothing queued for the
+  // port. So a replica's event takes its order when the replica starts but is scheduled
+  // only if work is queued for the port before then (every queue push ends in
+  // tryArbitrate(), which does) or, once every replica has started, if it is the one
+  // that finishes last (latest (time, order)). A port found past that time is idle.
+  // The run is the same event for event, less those no-ops, which count as handled
+  // (elidedOwnEvents).
+  // OutPort::freeDeferred marks an event neither scheduled nor passed. (Kept apart from
+  // OutState, which is two cache lines exactly.)
   struct OutState {
     VirtualOutputQueue queue;
     Request current{};
+  };
+  struct ReplicaFree {
+    Time at = 0;                 // the current replica's kOutputFree
+    std::uint64_t order = 0;
+    bool freesOriginal = false;  // it is the original's last replica to finish
   };
 
   int internalPort() const { return static_cast<int>(out_.size()); }
@@ -57,6 +73,23 @@ class SwitchNode : public NetworkNode {
   void multicast(int inPort, PacketHandle h, std::int32_t flits, Op replicaOp);
   void release(int inPort, int vc, std::int32_t flits);
   void tryArbitrate(int port);
+  // Sends the replica that request `r` granted on `port` (see ReplicaFree).
+  void startReplica(int port, const Request& r);
+  // A busy port whose kOutputFree is pending: true if that has passed (the port is idle
+  // now); else schedules the event (work is queued for the port).
+  bool settleFree(int port);
+  void scheduleFree(int port);  // a deferred kOutputFree, unless scheduled already
+  bool freePassed(int port) const {
+    const ReplicaFree& f = frees_[static_cast<std::size_t>(port)];
+    return f.at < now() || (f.at == now() && f.order < currentOrder());
+  }
+  // A deferred kOutputFree found passed: the port has been idle since; the event counts.
+  void freedUnseen(OutPort& o) {
+    o.freeDeferred = false;
+    o.busy = false;
+    ++elidedFrees_;
+  }
+  std::int64_t elidedOwnEvents(Time limit, Time& last) const override;
   bool waitingForCredits(int port) const override;
   void finishTransmission(int port);
   int chooseOutput(topo::NodeId dst);
@@ -65,6 +98,8 @@ class SwitchNode : public NetworkNode {
 
   std::vector<std::vector<std::int64_t>> occupancy_;  // [port (+ internal)][vc] flits
   std::vector<OutState> outState_;
+  std::vector<ReplicaFree> frees_;  // per port
+  std::int64_t elidedFrees_ = 0;
   std::vector<ReductionBuffer> buffers_;   // per port
   FlatMap<std::uint16_t> forwarded_;  // contributions sent early
   std::vector<int> candidates_;
