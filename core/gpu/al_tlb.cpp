@@ -41,8 +41,14 @@ bool AlTlb::lookup(std::uint64_t block) {
 
 bool AlTlb::dispatch(std::uint64_t block, int accesses) {
   // First touch allocates the next layout block (dense, in arrival order).
-  bool inserted = false;
-  table_.findOrInsert(block, static_cast<std::uint32_t>(table_.size()), inserted);
+  if (perSource_ > 0) {
+    std::uint32_t& layout = dense_[(block >> 32) * perSource_ + (block & 0xffffffffu)];
+    if (layout == kNone) layout = static_cast<std::uint32_t>(allocated_++);
+  } else {
+    bool inserted = false;
+    table_.findOrInsert(block, static_cast<std::uint32_t>(allocated_), inserted);
+    if (inserted) ++allocated_;
+  }
   return combine(block, accesses);
 }
 

@@ -18,6 +18,11 @@ namespace fl {
 class AlTlb {
  public:
   explicit AlTlb(int entries = 512) : capacity_(entries) {}
+  // Blocks numbered (source << 32) | index with source < sources and index < perSource:
+  // the AL Table becomes a dense array (a DeepSeek-V3 layer's 131 k blocks per GPU as a
+  // hash map are megabytes of cache misses, one per delivered packet).
+  AlTlb(int entries, std::uint32_t sources, std::uint32_t perSource)
+      : capacity_(entries), perSource_(sources > 0 ? perSource : 0), dense_(std::size_t(sources) * perSource, kNone) {}
 
   // Dispatch: the token's block arrives; allocate a layout block on first touch.
   // `accesses` NVLink packets of the same block arrive back to back (a coarse simulated
@@ -29,7 +34,7 @@ class AlTlb {
 
   std::int64_t hits() const { return hits_; }
   std::int64_t misses() const { return misses_; }
-  std::int64_t allocatedBlocks() const { return static_cast<std::int64_t>(table_.size()); }
+  std::int64_t allocatedBlocks() const { return allocated_; }
 
  private:
   static constexpr std::uint32_t kNone = UINT32_MAX;
@@ -42,6 +47,9 @@ class AlTlb {
 
   int capacity_;
   FlatMap<std::uint32_t> table_;   // AL Table: algebraic -> layout block (16-byte slots)
+  std::uint32_t perSource_ = 0;    // the dense AL Table instead, when set
+  std::vector<std::uint32_t> dense_;
+  std::int64_t allocated_ = 0;
   std::vector<Line> lines_;        // TLB contents, up to capacity_
   std::uint32_t oldest_ = kNone, newest_ = kNone;
   FlatMap<std::uint32_t> cached_;  // block -> line

@@ -32,7 +32,11 @@ Time BarrierCoordinator::spread(std::uint32_t id) const {
 }
 
 MoeAgent::MoeAgent(net::EndpointNode& ep, const MoeShared& s, int rank)
-    : Agent(ep), s_(s), rank_(rank), tlb_(s.tlbEntries) {
+    : Agent(ep),
+      s_(s),
+      rank_(rank),
+      tlb_(s.tlbEntries, s.translates() ? static_cast<std::uint32_t>(s.plan->gpus) : 0,
+           static_cast<std::uint32_t>(s.plan->tokens)) {
   const MoePlan& p = *s.plan;
   combineGot_.assign(static_cast<std::size_t>(p.tokens), 0);
   combineOperands_.assign(static_cast<std::size_t>(p.tokens), 0);

@@ -156,22 +156,28 @@ void TestLruStructures::reductionBufferEvictsLeastRecentlyUsed() {
 void TestLruStructures::alTlbCountsLikeAnLruList_data() {
   QTest::addColumn<int>("entries");
   QTest::addColumn<int>("blocks");
-  QTest::newRow("no TLB") << 0 << 50;
-  QTest::newRow("one entry") << 1 << 5;
-  QTest::newRow("small TLB, thrashing") << 8 << 40;
-  QTest::newRow("TLB larger than the working set") << 64 << 40;
+  QTest::addColumn<bool>("dense");  // the AL Table as a dense array over 3 sources
+  QTest::newRow("no TLB") << 0 << 50 << false;
+  QTest::newRow("one entry") << 1 << 5 << false;
+  QTest::newRow("small TLB, thrashing") << 8 << 40 << false;
+  QTest::newRow("TLB larger than the working set") << 64 << 40 << false;
+  QTest::newRow("dense table, no TLB") << 0 << 50 << true;
+  QTest::newRow("dense table, small TLB") << 8 << 20 << true;
+  QTest::newRow("dense table, TLB larger than the working set") << 128 << 30 << true;
 }
 
 void TestLruStructures::alTlbCountsLikeAnLruList() {
   QFETCH(int, entries);
   QFETCH(int, blocks);
+  QFETCH(bool, dense);
   std::mt19937 rng(3);
-  AlTlb tlb(entries);
+  AlTlb tlb = dense ? AlTlb(entries, 3, static_cast<std::uint32_t>(blocks)) : AlTlb(entries);
   std::vector<std::uint64_t> lru;  // oldest first
   std::vector<std::uint64_t> allocated;
   std::int64_t hits = 0, misses = 0;
   for (int i = 0; i < 20000; ++i) {
-    const std::uint64_t block = (std::uint64_t{1} << 40) + rng() % static_cast<unsigned>(blocks);
+    const std::uint64_t source = dense ? rng() % 3 : 256;  // block = source << 32 | index
+    const std::uint64_t block = (source << 32) + rng() % static_cast<unsigned>(blocks);
     const int accesses = 1 + static_cast<int>(rng() % 3);
     const bool dispatch = rng() % 2 == 0;
     auto it = std::find(lru.begin(), lru.end(), block);
