@@ -127,7 +127,7 @@ std::unique_ptr<Workload> makeMoeLayer(const Scenario& s, net::Network& net, Sim
         net::Network::MulticastGroup group;
         for (auto d : r.gpus) group.members.push_back(sh.nodeOf[static_cast<std::size_t>(d)]);
         if (sh.comm == MoeCommunication::DySharp) {
-          group.targets = r.experts;  // trimmed target list: this GPU's experts
+          group.targets.assign(r.experts.begin(), r.experts.end());  // trimmed target list: this GPU's experts
         } else {
           group.targets.assign(r.gpus.size(), 1);  // one explicit address per replica
           group.targetsPerFlit = 1;

@@ -37,6 +37,8 @@ MoePlan planMoeLayer(const Scenario& s, int gpus) {
   }
   std::int64_t remoteSum = 0, withRemote = 0;
   std::vector<std::uint16_t> perGpu(static_cast<std::size_t>(gpus));
+  std::vector<std::size_t> routeEnd;  // per token: its lists' end in the flat arrays
+  routeEnd.reserve(p.routes.size());
   for (int g = 0; g < gpus; ++g) {
     for (int t = 0; t < p.tokens; ++t) {
       std::fill(perGpu.begin(), perGpu.end(), 0);
@@ -47,17 +49,23 @@ MoePlan planMoeLayer(const Scenario& s, int gpus) {
         const auto idx = std::lower_bound(local.begin(), local.end(), e) - local.begin();
         ++expertRows[static_cast<std::size_t>(host)][static_cast<std::size_t>(idx)];
       }
-      TokenRoute& r = p.routes[static_cast<std::size_t>(g) * static_cast<std::size_t>(p.tokens) + static_cast<std::size_t>(t)];
+      const std::size_t first = p.routeGpus.size();
       for (int d = 0; d < gpus; ++d) {
         if (d == g || perGpu[static_cast<std::size_t>(d)] == 0) continue;
-        r.gpus.push_back(d);
-        r.experts.push_back(perGpu[static_cast<std::size_t>(d)]);
+        p.routeGpus.push_back(d);
+        p.routeExperts.push_back(perGpu[static_cast<std::size_t>(d)]);
         ++p.tokensIn[static_cast<std::size_t>(d)];
       }
-      const auto n = static_cast<std::int64_t>(r.gpus.size());
+      routeEnd.push_back(p.routeGpus.size());
+      const auto n = static_cast<std::int64_t>(p.routeGpus.size() - first);
       remoteSum += n;
       if (n > 0) ++withRemote;
     }
+  }
+  // The views, once the arrays have stopped growing.
+  for (std::size_t i = 0, begin = 0; i < p.routes.size(); begin = routeEnd[i++]) {
+    p.routes[i].gpus = std::span<const std::int32_t>(p.routeGpus).subspan(begin, routeEnd[i] - begin);
+    p.routes[i].experts = std::span<const std::uint16_t>(p.routeExperts).subspan(begin, routeEnd[i] - begin);
   }
   const double all = static_cast<double>(gpus) * p.tokens;
   p.meanRemoteGpus = all > 0 ? static_cast<double>(remoteSum) / all : 0;

@@ -6,6 +6,7 @@
 // distinct destination's link in Dispatch; the mirror in Combine).
 #pragma once
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "gpu/tile_gemm.h"
@@ -15,19 +16,29 @@
 
 namespace fl::work {
 
+// Views into MoePlan's flat arrays (every token's lists back to back: one allocation,
+// read in token order, instead of two small ones per token scattered over the heap).
 struct TokenRoute {
-  std::vector<std::int32_t> gpus;     // distinct remote destination GPUs, ascending
-  std::vector<std::uint16_t> experts; // experts of this token on each of them
+  std::span<const std::int32_t> gpus;     // distinct remote destination GPUs, ascending
+  std::span<const std::uint16_t> experts; // experts of this token on each of them
 };
 
 enum MoePhase : int { kDispatch = 0, kCombine = 1 };
 enum Direction : int { kUplink = 0, kDownlink = 1 };
 
 struct MoePlan {
+  MoePlan() = default;
+  MoePlan(MoePlan&&) = default;  // routes point into routeGpus / routeExperts: no copies
+  MoePlan& operator=(MoePlan&&) = default;
+  MoePlan(const MoePlan&) = delete;
+  MoePlan& operator=(const MoePlan&) = delete;
+
   int gpus = 0, tokens = 0;
   std::int64_t dispatchBytes = 0;  // one token vector in the dispatch dtype
   std::int64_t combineBytes = 0;   // one expert output in the combine dtype
   std::vector<TokenRoute> routes;  // [gpu * tokens + token]
+  std::vector<std::int32_t> routeGpus;      // what routes[].gpus view, token after token
+  std::vector<std::uint16_t> routeExperts;  // what routes[].experts view
   std::vector<std::int64_t> tokensIn;    // per GPU: remote tokens it receives (deduplicated)
   std::vector<std::int64_t> localRows;   // per GPU: token rows its experts compute (all sources)
   std::vector<Time> gemm1, gemm2;        // per GPU: expert GEMM times
