@@ -1,6 +1,7 @@
 #include "network/network.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "results/results.h"
 #include "scenario/scenario.h"
@@ -51,18 +52,28 @@ Network::~Network() = default;
 int Network::addGroup(std::vector<topo::NodeId> members) {
   MulticastGroup g;
   g.members = std::move(members);
-  return addGroup(std::move(g));
+  return addGroup(g);
 }
 
-int Network::addGroup(MulticastGroup g) {
-  groups_.push_back(std::move(g));
+int Network::addGroup(const MulticastGroup& g) {
+  if (!g.targets.empty() && g.targets.size() != g.members.size())
+    throw std::logic_error("network: a multicast group needs one target count per member");
+  StoredGroup stored;
+  stored.first = static_cast<std::uint32_t>(groupMembers_.size());
+  stored.size = static_cast<std::uint32_t>(g.members.size());
+  stored.targeted = !g.targets.empty();
+  stored.targetsPerFlit = g.targetsPerFlit;
+  groupMembers_.insert(groupMembers_.end(), g.members.begin(), g.members.end());
+  if (stored.targeted) groupTargets_.insert(groupTargets_.end(), g.targets.begin(), g.targets.end());
+  else groupTargets_.resize(groupMembers_.size(), 0);
+  groups_.push_back(stored);
   return static_cast<int>(groups_.size()) - 1;
 }
 
 int Network::replicaExtensionFlits(int id, std::size_t index) const {
-  const MulticastGroup& g = groups_[static_cast<std::size_t>(id)];
-  if (g.targets.empty()) return 0;
-  const int n = g.targets[index];
+  const StoredGroup& g = groups_[static_cast<std::size_t>(id)];
+  if (!g.targeted) return 0;
+  const int n = groupTargets_[g.first + index];
   return (n + g.targetsPerFlit - 1) / g.targetsPerFlit;
 }
 
