@@ -1,5 +1,7 @@
 #include "gpu/al_tlb.h"
 
+#include <stdexcept>
+
 namespace fl {
 
 // Moves a line (linked or not yet) to the most recently used end.
@@ -42,7 +44,10 @@ bool AlTlb::lookup(std::uint64_t block) {
 bool AlTlb::dispatch(std::uint64_t block, int accesses) {
   // First touch allocates the next layout block (dense, in arrival order).
   if (perSource_ > 0) {
-    std::uint32_t& layout = dense_[(block >> 32) * perSource_ + (block & 0xffffffffu)];
+    const std::uint64_t at = (block >> 32) * perSource_ + (block & 0xffffffffu);
+    if ((block & 0xffffffffu) >= perSource_ || at >= dense_.size())
+      throw std::logic_error("AL TLB: block outside the dense table's sources x blocks");
+    std::uint32_t& layout = dense_[at];
     if (layout == kNone) layout = static_cast<std::uint32_t>(allocated_++);
   } else {
     bool inserted = false;

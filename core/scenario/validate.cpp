@@ -203,6 +203,9 @@ void checkScheme(const Scenario& s, const Checker& c) {
     c.fail({"scheme.token_centric.dispatch_sms", "scheme.token_centric.combine_sms", "scheme.token_centric.gemm1_sms"},
            "at least one SM for Dispatch, for Combine and for the GEMMs",
            str(groups[0]) + " / " + str(groups[1] + groups[2]) + " / " + str(groups[3]));
+  // A limit of a few bytes per second would put packets beyond the simulated time range.
+  if (const double bw = s.gpu.sm_comm_bandwidth; bw > 0 && bw < 1e6)
+    c.fail({"gpu.sm_comm_bandwidth"}, "0 B/s (no limit) or at least 1 MB/s", formatQuantity(bw, QuantityKind::Bandwidth));
   if (k.persistent.task_n > 0 && sms < 2 && k.fusion == MoeFusion::Persistent)
     c.fail({"gpu.sms", "scheme.fusion"}, "at least 2 SMs (one processor and the OS block)", str(sms));
 }

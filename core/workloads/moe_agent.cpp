@@ -168,7 +168,9 @@ net::Message MoeAgent::message(net::Op op, std::int64_t bytes, int phase, int so
   // Links count payload per phase (1 dispatch, 2 combine; MoeLayer names them) for the
   // NIC incast; readiness notifications are signals, not token data: phase 0.
   m.phase = static_cast<std::uint8_t>(phase == kTagNotify ? 0 : phase + 1);
-  m.issueGate = m.phase;  // Dispatch's SMs and Combine's SMs; signals pass freely
+  // Dispatch's and Combine's SMs issue at a limited rate, if set (signals pass freely):
+  // ungated messages cost the endpoint nothing per packet.
+  if (phase != kTagNotify && s_.issueRate[phase] > 0) m.issueGate = m.phase;
   // Distinct reduction keys per token: its packets are numbered from token x pieces.
   const std::int64_t pieces = (bytes + s_.packetPayload - 1) / s_.packetPayload;
   m.firstPiece = static_cast<std::uint32_t>(token * pieces);
