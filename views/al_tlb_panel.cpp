@@ -7,8 +7,10 @@
 #include <QStackedWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <qcustomplot.h>
 
+#include "results/results.h"
 #include "views/format_units.h"
 #include "views/run_model.h"
 
@@ -132,12 +134,14 @@ void AlTlbPanel::setElsewhereHint(const QString& hint) {
   if (noticeVisible()) rebuild();
 }
 
+bool AlTlbPanel::hasLookups(const Results& r) {
+  return std::any_of(r.endpoints.begin(), r.endpoints.end(),
+                     [](const EndpointResult& e) { return e.al_tlb_hits + e.al_tlb_misses > 0; });
+}
+
 void AlTlbPanel::rebuild() {
   const Results* r = model_->results();
-  std::int64_t lookups = 0;
-  if (r)
-    for (const auto& e : r->endpoints) lookups += e.al_tlb_hits + e.al_tlb_misses;
-  if (!r || r->endpoints.empty() || lookups == 0) {
+  if (!r || !hasLookups(*r)) {
     if (!r)
       notice_->setText(tr("No results yet."));
     else if (r->endpoints.empty())

@@ -14,6 +14,10 @@ class QLabel;
 class QStackedWidget;
 class QTableWidget;
 
+namespace fl {
+struct Results;
+}
+
 namespace fl::views {
 
 class RunModel;
@@ -37,16 +41,18 @@ class AlTlbPanel : public QWidget {
   // Where else to look when this run has no AL TLB lookups (e.g. the sweep points that
   // do); added to the notice. Empty: nothing.
   void setElsewhereHint(const QString& hint);
+  // Whether a run has anything for this panel to show: AL TLB lookups on some GPU.
+  static bool hasLookups(const Results& r);
 
  private:
   void rebuild();
-  QString elsewhere_;
   void showEndpoint();
   void followSelection();
 
   RunModel* model_;
   QStackedWidget* stack_;
   QLabel* notice_;
+  QString elsewhere_;  // setElsewhereHint()
   QComboBox* combo_;
   QTableWidget* table_;
   QCustomPlot* plot_;

@@ -194,8 +194,13 @@ QString SwitchTablePanel::noReductionsText() const {
 }
 
 void SwitchTablePanel::setElsewhereHint(const QString& hint) {
+  if (hint == elsewhere_) return;
   elsewhere_ = hint;
   if (noticeVisible()) notice_->setText(noReductionsText());
+}
+
+bool SwitchTablePanel::hasReductions(const Results& r) {
+  return std::any_of(r.switches.begin(), r.switches.end(), [](const SwitchResult& s) { return !s.reduction_ports.empty(); });
 }
 
 void SwitchTablePanel::rebuildPorts() {

@@ -49,6 +49,8 @@ class SwitchTablePanel : public QWidget {
   // Where else to look when this run has no reductions (e.g. the sweep points that do);
   // added to the notice. Empty: nothing.
   void setElsewhereHint(const QString& hint);
+  // Whether a run has anything for this panel to show: a switch port that reduced.
+  static bool hasReductions(const Results& r);
   void selectPort(int port);
 
  protected:

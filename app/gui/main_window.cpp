@@ -55,15 +55,6 @@ QString pointsWithHint(const SweepResults& sweep, const QString& what, Has has) 
   return MainWindow::tr("Sweep points with %1 (pick one under \"Sweep point\" in the toolbar):\n%2").arg(what, list);
 }
 
-bool hasReductions(const Results& r) {
-  return std::any_of(r.switches.begin(), r.switches.end(), [](const SwitchResult& s) { return !s.reduction_ports.empty(); });
-}
-
-bool hasAlTlbLookups(const Results& r) {
-  return std::any_of(r.endpoints.begin(), r.endpoints.end(),
-                     [](const EndpointResult& e) { return e.al_tlb_hits + e.al_tlb_misses > 0; });
-}
-
 }  // namespace
 
 MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
@@ -184,8 +175,8 @@ void MainWindow::buildDocks() {
   tlb->setWidget(tlbPanel);
   // Panels with nothing to show for the selected point name the points that have it.
   const auto hintElsewhere = [this, tablePanel, tlbPanel] {
-    tablePanel->setElsewhereHint(pointsWithHint(*sweep_, tr("in-switch reductions"), hasReductions));
-    tlbPanel->setElsewhereHint(pointsWithHint(*sweep_, tr("AL TLB lookups"), hasAlTlbLookups));
+    tablePanel->setElsewhereHint(pointsWithHint(*sweep_, tr("in-switch reductions"), views::SwitchTablePanel::hasReductions));
+    tlbPanel->setElsewhereHint(pointsWithHint(*sweep_, tr("AL TLB lookups"), views::AlTlbPanel::hasLookups));
   };
   connect(sweep_, &SweepResults::pointFinished, this, hintElsewhere);
   connect(sweep_, &SweepResults::selectedPointChanged, this, hintElsewhere);

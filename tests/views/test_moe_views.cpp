@@ -146,6 +146,7 @@ void TestMoeViews::alTlbNotices() {
     load(model, run);
     const bool lookups = run.results->moe->al_tlb_hits + run.results->moe->al_tlb_misses > 0;
     QCOMPARE(panel.noticeVisible(), !lookups);
+    QCOMPARE(AlTlbPanel::hasLookups(*run.results), lookups);
     if (!lookups) QVERIFY(panel.noticeText().contains(scheme));
   }
   load(model, moe().at("deepep"));

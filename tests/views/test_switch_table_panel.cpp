@@ -251,6 +251,8 @@ void TestSwitchTablePanel::switchNoticeAndRawTags() {
   QVERIFY(panel.noticeVisible());
   load(model, moe().at("deepep"));  // no in-switch reduction
   QVERIFY(panel.noticeVisible());
+  QVERIFY(!SwitchTablePanel::hasReductions(*moe().at("deepep").results));
+  QVERIFY(SwitchTablePanel::hasReductions(*moe().at("dysharp").results));
   // Where else to look (the main window names the sweep points with reductions).
   const auto noticeText = [&] {
     QString all;
