@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include "engine/huge_pages.h"
 #include "scenario/scenario.h"
 #include "sim/run.h"
 
@@ -42,7 +43,8 @@ void report(const char* name, const Scenario& s) {
 
 }  // namespace
 
-int main() {
+int main(int /*argc*/, char** argv) {
+  fl::reexecWithHugePages(argv);
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
   Scenario a2a;
   a2a.topology.kind = TopologyKind::NvSwitch;

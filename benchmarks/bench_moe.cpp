@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "engine/huge_pages.h"
 #include "scenario/scenario.h"
 #include "sim/run.h"
 
@@ -57,6 +58,7 @@ void runCase(const char* label, MoeCommunication comm, std::int64_t packet) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  fl::reexecWithHugePages(argv);
   if (argc > 1) only = argv[1];
   runCase("deepep, 4 KiB packets", MoeCommunication::DeepEp, 4096);
   runCase("dysharp, 4 KiB packets", MoeCommunication::DySharp, 4096);

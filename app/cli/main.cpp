@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "cli/list_command.h"
+#include "engine/huge_pages.h"
 #include "cli/progress_bar.h"
 #include "cli/summary.h"
 #include "results/atomic_file.h"
@@ -359,6 +360,7 @@ int realMain(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  fl::reexecWithHugePages(argv);
   try {
     return realMain(argc, argv);
   } catch (const fl::InputError& e) {

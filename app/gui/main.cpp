@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <optional>
 
+#include "engine/huge_pages.h"
 #include "gui/main_window.h"
 #include "gui/run_controller.h"
 #include "scenario/quantity.h"
@@ -33,6 +34,7 @@ int badInput(const QString& message) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  fl::reexecWithHugePages(argv);
   QApplication app(argc, argv);
   QApplication::setOrganizationName(QStringLiteral("FabricLab"));
   QApplication::setApplicationName(QStringLiteral("fabriclab"));

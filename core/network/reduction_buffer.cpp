@@ -6,25 +6,23 @@ namespace fl::net {
 
 ReductionEntry* ReductionBuffer::find(std::uint64_t key) {
   const std::uint32_t* n = index_.find(key);
-  return n == nullptr ? nullptr : &nodes_[*n].entry;
+  return n == nullptr ? nullptr : &entries_[*n];
 }
 
 void ReductionBuffer::unlink(std::uint32_t n) {
-  Node& node = nodes_[n];
-  (node.prev == kNone ? oldest_ : nodes_[node.prev].next) = node.next;
-  (node.next == kNone ? newest_ : nodes_[node.next].prev) = node.prev;
+  const Link& link = links_[n];
+  (link.prev == kNone ? oldest_ : links_[link.prev].next) = link.next;
+  (link.next == kNone ? newest_ : links_[link.next].prev) = link.prev;
 }
 
 void ReductionBuffer::linkNewest(std::uint32_t n) {
-  Node& node = nodes_[n];
-  node.prev = newest_;
-  node.next = kNone;
-  (newest_ == kNone ? oldest_ : nodes_[newest_].next) = n;
+  links_[n] = Link{newest_, kNone};
+  (newest_ == kNone ? oldest_ : links_[newest_].next) = n;
   newest_ = n;
 }
 
 void ReductionBuffer::release(std::uint32_t n) {
-  nodes_[n].next = free_;
+  links_[n].next = free_;
   free_ = n;
 }
 
@@ -32,7 +30,7 @@ ReductionEntry& ReductionBuffer::insert(const ReductionEntry& e,
                                         std::vector<ReductionEntry>& evicted) {
   while (oldest_ != kNone && used_ + e.bytes > capacity_) {
     const std::uint32_t victim = oldest_;
-    const ReductionEntry& v = nodes_[victim].entry;
+    const ReductionEntry& v = entries_[victim];
     evicted.push_back(v);
     used_ -= v.bytes;
     index_.erase(v.key);
@@ -42,18 +40,19 @@ ReductionEntry& ReductionBuffer::insert(const ReductionEntry& e,
   }
   std::uint32_t n = free_;
   if (n != kNone) {
-    free_ = nodes_[n].next;
+    free_ = links_[n].next;
   } else {
-    n = static_cast<std::uint32_t>(nodes_.size());
-    nodes_.emplace_back();
+    n = static_cast<std::uint32_t>(entries_.size());
+    entries_.emplace_back();
+    links_.emplace_back();
   }
-  nodes_[n].entry = e;
+  entries_[n] = e;
   linkNewest(n);
   index_[e.key] = n;
   used_ += e.bytes;
   peakEntries_ = std::max(peakEntries_, entries());
   peakBytes_ = std::max(peakBytes_, used_);
-  return nodes_[n].entry;
+  return entries_[n];
 }
 
 void ReductionBuffer::touch(std::uint64_t key) {
@@ -67,7 +66,7 @@ void ReductionBuffer::erase(std::uint64_t key) {
   const std::uint32_t* found = index_.find(key);
   if (found == nullptr) return;
   const std::uint32_t n = *found;
-  used_ -= nodes_[n].entry.bytes;
+  used_ -= entries_[n].bytes;
   unlink(n);
   release(n);
   index_.erase(key);
@@ -75,7 +74,7 @@ void ReductionBuffer::erase(std::uint64_t key) {
 
 std::vector<ReductionEntry> ReductionBuffer::contents() const {
   std::vector<ReductionEntry> out;
-  for (std::uint32_t n = oldest_; n != kNone; n = nodes_[n].next) out.push_back(nodes_[n].entry);
+  for (std::uint32_t n = oldest_; n != kNone; n = links_[n].next) out.push_back(entries_[n]);
   return out;
 }
 

@@ -4,8 +4,10 @@
 // its destination, which costs traffic and is counted).
 //
 // On the path of every reduction operand, so nothing allocates per entry: entries live
-// in a pooled array (freed slots are reused), the LRU order is an intrusive doubly
-// linked list of slot indices, and the key index is a flat hash map.
+// in a pooled array (freed slots are reused), the LRU order is a doubly linked list of
+// slot indices kept apart from the entries (so re-linking a touched entry's neighbours
+// reads a small dense array, not two scattered entries), and the key index is a flat
+// hash map.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -55,8 +57,7 @@ class ReductionBuffer {
 
  private:
   static constexpr std::uint32_t kNone = UINT32_MAX;
-  struct Node {
-    ReductionEntry entry;
+  struct Link {
     std::uint32_t prev = kNone, next = kNone;  // LRU neighbours; next links the free list
   };
   void unlink(std::uint32_t n);
@@ -66,7 +67,8 @@ class ReductionBuffer {
   std::int64_t capacity_;
   std::int64_t used_ = 0;
   std::int64_t peakEntries_ = 0, peakBytes_ = 0, evictions_ = 0;
-  std::vector<Node> nodes_;
+  std::vector<ReductionEntry> entries_;  // by slot
+  std::vector<Link> links_;              // by slot
   std::uint32_t oldest_ = kNone, newest_ = kNone, free_ = kNone;
   FlatMap<std::uint32_t> index_;  // key -> node
 };

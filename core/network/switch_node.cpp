@@ -18,7 +18,7 @@ SwitchNode::SwitchNode(Network& net, topo::NodeId node) : NetworkNode(net, node)
 void SwitchNode::wire() {
   NetworkNode::wire();
   const auto vcs = static_cast<std::size_t>(config().virtualChannels);
-  occupancy_.assign(out_.size() + 1, std::vector<std::int64_t>(vcs, 0));  // + the internal port
+  occupancy_.assign((out_.size() + 1) * vcs, 0);  // + the internal port
   const auto slots = static_cast<std::uint32_t>((out_.size() + 1) * vcs);  // inputs x VCs
   outState_.assign(out_.size(), OutState{VirtualOutputQueue(slots, static_cast<std::uint32_t>(vcs)), Request{}});
   frees_.assign(out_.size(), {});
@@ -119,7 +119,7 @@ void SwitchNode::arrive(int inPort, PacketHandle h) {
   // A copy: reducing may allocate packets and move the pool's storage.
   const Packet p = pool()[h];
   const std::int32_t flits = flitsOf(p);
-  std::int64_t& occupied = occupancy_[static_cast<std::size_t>(inPort)][p.vc];
+  std::int64_t& occupied = occupancy_[slotOf(inPort, p.vc)];
   occupied += flits;
   if (inPort != internalPort()) noteOccupancy(occupied);
 
@@ -183,7 +183,7 @@ void SwitchNode::requestOutput(int port, const Request& r) {
 
 // The packet has left its input buffer: free its flits and tell the upstream node.
 void SwitchNode::release(int inPort, int vc, std::int32_t flits) {
-  occupancy_[static_cast<std::size_t>(inPort)][static_cast<std::size_t>(vc)] -= flits;
+  occupancy_[slotOf(inPort, vc)] -= flits;
   if (inPort != internalPort()) returnCredit(inPort, vc, flits);
 }
 

@@ -96,7 +96,7 @@ class SwitchNode : public NetworkNode {
   void reduce(const Packet& p, int bufferPort);
   void emitResult(const ReductionEntry& e, Op requestOp, Time ready);
 
-  std::vector<std::vector<std::int64_t>> occupancy_;  // [port (+ internal)][vc] flits
+  std::vector<std::int64_t> occupancy_;  // flits by slotOf(port (+ internal), vc): one load, not two
   std::vector<OutState> outState_;
   std::vector<ReplicaFree> frees_;  // per port
   std::int64_t elidedFrees_ = 0;

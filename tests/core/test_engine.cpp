@@ -8,6 +8,7 @@
 #include <set>
 
 #include "engine/event_queue.h"
+#include "engine/huge_pages.h"
 #include "engine/simulator.h"
 #include "scenario/scenario.h"
 #include "sim/run.h"
@@ -44,6 +45,8 @@ class TestEngine : public QObject {
   void partitionedRunVisitsTheSameEvents();
   void cancellationStopsARun();
   void progressRisesToOne();
+  void hugePageTunables_data();
+  void hugePageTunables();
 };
 
 void TestEngine::queueOrderMatchesSort_data() {
@@ -164,6 +167,40 @@ void TestEngine::progressRisesToOne() {
   QVERIFY(!seen.empty());
   QCOMPARE(seen.back(), 1.0);
   for (std::size_t i = 1; i < seen.size(); ++i) QVERIFY(seen[i] >= seen[i - 1]);
+}
+
+// When the programs restart themselves for transparent huge pages, and with what
+// GLIBC_TUNABLES: only when the kernel gives them on request, never over a user's own
+// hugetlb choice or FABRICLAB_HUGE_PAGES=0, keeping the user's other tunables.
+void TestEngine::hugePageTunables_data() {
+  QTest::addColumn<QString>("current");  // "-": unset
+  QTest::addColumn<QString>("optOut");   // "-": unset
+  QTest::addColumn<QString>("kernelMode");
+  QTest::addColumn<QString>("expected");  // "-": no restart
+  const QString madvise = "always [madvise] never";
+  QTest::newRow("unset, madvise") << "-" << "-" << madvise << "glibc.malloc.hugetlb=1";
+  QTest::newRow("empty, madvise") << "" << "-" << madvise << "glibc.malloc.hugetlb=1";
+  QTest::newRow("other tunables kept") << "glibc.malloc.tcache_count=0" << "-" << madvise
+                                       << "glibc.malloc.tcache_count=0:glibc.malloc.hugetlb=1";
+  QTest::newRow("user chose hugetlb") << "glibc.malloc.hugetlb=0" << "-" << madvise << "-";
+  QTest::newRow("opted out") << "-" << "0" << madvise << "-";
+  QTest::newRow("opt-out other than 0") << "-" << "1" << madvise << "glibc.malloc.hugetlb=1";
+  QTest::newRow("kernel: always") << "-" << "-" << "[always] madvise never" << "-";
+  QTest::newRow("kernel: never") << "-" << "-" << "always madvise [never]" << "-";
+  QTest::newRow("no sysfs file") << "-" << "-" << "" << "-";
+}
+
+void TestEngine::hugePageTunables() {
+  QFETCH(QString, current);
+  QFETCH(QString, optOut);
+  QFETCH(QString, kernelMode);
+  QFETCH(QString, expected);
+  const std::string cur = current.toStdString(), opt = optOut.toStdString();
+  const std::optional<std::string> got = fl::hugePageTunables(current == "-" ? nullptr : cur.c_str(),
+                                                              optOut == "-" ? nullptr : opt.c_str(),
+                                                              kernelMode.toStdString());
+  QCOMPARE(got.has_value(), expected != "-");
+  if (got) QCOMPARE(QString::fromStdString(*got), expected);
 }
 
 QTEST_GUILESS_MAIN(TestEngine)
