@@ -17,7 +17,8 @@
 
 namespace fl::net {
 
-struct ReductionEntry {
+// One cache line, aligned: an operand's arrival reads its entry, mostly a cache miss.
+struct alignas(64) ReductionEntry {
   std::uint64_t key = 0;
   std::int32_t requester = -1;    // node the result goes to
   std::int32_t group = -1;        // Red: result multicast group (-1: unicast to requester)
@@ -32,6 +33,7 @@ struct ReductionEntry {
   std::int16_t port = -1;         // port whose buffer holds it (the result leaves there)
   std::uint32_t arrivalSlot = UINT32_MAX;  // the switch's arrival-time scratch (none: not logged)
 };
+static_assert(sizeof(ReductionEntry) == 64);
 
 class ReductionBuffer {
  public:
@@ -44,6 +46,10 @@ class ReductionBuffer {
   ReductionEntry& insert(const ReductionEntry& e, std::vector<ReductionEntry>& evicted);
   void touch(std::uint64_t key);  // marks as most recently used
   void prefetch(std::uint64_t key) const { index_.prefetch(key); }  // a cache hint for find()
+  // A later hint, once the index slot is cached: the entry find() returns, if any.
+  void prefetchEntry(std::uint64_t key) const {
+    if (const std::uint32_t* n = index_.find(key)) __builtin_prefetch(&entries_[*n]);
+  }
   void erase(std::uint64_t key);
 
   std::int64_t capacity() const { return capacity_; }

@@ -76,11 +76,12 @@ void SwitchNode::prefetch(const Event& e, bool near) const {
       outState_[port].queue.prefetchTail(slotOf(static_cast<int>(e.arg32), p.vc));
     }
   } else if (p.op == Op::LdReduceData && p.resultPort >= 0) {
-    buffers_[static_cast<std::size_t>(p.resultPort)].prefetch(reductionKey(p.requester, p.piece));
+    buffers_[static_cast<std::size_t>(p.resultPort)].prefetchEntry(reductionKey(p.requester, p.piece));
   }
 }
 
-// The slot-table entries the near hint reads (it would stall on them otherwise).
+// The slot-table entries the near hint reads (it would stall on them otherwise): a
+// passing packet's output FIFO slots, an operand's reduction-buffer index slot.
 void SwitchNode::prefetchMid(const Event& e) const {
   if (e.arg32 >= out_.size()) return;
   if (e.kind == kOutputFree) {
@@ -89,7 +90,11 @@ void SwitchNode::prefetchMid(const Event& e) const {
   }
   if (e.kind != kArrive) return;
   const Packet& p = (*pool_)[static_cast<PacketHandle>(e.arg)];
-  if (p.destination == node_) return;
+  if (p.destination == node_) {  // an operand: the index slot its buffer entry is found by
+    if (p.op == Op::LdReduceData && p.resultPort >= 0)
+      buffers_[static_cast<std::size_t>(p.resultPort)].prefetch(reductionKey(p.requester, p.piece));
+    return;
+  }
   std::uint32_t n = 0;
   const int* ports = hintedRoute(p, n);
   for (std::uint32_t k = 0; k < n; ++k)
