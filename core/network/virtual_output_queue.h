@@ -3,7 +3,8 @@
 // request only, so order per (input, VC, output) holds.
 //
 // Hot path of every switch hop, so nothing moves or allocates per request: the FIFOs
-// are linked lists through a node pool that only grows to the output's peak backlog,
+// are linked lists through a node pool that only grows to the output's peak backlog
+// (requests and links in separate arrays),
 // a slot's list is found by its id (a table sized on first use), and a bitmask of the
 // non-empty slots lets the arbiter skip empty ones a word at a time. A slot's entry also
 // holds the flit count of its head request (each node that of its successor), so that
@@ -44,12 +45,14 @@ class VirtualOutputQueue {
     std::uint32_t n;
     if (free_ != kNone) {
       n = free_;
-      free_ = nodes_[n].next;
+      free_ = links_[n].next;
     } else {
-      n = static_cast<std::uint32_t>(nodes_.size());
-      nodes_.emplace_back();
+      n = static_cast<std::uint32_t>(requests_.size());
+      requests_.emplace_back();
+      links_.emplace_back();
     }
-    nodes_[n] = Node{r, kNone, 0};
+    requests_[n] = r;
+    links_[n] = Link{kNone, 0};
     Fifo& f = fifos_[slot];
     if (f.head == kNone) {
       f.head = n;
@@ -57,8 +60,7 @@ class VirtualOutputQueue {
       active_[slot >> 6] |= std::uint64_t{1} << (slot & 63);
       if (slot >> 6 < 64) activeWords_ |= std::uint64_t{1} << (slot >> 6);
     } else {
-      nodes_[f.tail].next = n;
-      nodes_[f.tail].nextFlits = r.flits;
+      links_[f.tail] = Link{n, r.flits};
     }
     f.tail = n;
     ++size_;
@@ -72,7 +74,9 @@ class VirtualOutputQueue {
     const std::uint32_t w = rr_ >> 6;
     const std::uint64_t bits = active_[w] & (~std::uint64_t{0} << (rr_ & 63));
     if (bits == 0) return;  // further on: not worth a scan for a hint
-    __builtin_prefetch(&nodes_[fifos_[(w << 6) | static_cast<std::uint32_t>(std::countr_zero(bits))].head]);
+    const std::uint32_t head = fifos_[(w << 6) | static_cast<std::uint32_t>(std::countr_zero(bits))].head;
+    __builtin_prefetch(&requests_[head]);
+    __builtin_prefetch(&links_[head]);
   }
   // Earlier hints, one step before those: the slot-table entries they read.
   void prefetchHeadSlot() const {
@@ -88,7 +92,7 @@ class VirtualOutputQueue {
     if (fifos_.empty()) return;
     const Fifo& f = fifos_[slot];
     __builtin_prefetch(&f);
-    if (f.tail != kNone) __builtin_prefetch(&nodes_[f.tail]);
+    if (f.tail != kNone) __builtin_prefetch(&links_[f.tail]);
   }
 
   // Grants the head request of the first non-empty slot, in round-robin order from the
@@ -130,14 +134,14 @@ class VirtualOutputQueue {
       Fifo& f = fifos_[slot];
       if (!eligible(slot % vcs_, f.headFlits)) continue;
       const std::uint32_t n = f.head;
-      out = nodes_[n].request;
-      f.head = nodes_[n].next;
-      f.headFlits = nodes_[n].nextFlits;
+      out = requests_[n];
+      f.head = links_[n].next;
+      f.headFlits = links_[n].nextFlits;
       if (f.head == kNone) {
         active_[w] &= ~(std::uint64_t{1} << (slot & 63));
         if (active_[w] == 0 && w < 64) activeWords_ &= ~(std::uint64_t{1} << w);
       }
-      nodes_[n].next = free_;
+      links_[n].next = free_;
       free_ = n;
       --size_;
       rr_ = slot + 1 < slots_ ? slot + 1 : 0;
@@ -145,8 +149,9 @@ class VirtualOutputQueue {
     }
     return false;
   }
-  struct Node {
-    OutputRequest request;
+  // A node is a request and its link, in two arrays: appending to a FIFO writes its tail's
+  // link, which a dense array of links more often has cached than one of whole nodes.
+  struct Link {
     std::uint32_t next = kNone;  // next in its slot's FIFO, or in the free list
     std::int32_t nextFlits = 0;  // flits of the next request in its slot's FIFO
   };
@@ -159,7 +164,8 @@ class VirtualOutputQueue {
   std::vector<Fifo> fifos_;            // by slot id
   std::vector<std::uint64_t> active_;  // one bit per slot: its FIFO is non-empty
   std::uint64_t activeWords_ = 0;      // one bit per word of active_ (the first 64): non-zero
-  std::vector<Node> nodes_;
+  std::vector<OutputRequest> requests_;  // by node
+  std::vector<Link> links_;              // by node
   std::uint32_t free_ = kNone;
   std::uint32_t rr_ = 0;  // slot after the last grant (wrapped), where the next scan starts
   std::size_t size_ = 0;
