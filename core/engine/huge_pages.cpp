@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 
 namespace fl {
@@ -18,8 +19,12 @@ std::string kernelHugePageMode() {
 }
 }  // namespace
 
-std::optional<std::string> hugePageTunables(const char* current, const char* optOut, std::string_view kernelMode) {
+std::optional<std::string> hugePageTunables(const char* current, const char* optOut, const char* preload,
+                                            std::string_view kernelMode) {
   if (optOut != nullptr && std::string_view(optOut) == "0") return std::nullopt;
+  // Valgrind preloads its core and runs an exec'd program natively (or, given a path it
+  // resolves itself, not at all): a tool's user wants this process, as it is.
+  if (preload != nullptr && std::string_view(preload).find("vgpreload") != std::string_view::npos) return std::nullopt;
   const std::string tunables = current != nullptr ? current : "";
   if (tunables.find("glibc.malloc.hugetlb") != std::string::npos) return std::nullopt;
   // "[madvise]": pages for memory that asks; "[always]": every process has them already;
@@ -33,12 +38,15 @@ void reexecWithHugePages(char** argv) {
   if (std::getenv(kRestarted) != nullptr) return;
   const char* current = std::getenv("GLIBC_TUNABLES");
   const std::optional<std::string> tunables =
-      hugePageTunables(current, std::getenv("FABRICLAB_HUGE_PAGES"), kernelHugePageMode());
+      hugePageTunables(current, std::getenv("FABRICLAB_HUGE_PAGES"), std::getenv("LD_PRELOAD"), kernelHugePageMode());
   if (!tunables) return;
+  std::error_code error;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (error) return;
   const std::string before = current != nullptr ? current : "";
   const bool hadTunables = current != nullptr;
   if (setenv("GLIBC_TUNABLES", tunables->c_str(), 1) != 0 || setenv(kRestarted, "1", 1) != 0) return;
-  execv("/proc/self/exe", argv);
+  execv(self.c_str(), argv);
   // Still here: the exec failed. Run on with normal pages and leave the environment as it was.
   if (hadTunables) setenv("GLIBC_TUNABLES", before.c_str(), 1);
   else unsetenv("GLIBC_TUNABLES");

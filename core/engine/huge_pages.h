@@ -17,13 +17,14 @@ namespace fl {
 // Call first in main(), before any thread or output. Re-executes the program with
 // GLIBC_TUNABLES extended by glibc.malloc.hugetlb=1 and returns only when it does not:
 // the tunable is set already (by the user or a previous exec), FABRICLAB_HUGE_PAGES=0
-// asks not to (e.g. under valgrind, which would not follow the exec), the kernel has
-// transparent huge pages off or always on, or the exec fails.
+// asks not to, the program runs under valgrind (which would not follow the exec), the
+// kernel has transparent huge pages off or always on, or the exec fails.
 void reexecWithHugePages(char** argv);
 
-// The GLIBC_TUNABLES value to restart with, given its current value (null: unset), the
-// FABRICLAB_HUGE_PAGES setting (null: unset) and the kernel's mode line from
+// The GLIBC_TUNABLES value to restart with, given its current value, the settings of
+// FABRICLAB_HUGE_PAGES and LD_PRELOAD (null: unset) and the kernel's mode line from
 // /sys/kernel/mm/transparent_hugepage/enabled; nothing when no restart is wanted.
-std::optional<std::string> hugePageTunables(const char* current, const char* optOut, std::string_view kernelMode);
+std::optional<std::string> hugePageTunables(const char* current, const char* optOut, const char* preload,
+                                            std::string_view kernelMode);
 
 }  // namespace fl

@@ -175,29 +175,35 @@ void TestEngine::progressRisesToOne() {
 void TestEngine::hugePageTunables_data() {
   QTest::addColumn<QString>("current");  // "-": unset
   QTest::addColumn<QString>("optOut");   // "-": unset
+  QTest::addColumn<QString>("preload");  // "-": unset
   QTest::addColumn<QString>("kernelMode");
   QTest::addColumn<QString>("expected");  // "-": no restart
   const QString madvise = "always [madvise] never";
-  QTest::newRow("unset, madvise") << "-" << "-" << madvise << "glibc.malloc.hugetlb=1";
-  QTest::newRow("empty, madvise") << "" << "-" << madvise << "glibc.malloc.hugetlb=1";
-  QTest::newRow("other tunables kept") << "glibc.malloc.tcache_count=0" << "-" << madvise
+  QTest::newRow("unset, madvise") << "-" << "-" << "-" << madvise << "glibc.malloc.hugetlb=1";
+  QTest::newRow("empty, madvise") << "" << "-" << "-" << madvise << "glibc.malloc.hugetlb=1";
+  QTest::newRow("other tunables kept") << "glibc.malloc.tcache_count=0" << "-" << "-" << madvise
                                        << "glibc.malloc.tcache_count=0:glibc.malloc.hugetlb=1";
-  QTest::newRow("user chose hugetlb") << "glibc.malloc.hugetlb=0" << "-" << madvise << "-";
-  QTest::newRow("opted out") << "-" << "0" << madvise << "-";
-  QTest::newRow("opt-out other than 0") << "-" << "1" << madvise << "glibc.malloc.hugetlb=1";
-  QTest::newRow("kernel: always") << "-" << "-" << "[always] madvise never" << "-";
-  QTest::newRow("kernel: never") << "-" << "-" << "always madvise [never]" << "-";
-  QTest::newRow("no sysfs file") << "-" << "-" << "" << "-";
+  QTest::newRow("user chose hugetlb") << "glibc.malloc.hugetlb=0" << "-" << "-" << madvise << "-";
+  QTest::newRow("opted out") << "-" << "0" << "-" << madvise << "-";
+  QTest::newRow("opt-out other than 0") << "-" << "1" << "-" << madvise << "glibc.malloc.hugetlb=1";
+  QTest::newRow("under valgrind") << "-" << "-" << "/usr/libexec/valgrind/vgpreload_core-amd64-linux.so" << madvise
+                                  << "-";
+  QTest::newRow("other preload") << "-" << "-" << "/usr/lib/libfoo.so" << madvise << "glibc.malloc.hugetlb=1";
+  QTest::newRow("kernel: always") << "-" << "-" << "-" << "[always] madvise never" << "-";
+  QTest::newRow("kernel: never") << "-" << "-" << "-" << "always madvise [never]" << "-";
+  QTest::newRow("no sysfs file") << "-" << "-" << "-" << "" << "-";
 }
 
 void TestEngine::hugePageTunables() {
   QFETCH(QString, current);
   QFETCH(QString, optOut);
+  QFETCH(QString, preload);
   QFETCH(QString, kernelMode);
   QFETCH(QString, expected);
-  const std::string cur = current.toStdString(), opt = optOut.toStdString();
+  const std::string cur = current.toStdString(), opt = optOut.toStdString(), pre = preload.toStdString();
   const std::optional<std::string> got = fl::hugePageTunables(current == "-" ? nullptr : cur.c_str(),
                                                               optOut == "-" ? nullptr : opt.c_str(),
+                                                              preload == "-" ? nullptr : pre.c_str(),
                                                               kernelMode.toStdString());
   QCOMPARE(got.has_value(), expected != "-");
   if (got) QCOMPARE(QString::fromStdString(*got), expected);
