@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -21,7 +22,11 @@ std::string kernelHugePageMode() {
 
 std::optional<std::string> hugePageTunables(const char* current, const char* optOut, const char* preload,
                                             std::string_view kernelMode) {
-  if (optOut != nullptr && std::string_view(optOut) == "0") return std::nullopt;
+  if (optOut != nullptr) {  // the usual spellings of "off", in any case
+    std::string off = optOut;
+    for (char& c : off) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (off == "0" || off == "off" || off == "false" || off == "no") return std::nullopt;
+  }
   // Valgrind preloads its core and runs an exec'd program natively (or, given a path it
   // resolves itself, not at all): a tool's user wants this process, as it is.
   if (preload != nullptr && std::string_view(preload).find("vgpreload") != std::string_view::npos) return std::nullopt;

@@ -76,7 +76,7 @@ class ReductionBuffer {
   std::vector<ReductionEntry> entries_;  // by slot
   std::vector<Link> links_;              // by slot
   std::uint32_t oldest_ = kNone, newest_ = kNone, free_ = kNone;
-  FlatMap<std::uint32_t> index_;  // key -> node
+  FlatMap<std::uint32_t> index_;  // key -> slot
 };
 
 }  // namespace fl::net

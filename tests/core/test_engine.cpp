@@ -185,6 +185,9 @@ void TestEngine::hugePageTunables_data() {
                                        << "glibc.malloc.tcache_count=0:glibc.malloc.hugetlb=1";
   QTest::newRow("user chose hugetlb") << "glibc.malloc.hugetlb=0" << "-" << "-" << madvise << "-";
   QTest::newRow("opted out") << "-" << "0" << "-" << madvise << "-";
+  QTest::newRow("opted out: off") << "-" << "off" << "-" << madvise << "-";
+  QTest::newRow("opted out: FALSE") << "-" << "FALSE" << "-" << madvise << "-";
+  QTest::newRow("opted out: no") << "-" << "no" << "-" << madvise << "-";
   QTest::newRow("opt-out other than 0") << "-" << "1" << "-" << madvise << "glibc.malloc.hugetlb=1";
   QTest::newRow("under valgrind") << "-" << "-" << "/usr/libexec/valgrind/vgpreload_core-amd64-linux.so" << madvise
                                   << "-";
