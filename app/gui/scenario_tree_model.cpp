@@ -229,11 +229,15 @@ QVariant ScenarioTreeModel::data(const QModelIndex& index, int role) const {
     case Qt::EditRole:
       if (index.column() == KeyColumn) return it->label;
       if (index.column() == ValueColumn) {
-        // A swept key's own value is only the base: say what the runs use instead.
-        const QString swept = role == Qt::DisplayRole ? sweptValues(*it) : QString();
-        return swept.isEmpty() ? valueText(*it) : tr("%1 (swept: %2)").arg(valueText(*it), swept);
+        if (role == Qt::EditRole) return valueText(*it);
+        // A swept key's own value is only the base: say what the runs use instead. A 0
+        // that means something else ("no limit") says so.
+        const QString swept = sweptValues(*it);
+        const QString shown = it->spec ? q(it->spec->describe(valueText(*it).toStdString())) : valueText(*it);
+        return swept.isEmpty() ? shown : tr("%1 (swept: %2)").arg(shown, swept);
       }
-      if (index.column() == DefaultColumn && it->spec && it->kind == Kind::Key) return q(it->spec->defaultText);
+      if (index.column() == DefaultColumn && it->spec && it->kind == Kind::Key)
+        return q(it->spec->describe(it->spec->defaultText));
       return {};
     case Qt::ToolTipRole:
       if (index.column() != KeyColumn && it->kind != Kind::Section) {

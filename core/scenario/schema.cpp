@@ -32,6 +32,12 @@ std::string ParamSpec::rangeText() const {
   return {};
 }
 
+// Zero as getValue() prints it: "0", or "0" and a unit ("0 B/s", "0 ns").
+std::string ParamSpec::describe(const std::string& valueText) const {
+  const bool zero = valueText == "0" || valueText.starts_with("0 ");
+  return zero && !zeroMeans.empty() ? valueText + " (" + zeroMeans + ")" : valueText;
+}
+
 const ParamSpec* findParam(std::string_view path) {
   for (const ParamSpec& p : schema())
     if (p.path == path) return &p;

@@ -42,11 +42,15 @@ struct ParamSpec {
   std::vector<std::string> choices;        // enum values
   std::optional<QuantityKind> quantity;    // set for bytes, bandwidth, time, fraction
   bool scalar = true;  // one line of text; false: the text is a YAML flow list
+  std::string zeroMeans;  // what 0 stands for ("no limit"), when not a plain zero
   std::function<std::string(const Scenario&)> get;
   std::function<void(Scenario&, const YAML::Node&, const ValueSource&)> set;
 
   // "1 to 64", "> 0 B/s", "≥ 0 ns"; "" when unbounded.
   std::string rangeText() const;
+  // A value's text as shown to a reader: "0 B/s (no limit)" when 0 has a meaning of its
+  // own (zeroMeans), else `valueText` itself.
+  std::string describe(const std::string& valueText) const;
 };
 
 const std::vector<ParamSpec>& schema();

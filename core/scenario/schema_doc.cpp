@@ -20,6 +20,9 @@ std::string cell(std::string s) {
 
 std::string code(const std::string& s) { return s.empty() ? "\"\"" : "`" + s + "`"; }
 
+// "`0 B/s` (no limit)": the default as written, then what it stands for.
+std::string defaultCell(const ParamSpec& p) { return code(p.defaultText) + p.describe(p.defaultText).substr(p.defaultText.size()); }
+
 std::string typeText(const ParamSpec& p) {
   if (p.type == "enum") return "one of " + joinList(p.choices);
   return p.type;
@@ -101,7 +104,7 @@ void sectionTable(std::ostringstream& out, const std::string& title, const std::
   for (const ParamSpec& p : schema()) {
     const bool top = p.path.find('.') == std::string::npos;
     if (prefix.empty() ? !top : p.path.rfind(prefix + ".", 0) != 0) continue;
-    out << "| `" << p.path << "` | " << cell(typeText(p)) << " | " << cell(code(p.defaultText)) << " | "
+    out << "| `" << p.path << "` | " << cell(typeText(p)) << " | " << cell(defaultCell(p)) << " | "
         << cell(p.rangeText()) << " | " << cell(p.doc) << " | " << cell(p.source) << " |\n";
   }
 }

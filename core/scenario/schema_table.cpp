@@ -43,6 +43,12 @@ ParamSpec base(std::string path, std::string type, Range r, std::string doc, std
   return p;
 }
 
+// A key whose 0 is a setting of its own rather than a quantity of nothing.
+ParamSpec zeroMeans(ParamSpec p, std::string meaning) {
+  p.zeroMeans = std::move(meaning);
+  return p;
+}
+
 template <class F>
 ParamSpec integer(std::string path, F field, Range r, std::string doc, std::string source = {}) {
   ParamSpec p = base(std::move(path), "int", r, std::move(doc), std::move(source));
@@ -299,13 +305,19 @@ std::vector<ParamSpec> build() {
   t.push_back(integer("topology.cols", FIELD(topology.cols), {1, 100'000}, "mesh: columns of dies per wafer"));
   t.push_back(integer("topology.wafers.rows", FIELD(topology.wafer_rows), {1, 10'000}, "mesh: rows of wafers"));
   t.push_back(integer("topology.wafers.cols", FIELD(topology.wafer_cols), {1, 10'000}, "mesh: columns of wafers"));
-  t.push_back(quantity("topology.wafers.border_bandwidth", Q::Bandwidth, FIELD(topology.border_bandwidth), kNonNegative,
-                       "mesh: links crossing a wafer border, per link, per direction; 0 = topology.link.bandwidth",
-                       "hardware.md: MoEntwine platform row (cross-wafer border 9 TB/s)"));
-  t.push_back(quantity("topology.wafers.border_latency", Q::Time, FIELD(topology.border_latency), kNonNegative,
-                       "mesh: latency of links crossing a wafer border; 0 = topology.link.latency"));
-  t.push_back(quantity("topology.die_injection_bandwidth", Q::Bandwidth, FIELD(topology.die_injection_bandwidth),
-                       kNonNegative, "mesh: die to its own router, per direction; 0 = topology.link.bandwidth (one injection channel, as in BookSim)"));
+  t.push_back(zeroMeans(
+      quantity("topology.wafers.border_bandwidth", Q::Bandwidth, FIELD(topology.border_bandwidth), kNonNegative,
+               "mesh: links crossing a wafer border, per link, per direction; 0 = topology.link.bandwidth",
+               "hardware.md: MoEntwine platform row (cross-wafer border 9 TB/s)"),
+      "as topology.link.bandwidth"));
+  t.push_back(zeroMeans(quantity("topology.wafers.border_latency", Q::Time, FIELD(topology.border_latency), kNonNegative,
+                                 "mesh: latency of links crossing a wafer border; 0 = topology.link.latency"),
+                        "as topology.link.latency"));
+  t.push_back(zeroMeans(
+      quantity("topology.die_injection_bandwidth", Q::Bandwidth, FIELD(topology.die_injection_bandwidth), kNonNegative,
+               "mesh: die to its own router, per direction; 0 = topology.link.bandwidth (one injection channel, as "
+               "in BookSim)"),
+      "as topology.link.bandwidth"));
   {
     ParamSpec p = base("topology.levels", "list of levels", {},
                        "hierarchy: levels, outermost first, each {name, count, bandwidth, latency}", {});
@@ -339,9 +351,11 @@ std::vector<ParamSpec> build() {
                        "router/switch traversal, on top of link latency", "seed 000 §V-A (folded into the link's 250 ns)"));
   t.push_back(quantity("network.switch.reduction_buffer", Q::Bytes, FIELD(network.reduction_buffer), kNonNegative,
                        "in-switch reduction buffer per switch port", "seed 000 §V-A"));
-  t.push_back(quantity("network.switch.reduction_throughput", Q::Bandwidth, FIELD(network.reduction_throughput),
-                       kNonNegative, "reduction operands per switch chip per second; 0 = unlimited",
-                       "hardware.md: NVSwitch SHARP ALU throughput row (unconfirmed)"));
+  t.push_back(zeroMeans(quantity("network.switch.reduction_throughput", Q::Bandwidth,
+                                 FIELD(network.reduction_throughput), kNonNegative,
+                                 "reduction operands per switch chip per second; 0 = unlimited",
+                                 "hardware.md: NVSwitch SHARP ALU throughput row (unconfirmed)"),
+                        "unlimited"));
   t.push_back(integer("network.outstanding_requests", FIELD(network.outstanding_requests), {1, 1'000'000},
                       "per endpoint: reads and acknowledged writes in flight"));
   t.push_back(boolean("network.acknowledged_writes", FIELD(network.acknowledged_writes),
@@ -360,13 +374,15 @@ std::vector<ParamSpec> build() {
                    "assumption (unconfirmed): large GEMMs reach 60-80 % of peak"));
   t.push_back(quantity("gpu.hbm_bandwidth", Q::Bandwidth, FIELD(gpu.hbm_bandwidth), kPositive,
                        "HBM bandwidth of one GPU, shared equally by its SMs", "vendor datasheets (core/gpu/gpu_spec.cpp)"));
-  t.push_back(quantity("gpu.sm_comm_bandwidth", Q::Bandwidth, FIELD(gpu.sm_comm_bandwidth), kNonNegative,
-                       "MoE layer: bytes per second one SM of a communication task issues to other GPUs (stores, "
-                       "multimem stores) or loads from them (ld_reduce results); a GPU's Dispatch and Combine each "
-                       "issue at most their SMs x this; 0 = not a limit (links only)",
-                       "deepseek-ai/DeepEP issues: intranode normal kernels stay below NVLink line rate with their "
-                       "default SMs: H20 337 GB/s with 24 SMs, maintainers advise more SMs (#16), ~14 GB/s per SM; "
-                       "GB200 169 / 135 GB/s dispatch / combine with 24 SMs (#394); H800 153 GB/s is link-bound"));
+  t.push_back(zeroMeans(
+      quantity("gpu.sm_comm_bandwidth", Q::Bandwidth, FIELD(gpu.sm_comm_bandwidth), kNonNegative,
+               "MoE layer: bytes per second one SM of a communication task issues to other GPUs (stores, "
+               "multimem stores) or loads from them (ld_reduce results); a GPU's Dispatch and Combine each "
+               "issue at most their SMs x this; 0 = not a limit (links only)",
+               "deepseek-ai/DeepEP issues: intranode normal kernels stay below NVLink line rate with their "
+               "default SMs: H20 337 GB/s with 24 SMs, maintainers advise more SMs (#16), ~14 GB/s per SM; "
+               "GB200 169 / 135 GB/s dispatch / combine with 24 SMs (#394); H800 153 GB/s is link-bound"),
+      "no limit"));
   t.push_back(tileParam());
 
   // --- workload
@@ -397,8 +413,9 @@ std::vector<ParamSpec> build() {
     };
     t.push_back(p);
   }
-  t.push_back(real("workload.collective.skew", "float", FIELD(workload.collective.skew), {0, 100},
-                   "all_to_all_v without a matrix: Zipf exponent of per-pair sizes (0 = uniform)"));
+  t.push_back(zeroMeans(real("workload.collective.skew", "float", FIELD(workload.collective.skew), {0, 100},
+                             "all_to_all_v without a matrix: Zipf exponent of per-pair sizes (0 = uniform)"),
+                        "uniform"));
   t.push_back(choice<TrafficPattern>("workload.traffic.pattern", FIELD(workload.traffic.pattern),
       {{"uniform", TrafficPattern::Uniform}, {"transpose", TrafficPattern::Transpose}, {"hotspot", TrafficPattern::Hotspot}},
       "destination pattern"));
@@ -486,9 +503,11 @@ std::vector<ParamSpec> build() {
       "groups gated by the token tracker, dispatch and combine concurrent; persistent = FlashDMoE: one kernel "
       "whose processors run GEMM-1, GEMM-2 and combine tile tasks as they become ready",
       "seed 000 §VI-B1 (pure communication), §IV, §VI-A3; seed 001 §4"));
-  t.push_back(integer("scheme.dysharp.al_tlb_entries", FIELD(scheme.al_tlb_entries), {0, 1'000'000},
-                      "dysharp: AL TLB entries in each destination GPU's hub (0: every lookup reads the AL Table)",
-                      "seed 000 §V-A (512 entries); §VI-C2 sweeps 64-1024"));
+  t.push_back(zeroMeans(integer("scheme.dysharp.al_tlb_entries", FIELD(scheme.al_tlb_entries), {0, 1'000'000},
+                                "dysharp: AL TLB entries in each destination GPU's hub (0: every lookup reads the "
+                                "AL Table)",
+                                "seed 000 §V-A (512 entries); §VI-C2 sweeps 64-1024"),
+                        "no TLB"));
   t.push_back(quantity("scheme.dysharp.al_table_latency", Q::Time, FIELD(scheme.al_table_latency), kNonNegative,
                        "dysharp: extra delay of a combine read whose AL TLB lookup misses (AL Table access in DRAM)",
                        "unconfirmed: one DRAM access, ~300 ns; the seed gives no figure"));
@@ -498,12 +517,14 @@ std::vector<ParamSpec> build() {
                       "combine SM (the LSU's MultimemQ); bounds the reduction-buffer entries a GPU opens at once",
                       "unconfirmed: seed 000 §V-A gives a 32-entry MultimemQ; 4 tokens (56 KiB of BF16 outputs) per SM "
                       "keeps 64 KiB-per-port reduction buffers from thrashing"));
-  t.push_back(integer("scheme.dysharp.st_in_flight", FIELD(scheme.st_in_flight), {0, 100'000},
-                      "dysharp dispatch in token pipelines: tokens per dispatch SM whose dymultimem.st may await "
-                      "the destinations' acknowledgements (the LSU's MultimemQ); paces Dispatch end to end so "
-                      "switch queues stay short for Combine; 0 = no limit (credits only)",
-                      "unconfirmed: seed 000 §V-A gives a 32-entry MultimemQ and acknowledged stores (§IV-B2); "
-                      "4 tokens (28 KiB of FP8 tokens) per SM, as for ld_reduce_in_flight"));
+  t.push_back(zeroMeans(
+      integer("scheme.dysharp.st_in_flight", FIELD(scheme.st_in_flight), {0, 100'000},
+              "dysharp dispatch in token pipelines: tokens per dispatch SM whose dymultimem.st may await "
+              "the destinations' acknowledgements (the LSU's MultimemQ); paces Dispatch end to end so "
+              "switch queues stay short for Combine; 0 = no limit (credits only)",
+              "unconfirmed: seed 000 §V-A gives a 32-entry MultimemQ and acknowledged stores (§IV-B2); "
+              "4 tokens (28 KiB of FP8 tokens) per SM, as for ld_reduce_in_flight"),
+      "no limit"));
   t.push_back(integer("scheme.comm_sms", FIELD(scheme.comm_sms), {1, 100'000},
                       "sequential, overlap: SMs the dispatch and combine kernels occupy (the rest idle meanwhile)",
                       "deepseek-ai/DeepEP Buffer.num_sms default (20)"));
@@ -513,10 +534,12 @@ std::vector<ParamSpec> build() {
       "custom fills nothing", "seed 001 Table 1.1 (Nsight Systems counts)", FIELD(scheme.launch.baseline),
       [](const std::string& name, Scenario& s) { s.scheme.launch.kernels = launchBaselineKernels(name); },
       {"scheme.launch.kernels"}, "custom"));
-  t.push_back(integer("scheme.launch.kernels", FIELD(scheme.launch.kernels), {0, 100'000},
-                      "kernels the host launches per layer pass for the multi-kernel schemes (sequential, "
-                      "overlap); 0 = the scheme's own (sequential 4, overlap 2); token_centric, persistent "
-                      "and comm_only are one kernel and ignore it", "seed 001 Table 1.1"));
+  t.push_back(zeroMeans(integer("scheme.launch.kernels", FIELD(scheme.launch.kernels), {0, 100'000},
+                                "kernels the host launches per layer pass for the multi-kernel schemes (sequential, "
+                                "overlap); 0 = the scheme's own (sequential 4, overlap 2); token_centric, persistent "
+                                "and comm_only are one kernel and ignore it",
+                                "seed 001 Table 1.1"),
+                        "the scheme's own"));
   t.push_back(quantity("scheme.launch.overhead", Q::Time, FIELD(scheme.launch.overhead), kNonNegative,
                        "host time to launch one kernel; launches are issued one after another",
                        "unconfirmed: ~5 us per cudaLaunchKernel, the commonly measured order"));
@@ -579,7 +602,9 @@ std::vector<ParamSpec> build() {
   }
   t.push_back(quantity("run.bin", Q::Time, FIELD(run.bin), kPositive, "width of recorded time bins"));
   t.push_back(integer("run.threads", FIELD(run.threads), {1, 1024}, "worker threads; results never depend on it"));
-  t.push_back(integer("run.partitions", FIELD(run.partitions), {0, 1'000'000}, "engine partitions; 0 = automatic"));
+  t.push_back(zeroMeans(
+      integer("run.partitions", FIELD(run.partitions), {0, 1'000'000}, "engine partitions; 0 = automatic"),
+      "automatic"));
   t.push_back(quantity("run.time_limit", Q::Time, FIELD(run.time_limit), kPositive, "simulated-time safety stop"));
 
   const Scenario defaults;

@@ -33,6 +33,8 @@ class TestSchema : public QObject {
   void getSetRoundTrip();
   void setValue_data();
   void setValue();
+  void describe_data();
+  void describe();
   void setValueErrors_data();
   void setValueErrors();
   void validation_data();
@@ -140,6 +142,34 @@ void TestSchema::setValue() {
   fl::Scenario s;
   fl::setValue(s, path.toStdString(), text.toStdString());
   QCOMPARE(QString::fromStdString(fl::getValue(s, path.toStdString())), canonical);
+}
+
+// A 0 that stands for a setting ("no limit") is shown with its meaning; other values,
+// and zeros of keys where 0 is just nothing, are shown as they are.
+void TestSchema::describe_data() {
+  QTest::addColumn<QString>("path");
+  QTest::addColumn<QString>("text");
+  QTest::addColumn<QString>("suffix");  // after getValue()'s text
+  QTest::newRow("bandwidth 0: no limit") << "gpu.sm_comm_bandwidth" << "0 GB/s" << " (no limit)";
+  QTest::newRow("bandwidth set") << "gpu.sm_comm_bandwidth" << "14 GB/s" << "";
+  QTest::newRow("time 0: falls back") << "topology.wafers.border_latency" << "0 ns" << " (as topology.link.latency)";
+  QTest::newRow("integer 0: automatic") << "run.partitions" << "0" << " (automatic)";
+  QTest::newRow("integer set") << "run.partitions" << "10" << "";
+  QTest::newRow("float 0: uniform") << "workload.collective.skew" << "0" << " (uniform)";
+  QTest::newRow("float below 1") << "workload.collective.skew" << "0.5" << "";
+  QTest::newRow("plain zero") << "network.switch.reduction_buffer" << "0 B" << "";
+}
+
+void TestSchema::describe() {
+  QFETCH(QString, path);
+  QFETCH(QString, text);
+  QFETCH(QString, suffix);
+  fl::Scenario s;
+  fl::setValue(s, path.toStdString(), text.toStdString());
+  const std::string value = fl::getValue(s, path.toStdString());
+  const fl::ParamSpec* spec = fl::findParam(path.toStdString());
+  QVERIFY(spec);
+  QCOMPARE(QString::fromStdString(spec->describe(value)), QString::fromStdString(value) + suffix);
 }
 
 void TestSchema::setValueErrors_data() {

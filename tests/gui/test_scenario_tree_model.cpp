@@ -62,6 +62,15 @@ class TestScenarioTreeModel : public QObject {
     const QModelIndex algorithm = m.indexOfPath("workload.collective.algorithm");
     QCOMPARE(algorithm.data(Qt::DisplayRole).toString(), QString("ring (swept: ring, nvls)"));
     QCOMPARE(algorithm.data(Qt::EditRole).toString(), QString("ring"));
+    // A 0 that means "no limit" says so in the value and default columns; editing starts
+    // from the bare value, and a real value shows bare.
+    const QModelIndex smComm = m.indexOfPath("gpu.sm_comm_bandwidth");
+    QCOMPARE(smComm.data(Qt::DisplayRole).toString(), QString("0 B/s (no limit)"));
+    QCOMPARE(smComm.data(Qt::EditRole).toString(), QString("0 B/s"));
+    QCOMPARE(m.index(smComm.row(), ScenarioTreeModel::DefaultColumn, smComm.parent()).data().toString(),
+             QString("0 B/s (no limit)"));
+    QVERIFY(m.setData(smComm, "14 GB/s", Qt::EditRole));
+    QCOMPARE(smComm.data(Qt::DisplayRole).toString(), QString("14 GB/s"));
   }
 
   void editUndoRedo_data() {
