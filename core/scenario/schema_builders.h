@@ -1,0 +1,158 @@
+// The building blocks of the schema table (schema_table*.cpp only): one constructor per
+// value type, each binding a key path to the Scenario field it reads and writes and to
+// the parser that checks it.
+#pragma once
+#include <functional>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+#include "scenario/schema.h"
+#include "scenario/schema_values.h"
+
+namespace fl::schema_build {
+
+using namespace detail;
+
+// A field accessor that works for const and non-const scenarios.
+#define FIELD(member) [](auto& s) -> auto& { return s.member; }
+
+struct Range {
+  std::optional<double> min, max;
+  bool minExclusive = false;
+};
+const Range kPositive{0, {}, true};
+const Range kNonNegative{0, {}};
+
+inline ParamSpec base(std::string path, std::string type, Range r, std::string doc, std::string source) {
+  ParamSpec p;
+  p.path = std::move(path);
+  p.type = std::move(type);
+  p.min = r.min;
+  p.max = r.max;
+  p.minExclusive = r.minExclusive;
+  p.doc = std::move(doc);
+  p.source = std::move(source);
+  return p;
+}
+
+// A key whose 0 is a setting of its own rather than a quantity of nothing.
+inline ParamSpec zeroMeans(ParamSpec p, std::string meaning) {
+  p.zeroMeans = std::move(meaning);
+  return p;
+}
+
+template <class F>
+ParamSpec integer(std::string path, F field, Range r, std::string doc, std::string source = {}) {
+  ParamSpec p = base(std::move(path), "int", r, std::move(doc), std::move(source));
+  p.get = [field](const Scenario& s) { return std::to_string(field(s)); };
+  p.set = [field, rules = p](Scenario& s, const YAML::Node& n, const ValueSource& src) {
+    using T = std::remove_reference_t<decltype(field(s))>;
+    field(s) = static_cast<T>(readInteger(n, rules.path, rules, src));
+  };
+  return p;
+}
+
+template <class F>
+ParamSpec real(std::string path, std::string type, F field, Range r, std::string doc,
+               std::string source = {}) {
+  ParamSpec p = base(std::move(path), type, r, std::move(doc), std::move(source));
+  if (type == "fraction") p.quantity = QuantityKind::Fraction;
+  p.get = [field](const Scenario& s) { return formatNumber(field(s)); };
+  p.set = [field, rules = p](Scenario& s, const YAML::Node& n, const ValueSource& src) {
+    field(s) = readReal(n, rules.path, rules, src);
+  };
+  return p;
+}
+
+template <class F>
+ParamSpec quantity(std::string path, QuantityKind kind, F field, Range r, std::string doc,
+                   std::string source = {}) {
+  static const char* types[] = {"bytes", "bandwidth", "time", "fraction", "int"};
+  ParamSpec p = base(std::move(path), types[static_cast<int>(kind)], r, std::move(doc), std::move(source));
+  p.quantity = kind;
+  p.unit = siUnit(kind);
+  p.get = [field, kind](const Scenario& s) {
+    return formatQuantity(static_cast<double>(field(s)), kind);
+  };
+  p.set = [field, rules = p](Scenario& s, const YAML::Node& n, const ValueSource& src) {
+    using T = std::remove_reference_t<decltype(field(s))>;
+    field(s) = static_cast<T>(readQuantity(n, rules.path, rules, src));
+  };
+  return p;
+}
+
+template <class F>
+ParamSpec boolean(std::string path, F field, std::string doc, std::string source = {}) {
+  ParamSpec p = base(std::move(path), "bool", {}, std::move(doc), std::move(source));
+  p.choices = {"false", "true"};
+  p.get = [field](const Scenario& s) { return std::string(field(s) ? "true" : "false"); };
+  p.set = [field, path = p.path](Scenario& s, const YAML::Node& n, const ValueSource& src) {
+    field(s) = readBool(n, path, src);
+  };
+  return p;
+}
+
+template <class E, class F>
+ParamSpec choice(std::string path, F field, std::vector<std::pair<std::string, E>> values,
+                 std::string doc, std::string source = {}) {
+  ParamSpec p = base(std::move(path), "enum", {}, std::move(doc), std::move(source));
+  for (const auto& v : values) p.choices.push_back(v.first);
+  p.get = [field, values](const Scenario& s) {
+    for (const auto& v : values)
+      if (v.second == field(s)) return v.first;
+    return std::string("?");
+  };
+  p.set = [field, values, rules = p](Scenario& s, const YAML::Node& n, const ValueSource& src) {
+    std::string name = readChoice(n, rules.path, rules, src);
+    for (const auto& v : values)
+      if (v.first == name) field(s) = v.second;
+  };
+  return p;
+}
+
+template <class F>
+ParamSpec text(std::string path, F field, std::string doc) {
+  ParamSpec p = base(std::move(path), "string", {}, std::move(doc), {});
+  p.get = [field](const Scenario& s) { return field(s); };
+  p.set = [field, path = p.path](Scenario& s, const YAML::Node& n, const ValueSource& src) {
+    field(s) = scalarText(n, path, src, "a text");
+  };
+  return p;
+}
+
+// gpu.preset and workload.moe.model follow topology.preset's rule: switching keeps every
+// filled key whose value differs from what the old preset gave (set explicitly) and takes
+// the rest from the new one. `apply(name, s)` fills a scenario (and names the preset);
+// `filled` lists the keys it fills; switching to `keepAll` ("custom") changes none of them.
+template <class F>
+ParamSpec fillingPreset(std::string path, std::vector<std::string> choices, std::string doc, std::string source,
+                        F name, std::function<void(const std::string&, Scenario&)> apply,
+                        std::vector<std::string> filled, std::string keepAll = {}) {
+  ParamSpec p = base(std::move(path), "enum", {}, std::move(doc), std::move(source));
+  p.choices = std::move(choices);
+  p.get = [name](const Scenario& s) { return name(s); };
+  p.set = [rules = p, name, apply, filled, keepAll](Scenario& s, const YAML::Node& n, const ValueSource& src) {
+    const std::string chosen = readChoice(n, rules.path, rules, src);
+    Scenario before, after;
+    apply(name(s), before);
+    apply(chosen, after);
+    for (const std::string& key : filled) {
+      if (chosen == keepAll) break;
+      const ParamSpec* q = findParam(key);
+      const std::string old = q->get(before), fresh = q->get(after);
+      if (old != fresh && q->get(s) == old) q->set(s, YAML::Node(fresh), src);
+    }
+    name(s) = chosen;
+  };
+  return p;
+}
+
+// The keys from workload on, in table order (schema_table_workload.cpp).
+void addWorkloadSchemeRunKeys(std::vector<ParamSpec>& t);
+
+}  // namespace fl::schema_build
