@@ -4,17 +4,21 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QStandardPaths>
 #include <QString>
 #include <QTemporaryDir>
 
 namespace fl::gui::test {
 
-// Settings and the recovery file go to a throw-away location, never the user's.
+// Settings and the recovery file go to a throw-away location, never the user's, and one
+// of each test program's own: ctest runs programs in parallel, and a window closing in one
+// removed the recovery file another had just written (test_persistence failed in CI).
 inline void isolateSettings() {
   QStandardPaths::setTestModeEnabled(true);
   QCoreApplication::setOrganizationName(QStringLiteral("FabricLab"));
-  QCoreApplication::setApplicationName(QStringLiteral("fabriclab-test"));
+  QCoreApplication::setApplicationName(QStringLiteral("fabriclab-test-") +
+                                       QFileInfo(QCoreApplication::applicationFilePath()).completeBaseName());
 }
 
 inline QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& text) {
