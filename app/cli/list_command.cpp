@@ -71,5 +71,4 @@ int listScenarios(const std::string& dirOption) {
   return 0;
 }
 
-
 }  // namespace fl::cli

@@ -30,9 +30,9 @@
 #include <vector>
 
 #include "cli/list_command.h"
-#include "engine/huge_pages.h"
 #include "cli/progress_bar.h"
 #include "cli/summary.h"
+#include "engine/huge_pages.h"
 #include "results/atomic_file.h"
 #include "results/chrome_trace.h"
 #include "results/csv_writer.h"

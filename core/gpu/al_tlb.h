@@ -5,8 +5,9 @@
 // §V-A); a miss reads the AL Table in DRAM. Hits and misses are counted.
 //
 // Looked up for every delivered packet of a dysharp run, so nothing allocates per
-// lookup: the TLB is a fixed array of `entries` slots in an intrusive LRU list, and both
-// indexes are flat hash maps.
+// lookup: the TLB is a fixed array of `entries` slots in an intrusive LRU list indexed
+// by a flat hash map; the AL Table is a dense array when the block numbering allows
+// (the three-argument constructor), else a flat hash map too.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -48,7 +49,7 @@ class AlTlb {
   int capacity_;
   FlatMap<std::uint32_t> table_;   // AL Table: algebraic -> layout block (16-byte slots)
   std::uint32_t perSource_ = 0;    // the dense AL Table instead, when set
-  std::vector<std::uint32_t> dense_;
+  std::vector<std::uint32_t> dense_;  // layout block by source x perSource_ + index; kNone: none yet
   std::int64_t allocated_ = 0;
   std::vector<Line> lines_;        // TLB contents, up to capacity_
   std::uint32_t oldest_ = kNone, newest_ = kNone;

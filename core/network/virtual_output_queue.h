@@ -5,10 +5,11 @@
 // Hot path of every switch hop, so nothing moves or allocates per request: the FIFOs
 // are linked lists through a node pool that only grows to the output's peak backlog
 // (requests and links in separate arrays), a slot's list is found by its id (a table
-// sized on first use), and a bitmask of the non-empty slots lets the arbiter skip empty ones a word at a time. A slot's entry also
-// holds the flit count of its head request (each node that of its successor), so that
-// checking a head for credits reads the slot table only, not a node scattered in the
-// pool: a port waiting for credits checks every head and grants none.
+// sized on first use), and a bitmask of the non-empty slots lets the arbiter skip empty
+// ones a word at a time. A slot's entry also holds the flit count of its head request
+// (each node that of its successor), so that checking a head for credits reads the slot
+// table only, not a node scattered in the pool: a port waiting for credits checks every
+// head and grants none.
 #pragma once
 #include <bit>
 #include <cstdint>

@@ -21,7 +21,9 @@ std::string cell(std::string s) {
 std::string code(const std::string& s) { return s.empty() ? "\"\"" : "`" + s + "`"; }
 
 // "`0 B/s` (no limit)": the default as written, then what it stands for.
-std::string defaultCell(const ParamSpec& p) { return code(p.defaultText) + p.describe(p.defaultText).substr(p.defaultText.size()); }
+std::string defaultCell(const ParamSpec& p) {
+  return code(p.defaultText) + p.describe(p.defaultText).substr(p.defaultText.size());
+}
 
 std::string typeText(const ParamSpec& p) {
   if (p.type == "enum") return "one of " + joinList(p.choices);
