@@ -31,7 +31,7 @@ struct alignas(64) ReductionEntry {
   Time allocated = 0;
   bool push = false;              // multimem.red (push) rather than ld_reduce (pull)
   std::int16_t port = -1;         // port whose buffer holds it (the result leaves there)
-  std::uint32_t arrivalSlot = UINT32_MAX;  // the switch's arrival-time scratch (none: not logged)
+  std::uint32_t logId = UINT32_MAX;  // the switch's number for its entry log (none: not logged)
 };
 static_assert(sizeof(ReductionEntry) == 64);
 

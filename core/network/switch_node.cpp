@@ -314,7 +314,7 @@ void SwitchNode::reduce(const Packet& p, int bufferPort) {
     fresh.allocated = now();
     fresh.push = p.op == Op::Red;
     fresh.port = static_cast<std::int16_t>(bufferPort);
-    if (entryLog_.size() < kEntryLogLimit) fresh.arrivalSlot = takeArrivalSlot();
+    if (entryLog_.size() < kEntryLogLimit) fresh.logId = nextLogId_++;
     evicted_.clear();
     const std::int64_t before = buf.entries();
     e = &buf.insert(fresh, evicted_);
@@ -332,10 +332,7 @@ void SwitchNode::reduce(const Packet& p, int bufferPort) {
     buf.touch(key);
   }
   e->arrived = static_cast<std::uint16_t>(e->arrived + p.contributions);
-  if (e->arrivalSlot != UINT32_MAX) {  // one time per contribution (the inspector counts them)
-    std::vector<Time>& times = arrivalSlots_[e->arrivalSlot];
-    times.insert(times.end(), p.contributions, now());
-  }
+  if (e->logId != kNotLogged) noteArrivals(*e, p.contributions);
 
   // The reduction engine adds operands at a finite rate (0: unlimited).
   Time ready = now();
@@ -356,88 +353,6 @@ void SwitchNode::reduce(const Packet& p, int bufferPort) {
   }
 }
 
-// Most entries held per time bin, and evictions per bin. A change at `now` (an entry
-// allocated, with `evictions` pushed out for it, or one completed) follows a stretch in
-// which the buffer held `before` entries: so did every bin the stretch spanned without a
-// change, and the current bin up to now. The peak also counts the state after the change
-// (an entry allocated and completed at one instant counts once).
-void SwitchNode::noteReductionOccupancy(int port, std::int64_t before, std::int64_t evictions) {
-  if (reductionHistory_.empty()) reductionHistory_.resize(out_.size());
-  Occupancy& o = reductionHistory_[static_cast<std::size_t>(port)];
-  const auto bin = static_cast<std::int32_t>(now() / config().bin);
-  if (bin != o.bin) {
-    if (o.bin >= 0) {
-      o.entries.add(o.bin, o.peak);
-      if (o.evicted) o.evictions.add(o.bin, o.evicted);
-      for (std::int32_t b = o.bin + 1; b < bin && before > 0; ++b) o.entries.add(b, before);
-    }
-    o.bin = bin;
-    o.peak = before;
-    o.evicted = 0;
-  }
-  o.peak = std::max({o.peak, before, buffers_[static_cast<std::size_t>(port)].entries()});
-  o.evicted += evictions;
-  o.total += evictions;
-}
-
-std::uint32_t SwitchNode::takeArrivalSlot() {
-  if (freeArrivalSlots_.empty()) {
-    arrivalSlots_.emplace_back();
-    return static_cast<std::uint32_t>(arrivalSlots_.size() - 1);
-  }
-  const std::uint32_t slot = freeArrivalSlots_.back();
-  freeArrivalSlots_.pop_back();
-  arrivalSlots_[slot].clear();
-  return slot;
-}
-
-void SwitchNode::logEntry(const ReductionEntry& e, bool evicted) {
-  if (e.arrivalSlot != UINT32_MAX) freeArrivalSlots_.push_back(e.arrivalSlot);
-  const std::vector<Time>* times = e.arrivalSlot != UINT32_MAX ? &arrivalSlots_[e.arrivalSlot] : nullptr;
-  // An entry without times (allocated after the log filled) is not logged either, and
-  // the shared array's 32-bit index must not wrap.
-  if (entryLog_.size() >= kEntryLogLimit || !times ||
-      entryArrivals_.size() + times->size() > UINT32_MAX) {
-    entryLogTruncated_ = true;
-    return;
-  }
-  ReductionEntryRecord r;
-  r.arrivals = static_cast<std::uint32_t>(entryArrivals_.size());
-  // 32-bit offsets from the start: picoseconds, or coarser units for a life >= 4.29 ms.
-  const Time life = times->empty() ? 0 : times->back() - e.allocated;
-  while ((life >> r.arrival_shift) > Time(UINT32_MAX)) ++r.arrival_shift;
-  for (Time t : *times) entryArrivals_.push_back(static_cast<std::uint32_t>((t - e.allocated) >> r.arrival_shift));
-  r.port = e.port;
-  r.tag = e.tag;
-  r.piece = e.piece;
-  r.expected = e.expected;
-  r.arrived = e.arrived;
-  r.start = e.allocated;
-  r.end = now();
-  r.evicted = evicted;
-  entryLog_.push_back(r);
-}
-
-void SwitchNode::collectReductionHistory(SwitchResult& out, const topo::Topology& t) const {
-  out.reduction_ports.clear();
-  for (std::size_t p = 0; p < reductionHistory_.size(); ++p) {
-    const Occupancy& o = reductionHistory_[p];
-    if (o.bin < 0) continue;
-    ReductionPortResult r;
-    r.port = static_cast<int>(p);
-    r.peer = t.node(out_[p].peerNode).name;
-    r.entries = o.entries;
-    r.entries.add(o.bin, o.peak);  // the bin still open
-    r.evictions = o.evictions;
-    if (o.evicted) r.evictions.add(o.bin, o.evicted);
-    r.peak_entries = buffers_[p].peakEntries();
-    r.evictions_total = o.total;
-    out.reduction_ports.push_back(std::move(r));
-  }
-  out.entry_log = entryLog_;
-  out.entry_arrivals = entryArrivals_;
-  out.entry_log_truncated = entryLogTruncated_;
-}
 
 // A reduced (or, on eviction, partial) result leaves the switch through the internal
 // port: ld_reduce results go back to the requester; red results go to their destination

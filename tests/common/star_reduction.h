@@ -6,6 +6,8 @@
 // (in the buffer of switch port i, the port its request came in by) receives j's
 // contribution at about L_i + 2 L_j: 300, 700, 1500 ns for GPU 0; 500, 900, 1700 ns for
 // GPU 1; 900, 1300, 2100 ns for GPU 2 (within a few ns of packet and header times).
+// `scale` multiplies every latency (10'000: entries living over 4.29 ms, whose offsets
+// no longer fit 32 bits of picoseconds).
 #pragma once
 #include <algorithm>
 #include <memory>
@@ -35,12 +37,12 @@ class StarRouting : public topo::Routing {
   const char* name() const override { return "star"; }
 };
 
-inline std::shared_ptr<topo::Topology> starTopology() {
+inline std::shared_ptr<topo::Topology> starTopology(Time scale = 1) {
   auto t = std::make_shared<topo::Topology>();
   const auto sw = t->addNode(topo::NodeKind::Switch, "sw0");
   for (int i = 0; i < 3; ++i) {
     const auto g = t->addNode(topo::NodeKind::Gpu, "gpu" + std::to_string(i));
-    t->addLink(topo::LinkKind::Access, g, sw, 1e12, kStarLatency[i]);  // switch port i
+    t->addLink(topo::LinkKind::Access, g, sw, 1e12, scale * kStarLatency[i]);  // switch port i
   }
   t->setRouting(std::make_unique<StarRouting>());
   t->kind = "nvswitch";
@@ -59,9 +61,9 @@ inline Scenario starScenario(int pieces) {
 }
 
 // When requester `port`'s entry receives its contributions (the header's arithmetic), in order.
-inline std::vector<Time> starArrivals(int port) {
+inline std::vector<Time> starArrivals(int port, Time scale = 1) {
   std::vector<Time> a;
-  for (Time l : kStarLatency) a.push_back(kStarLatency[port] + 2 * l);
+  for (Time l : kStarLatency) a.push_back(scale * (kStarLatency[port] + 2 * l));
   std::sort(a.begin(), a.end());
   return a;
 }

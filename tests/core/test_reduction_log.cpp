@@ -84,8 +84,11 @@ class TestReductionLog : public QObject {
 void TestReductionLog::starArrivals_data() {
   QTest::addColumn<int>("port");
   QTest::addColumn<int>("pieces");
+  QTest::addColumn<Time>("scale");
   for (int pieces : {1, 2})
-    for (int port = 0; port < 3; ++port) QTest::addRow("gpu%d, %d piece(s)", port, pieces) << port << pieces;
+    for (int port = 0; port < 3; ++port) QTest::addRow("gpu%d, %d piece(s)", port, pieces) << port << pieces << Time(1);
+  // Latencies in milliseconds: every entry lives 8-12 ms, past 32-bit picosecond offsets.
+  for (int port = 0; port < 3; ++port) QTest::addRow("gpu%d, ms latencies", port) << port << 2 << Time(10'000);
 }
 
 // Each entry's stored times are the hand-worked ones (to a few ns), and the count at
@@ -93,12 +96,13 @@ void TestReductionLog::starArrivals_data() {
 void TestReductionLog::starArrivals() {
   QFETCH(int, port);
   QFETCH(int, pieces);
-  const auto topology = test::starTopology();
+  QFETCH(Time, scale);
+  const auto topology = test::starTopology(scale);
   const Results r = runOnTopology(test::starScenario(pieces), *topology);
   const SwitchResult& s = onlySwitch(r);
   QVERIFY(!s.entry_log_truncated);
   QCOMPARE(qsizetype(s.entry_log.size()), qsizetype(3 * pieces));
-  const std::vector<Time> known = test::starArrivals(port);
+  const std::vector<Time> known = test::starArrivals(port, scale);
   const Time slack = 5 * kNanosecond;  // packet and header serialisation, far below 200 ns gaps
   int entries = 0;
   for (const auto& e : s.entry_log) {
@@ -111,10 +115,19 @@ void TestReductionLog::starArrivals() {
     for (int k = 0; k < 3; ++k)
       QVERIFY2(std::abs(times[size_t(k)] - known[size_t(k)]) < slack,
                qPrintable(QString("arrival %1 at %2 ps, expected about %3 ps").arg(k).arg(times[size_t(k)]).arg(known[size_t(k)])));
-    QCOMPARE(times.front(), e.start);  // the first contribution allocates the entry
-    QCOMPARE(times.back(), e.end);     // the last completes it
+    if (scale == 1) {
+      QCOMPARE(int(e.arrival_shift), 0);
+      QCOMPARE(times.front(), e.start);  // the first contribution allocates the entry
+      QCOMPARE(times.back(), e.end);     // the last completes it
+    } else {  // stored in units of 2^shift ps, the smallest that fits 32 bits
+      QVERIFY(e.arrival_shift > 0);
+      QVERIFY(((e.end - e.start) >> e.arrival_shift) <= Time(UINT32_MAX));
+      QVERIFY(((e.end - e.start) >> (e.arrival_shift - 1)) > Time(UINT32_MAX));
+      QCOMPARE(times.front(), e.start);
+      QVERIFY(e.end - times.back() < (Time(1) << e.arrival_shift));  // floored
+    }
     // Probes well clear of the arrivals (20 ns either side, before, between and after).
-    std::vector<Time> probes = {0, 3000 * kNanosecond};
+    std::vector<Time> probes = {0, scale * 3000 * kNanosecond};
     for (Time a : known) probes.insert(probes.end(), {a - 20 * kNanosecond, a + 20 * kNanosecond});
     for (Time t : probes)
       QVERIFY2(contributionsAt(s, e, t) == test::countUpTo(known, t),
