@@ -3,6 +3,7 @@
 #include <QCloseEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QLockFile>
 #include <QMenu>
 
 #include "gui/main_window.h"
@@ -37,7 +38,13 @@ QString MainWindow::openFile(const QString& path) {
 }
 
 QString MainWindow::startup(const QString& path, bool offerRecovery) {
-  if (offerRecovery && Recovery::exists()) {
+  if (!offerRecovery) return openFile(path);
+  // The newest file a session left: offered once (restored or dropped); any older ones
+  // wait for the next start. Claimed first, so that a window starting beside this one
+  // does not offer it too.
+  for (const QString& file : Recovery::orphans()) {
+    auto claim = Recovery::claim(file);
+    if (!claim) continue;  // another window took it meanwhile
     const bool restore =
         recoveryPrompt_ ? recoveryPrompt_()
                         : QMessageBox::question(
@@ -48,15 +55,18 @@ QString MainWindow::startup(const QString& path, bool offerRecovery) {
     if (restore) {
       try {
         QString original;
-        const Scenario s = Recovery::load(original);
+        const Scenario s = Recovery::load(file, original);
         doc_->reset(s, original, /*modified=*/true);
+        recovery_->writeNow();  // this window's own copy, before the old one goes
+        Recovery::remove(file, std::move(claim));
         status_->showInfo(tr("Restored unsaved changes; save them to keep them."));
         return {};
       } catch (const InputError& e) {
         status_->showError(tr("Could not restore: %1").arg(QString::fromStdString(e.what())));
       }
     }
-    recovery_->discard();
+    Recovery::remove(file, std::move(claim));
+    break;
   }
   return openFile(path);
 }

@@ -3,8 +3,10 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QLockFile>
 #include <QSaveFile>
 #include <QStandardPaths>
+#include <QUuid>
 
 #include "gui/scenario_document.h"
 #include "scenario/input_error.h"
@@ -13,10 +15,14 @@
 namespace fl::gui {
 
 namespace {
-QString sidecar() { return Recovery::recoveryFile().chopped(5) + QStringLiteral(".path"); }
+QString appData() { return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation); }
+// <name>.yaml's companions: <name>.path and <name>.lock.
+QString companion(const QString& file, const char* suffix) { return file.chopped(5) + QLatin1String(suffix); }
+QString legacyFile() { return appData() + QStringLiteral("/recovery.yaml"); }
 }  // namespace
 
-Recovery::Recovery(ScenarioDocument* doc, QObject* parent) : QObject(parent), doc_(doc) {
+Recovery::Recovery(ScenarioDocument* doc, QObject* parent)
+    : QObject(parent), doc_(doc), id_(QUuid::createUuid().toString(QUuid::WithoutBraces)) {
   timer_.setInterval(10'000);
   connect(&timer_, &QTimer::timeout, this, &Recovery::writeNow);
   // Set on every change; whether it is unsaved is asked when writing (during an undo
@@ -27,17 +33,41 @@ Recovery::Recovery(ScenarioDocument* doc, QObject* parent) : QObject(parent), do
   });
 }
 
-QString Recovery::recoveryFile() {
-  return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/recovery.yaml");
+Recovery::~Recovery() = default;
+
+QString Recovery::directory() { return appData() + QStringLiteral("/recovery"); }
+
+QString Recovery::file() const { return directory() + QLatin1Char('/') + id_ + QStringLiteral(".yaml"); }
+
+QStringList Recovery::orphans() {
+  QStringList found;
+  const QFileInfoList files =
+      QDir(directory()).entryInfoList({QStringLiteral("*.yaml")}, QDir::Files, QDir::Time);  // newest first
+  for (const QFileInfo& f : files)
+    if (claim(f.absoluteFilePath())) found << f.absoluteFilePath();  // the claim ends here
+  if (QFile::exists(legacyFile())) found << legacyFile();
+  return found;
 }
 
-bool Recovery::exists() { return QFile::exists(recoveryFile()); }
+std::unique_ptr<QLockFile> Recovery::claim(const QString& file) {
+  auto lock = std::make_unique<QLockFile>(companion(file, ".lock"));
+  lock->setStaleLockTime(0);  // held for a window's life: only a dead owner makes it stale
+  if (!lock->tryLock(0)) return nullptr;
+  return lock;
+}
 
-Scenario Recovery::load(QString& originalPath) {
-  QFile path(sidecar());
+Scenario Recovery::load(const QString& file, QString& originalPath) {
+  QFile path(companion(file, ".path"));
   originalPath.clear();
   if (path.open(QIODevice::ReadOnly)) originalPath = QString::fromUtf8(path.readAll()).trimmed();
-  return loadScenario(recoveryFile().toStdString());
+  return loadScenario(file.toStdString());
+}
+
+void Recovery::remove(const QString& file, std::unique_ptr<QLockFile> claim) {
+  QFile::remove(file);
+  QFile::remove(companion(file, ".path"));
+  if (claim) claim.reset();  // unlocking deletes the lock file
+  else QFile::remove(companion(file, ".lock"));
 }
 
 void Recovery::setEnabled(bool on) {
@@ -48,9 +78,15 @@ void Recovery::setEnabled(bool on) {
 bool Recovery::writeNow() {
   if (!unwritten_ || !doc_->isModified()) return false;
   try {
-    QDir().mkpath(QFileInfo(recoveryFile()).absolutePath());
-    saveScenario(doc_->scenario(), recoveryFile().toStdString());  // temp file + rename
-    QSaveFile path(sidecar());
+    const std::string target = file().toStdString();
+    if (!QDir().mkpath(directory()))
+      throw InputError({target}, "", "a writable recovery directory", "mkdir failed for " + directory().toStdString());
+    if (!lock_) {
+      lock_ = claim(file());
+      if (!lock_) throw InputError({target}, "", "a lock of this window's own", "it is held by another process");
+    }
+    saveScenario(doc_->scenario(), target);  // temp file + rename
+    QSaveFile path(companion(file(), ".path"));
     if (path.open(QIODevice::WriteOnly)) {
       path.write(doc_->filePath().toUtf8());
       path.commit();
@@ -64,8 +100,8 @@ bool Recovery::writeNow() {
 }
 
 void Recovery::discard() {
-  QFile::remove(recoveryFile());
-  QFile::remove(sidecar());
+  QFile::remove(file());
+  QFile::remove(companion(file(), ".path"));  // the lock stays until the window closes
 }
 
 }  // namespace fl::gui

@@ -1,6 +1,9 @@
 // What persists between sessions: recent files (QSettings) and the recovery file of
 // unsaved edits (written while dirty, offered at start, removed on save and normal exit).
+#include <QDateTime>
 #include <QElapsedTimer>
+#include <QFile>
+#include <QLockFile>
 #include <QMenu>
 #include <QSettings>
 #include <QtTest>
@@ -90,17 +93,49 @@ class TestPersistence : public QObject {
     QTemporaryDir dir;
     fl::gui::ScenarioDocument doc;
     doc.load(t::writeFile(dir, "r.yaml", t::meshScenario(4, 4)));
-    fl::gui::Recovery recovery(&doc);
-    recovery.discard();
-    QVERIFY(!recovery.writeNow());  // nothing unsaved
+    auto recovery = std::make_unique<fl::gui::Recovery>(&doc);
+    const QString file = recovery->file();
+    QVERIFY(!recovery->writeNow());  // nothing unsaved
+    QVERIFY(!QFile::exists(file));
     QVERIFY(doc.edit("topology.cols", "5").isEmpty());
-    QVERIFY(recovery.writeNow());
-    QVERIFY(fl::gui::Recovery::exists());
+    QVERIFY(recovery->writeNow());
+    QVERIFY(QFile::exists(file));
+    QVERIFY(!fl::gui::Recovery::orphans().contains(file));  // its window is running
+    QVERIFY(!fl::gui::Recovery::claim(file));
     QString original;
-    QVERIFY(fl::gui::Recovery::load(original) == doc.scenario());
+    QVERIFY(fl::gui::Recovery::load(file, original) == doc.scenario());
     QCOMPARE(original, doc.filePath());
     doc.save(doc.filePath());
-    QVERIFY(!fl::gui::Recovery::exists());  // saving removes it
+    QVERIFY(!QFile::exists(file));  // saving removes it
+    QVERIFY(doc.edit("topology.cols", "6").isEmpty());
+    QVERIFY(recovery->writeNow());
+    recovery.reset();  // the window goes without a normal exit: the file stays, unlocked
+    QVERIFY(fl::gui::Recovery::orphans().contains(file));
+    QVERIFY(fl::gui::Recovery::load(file, original) == doc.scenario());
+    fl::gui::Recovery::remove(file);
+    QVERIFY(!fl::gui::Recovery::orphans().contains(file));
+  }
+
+  // Two windows open at once keep a file each: one saving or closing normally leaves
+  // the other's alone, and neither is offered as left over while both run.
+  void recoveryPerWindow() {
+    QTemporaryDir dir;
+    fl::gui::ScenarioDocument a, b;
+    a.load(t::writeFile(dir, "a.yaml", t::meshScenario(4, 4)));
+    b.load(t::writeFile(dir, "b.yaml", t::meshScenario(2, 2)));
+    fl::gui::Recovery ra(&a), rb(&b);
+    QVERIFY(ra.file() != rb.file());
+    QVERIFY(a.edit("topology.cols", "5").isEmpty());
+    QVERIFY(b.edit("topology.cols", "3").isEmpty());
+    QVERIFY(ra.writeNow() && rb.writeNow());
+    const QStringList left = fl::gui::Recovery::orphans();
+    QVERIFY(!left.contains(ra.file()) && !left.contains(rb.file()));
+    ra.discard();  // a's normal exit
+    QVERIFY(!QFile::exists(ra.file()));
+    QString original;
+    QCOMPARE(fl::gui::Recovery::load(rb.file(), original).topology.cols, 3);
+    QCOMPARE(original, b.filePath());
+    rb.discard();
   }
 
   void recoveryOfferedAtStart_data() {
@@ -111,30 +146,38 @@ class TestPersistence : public QObject {
 
   void recoveryOfferedAtStart() {
     QFETCH(bool, restore);
+    for (const QString& f : fl::gui::Recovery::orphans()) fl::gui::Recovery::remove(f);
     QTemporaryDir dir;
     const QString path = t::writeFile(dir, "crashed.yaml", t::meshScenario(4, 4));
-    fl::Scenario edited;
-    {  // a session that edits and "crashes" (never discards its recovery file)
+    QString left;
+    const auto crash = [&](const QString& cols) {  // a session that edits and "crashes"
       fl::gui::ScenarioDocument doc;
       doc.load(path);
       fl::gui::Recovery recovery(&doc);
-      QVERIFY(doc.edit("topology.cols", "6").isEmpty());
+      QVERIFY(doc.edit("topology.cols", cols.toStdString()).isEmpty());
       QVERIFY(recovery.writeNow());
-      edited = doc.scenario();
-    }
+      left = recovery.file();
+    };
+    crash("7");
+    const QString older = left;
+    QFile(older).setFileTime(QDateTime::currentDateTime().addSecs(-60), QFileDevice::FileModificationTime);
+    crash("6");
     auto w = makeWindow();
     bool asked = false;
     w->setRecoveryPrompt([&] { return asked = true, restore; });
     QCOMPARE(w->startup(path, true), QString());
     QVERIFY(asked);
     QCOMPARE(w->document()->filePath(), path);
-    QCOMPARE(w->document()->scenario().topology.cols, restore ? 6 : 4);
+    QCOMPARE(w->document()->scenario().topology.cols, restore ? 6 : 4);  // the newest
     QCOMPARE(w->document()->isModified(), restore);  // restored changes are unsaved
     QCOMPARE(w->isWindowModified(), restore);
-    QVERIFY(!fl::gui::Recovery::exists() || restore);  // declining drops the file
+    QVERIFY(!QFile::exists(left));  // restored into the window's own file, or dropped
+    QCOMPARE(fl::gui::Recovery::orphans(), QStringList{older});  // kept for the next start
+    QCOMPARE(QFile::exists(w->findChild<fl::gui::Recovery*>()->file()), restore);
     QVERIFY(waitIdle(*w));
-    QVERIFY(w->close());  // a normal exit removes it
-    QVERIFY(!fl::gui::Recovery::exists());
+    QVERIFY(w->close());  // a normal exit removes its own
+    QVERIFY(!QFile::exists(w->findChild<fl::gui::Recovery*>()->file()));
+    fl::gui::Recovery::remove(older);
   }
 
 };
