@@ -234,7 +234,7 @@ int SwitchNode::chooseOutput(topo::NodeId dst) {
   // Parallel links to the same neighbour: take the least loaded, rotating ties so
   // equal loads alternate. Deterministic: depends only on this switch's state.
   const std::size_t n = route.count;
-  const std::size_t start = spread_++ % n;
+  const std::size_t start = spread_++ % route.count;  // 32-bit: a quicker division
   int best = candidates[start];
   std::size_t bestLoad = SIZE_MAX;
   for (std::size_t i = 0, k = start; i < n; ++i, k = k + 1 == n ? 0 : k + 1) {  // k = (start + i) % n

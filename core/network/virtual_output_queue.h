@@ -32,7 +32,8 @@ class VirtualOutputQueue {
  public:
   // `slotCount` (not `slots`: a Qt macro): how many slot ids there are (input ports x
   // VCs); ids are below it. A slot's requests all have the VC `slot % vcs`.
-  explicit VirtualOutputQueue(std::uint32_t slotCount = 0, std::uint32_t vcs = 1) : slots_(slotCount), vcs_(vcs) {}
+  explicit VirtualOutputQueue(std::uint32_t slotCount = 0, std::uint32_t vcs = 1)
+      : slots_(slotCount), vcs_(vcs), vcMask_(std::has_single_bit(vcs) ? vcs - 1 : kNone) {}
 
   bool empty() const { return size_ == 0; }
   std::size_t size() const { return size_; }
@@ -141,7 +142,7 @@ class VirtualOutputQueue {
     for (; bits != 0; bits &= bits - 1) {
       const std::uint32_t slot = (w << 6) | static_cast<std::uint32_t>(std::countr_zero(bits));
       Fifo& f = fifos_[slot];
-      if (!eligible(slot % vcs_, f.headFlits)) continue;
+      if (!eligible(vcOf(slot), f.headFlits)) continue;
       const std::uint32_t n = f.head;
       out = requests_[n];
       f.head = links_[n].next;
@@ -168,8 +169,12 @@ class VirtualOutputQueue {
     std::uint32_t head = kNone, tail = kNone;
     std::int32_t headFlits = 0;  // flits of the head request
   };
+  // A slot's VC: a mask for the usual power-of-two VC count (a division per head
+  // checked otherwise).
+  std::uint32_t vcOf(std::uint32_t slot) const { return vcMask_ != kNone ? slot & vcMask_ : slot % vcs_; }
   std::uint32_t slots_;
   std::uint32_t vcs_;
+  std::uint32_t vcMask_;  // vcs_ - 1 when vcs_ is a power of two, else kNone
   std::vector<Fifo> fifos_;            // by slot id
   std::vector<std::uint64_t> active_;  // one bit per slot: its FIFO is non-empty
   std::uint64_t activeWords_ = 0;      // one bit per word of active_ (the first 64): non-zero

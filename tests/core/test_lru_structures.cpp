@@ -206,6 +206,8 @@ void TestLruStructures::outputQueueGrantsRoundRobin_data() {
   QTest::newRow("NVL32 switch: 65 inputs x 2 VCs, three words") << 130 << 2;
   QTest::newRow("a word boundary at the end") << 128 << 4;
   QTest::newRow("more than 64 words (no word bitmask)") << 65 * 64 + 3 << 64;
+  QTest::newRow("NVL32 preset: 65 inputs x 16 VCs") << 65 * 16 << 16;
+  QTest::newRow("6 VCs (not a power of two)") << 65 * 6 << 6;
 }
 
 void TestLruStructures::outputQueueGrantsRoundRobin() {
@@ -234,7 +236,8 @@ void TestLruStructures::outputQueueGrantsRoundRobin() {
       continue;
     }
     const std::int32_t credit = static_cast<std::int32_t>(rng() % 9);  // 0: nothing fits
-    const auto eligible = [&](std::uint32_t vc, std::int32_t flits) { return vc % 2 == 0 || flits <= credit; };
+    // Which VC a head is on matters (a slot's VC is slot % vcs): every third VC always fits.
+    const auto eligible = [&](std::uint32_t vc, std::int32_t flits) { return vc % 3 == 0 || flits <= credit; };
     int want = -1;
     for (int k = 0; k < slotCount && want < 0; ++k) {
       const int s = (rr + k) % slotCount;
