@@ -57,6 +57,10 @@ class Network {
     const StoredGroup& g = groups_[static_cast<std::size_t>(id)];
     return {groupMembers_.data() + g.first, g.size};
   }
+  // Cache hint: where group(id) is found (its members are found from there).
+  void prefetchGroup(int id) const {
+    if (static_cast<std::size_t>(id) < groups_.size()) __builtin_prefetch(&groups_[static_cast<std::size_t>(id)]);
+  }
   // Extension flits of the replica towards member `index` of group `id`.
   int replicaExtensionFlits(int id, std::size_t index) const;
 

@@ -78,29 +78,25 @@ void SwitchNode::prefetch(const Event& e, bool near) const {
   } else if (p.op == Op::LdReduceData && p.resultPort >= 0) {
     buffers_[static_cast<std::size_t>(p.resultPort)].prefetchEntry(reductionKey(p.requester, p.piece));
   } else if (p.op == Op::McStore || p.op == Op::LdReduce) {
-    prefetchReplicaPorts(p, e.arg32, true);
+    prefetchReplicaPorts(p);
   }
 }
 
 // A multicast's replicas queue at one port per group member (of a few parallel links
-// each) and are granted there at once when the port is free: the ports' state first
-// (`near` false), then the VOQ slots the replicas append to.
-void SwitchNode::prefetchReplicaPorts(const Packet& p, std::uint32_t inPort, bool near) const {
+// each) and are granted there at once when the port is free: those ports' state. The
+// group itself was hinted a step earlier (prefetchMid): at 4096 tokens a DySHARP layer
+// has 131 k of them, mostly cold.
+void SwitchNode::prefetchReplicaPorts(const Packet& p) const {
   if (p.group < 0) return;
-  const std::uint32_t slot = slotOf(static_cast<int>(inPort), p.vc);
   for (const topo::NodeId member : net_.group(p.group)) {
     if (static_cast<std::size_t>(member) >= routes_.size()) continue;
     const Route& route = routes_[static_cast<std::size_t>(member)];
     if (route.start == UINT32_MAX || route.count > 4) continue;
     for (std::uint32_t k = 0; k < route.count; ++k) {
       const auto port = static_cast<std::size_t>(routePorts_[route.start + k]);
-      if (near) {
-        outState_[port].queue.prefetchPush(slot);
-      } else {
-        __builtin_prefetch(&out_[port]);
-        __builtin_prefetch(&outState_[port]);
-        __builtin_prefetch(reinterpret_cast<const char*>(&outState_[port]) + 64);
-      }
+      __builtin_prefetch(&out_[port]);
+      __builtin_prefetch(&outState_[port]);
+      __builtin_prefetch(reinterpret_cast<const char*>(&outState_[port]) + 64);
     }
   }
 }
@@ -118,8 +114,8 @@ void SwitchNode::prefetchMid(const Event& e) const {
   if (p.destination == node_) {  // an operand: the index slot its buffer entry is found by
     if (p.op == Op::LdReduceData && p.resultPort >= 0)
       buffers_[static_cast<std::size_t>(p.resultPort)].prefetch(reductionKey(p.requester, p.piece));
-    else if (p.op == Op::McStore || p.op == Op::LdReduce)
-      prefetchReplicaPorts(p, e.arg32, false);
+    else if ((p.op == Op::McStore || p.op == Op::LdReduce) && p.group >= 0)
+      net_.prefetchGroup(p.group);
     return;
   }
   std::uint32_t n = 0;

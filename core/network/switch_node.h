@@ -112,7 +112,7 @@ class SwitchNode : public NetworkNode {
   std::vector<Route> routes_;  // by destination node
   std::vector<int> routePorts_;
   const int* hintedRoute(const Packet& p, std::uint32_t& count) const;
-  void prefetchReplicaPorts(const Packet& p, std::uint32_t inPort, bool near) const;
+  void prefetchReplicaPorts(const Packet& p) const;
   std::vector<int> ports_;
   std::vector<ReductionEntry> evicted_;
   void noteReductionOccupancy(int port, std::int64_t before, std::int64_t evictions);

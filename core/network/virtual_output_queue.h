@@ -89,15 +89,6 @@ class VirtualOutputQueue {
   void prefetchSlot(std::uint32_t slot) const {
     if (!fifos_.empty()) __builtin_prefetch(&fifos_[slot]);
   }
-  // Where push(slot, ...) writes: the slot's entry and the node it takes.
-  void prefetchPush(std::uint32_t slot) const {
-    if (fifos_.empty()) return;
-    __builtin_prefetch(&fifos_[slot]);
-    if (free_ != kNone) {
-      __builtin_prefetch(&requests_[free_]);
-      __builtin_prefetch(&links_[free_]);
-    }
-  }
   void prefetchTail(std::uint32_t slot) const {
     if (fifos_.empty()) return;
     const Fifo& f = fifos_[slot];
