@@ -69,7 +69,7 @@ void SwitchNode::prefetch(const Event& e, bool near) const {
   const Packet& p = (*pool_)[static_cast<PacketHandle>(e.arg)];
   if (p.destination != node_) {
     std::uint32_t n = 0;
-    const int* ports = hintedRoute(p, n);
+    const int* ports = hintedRoute(p.destination, n);
     for (std::uint32_t k = 0; k < n; ++k) {
       const auto port = static_cast<std::size_t>(ports[k]);
       __builtin_prefetch(&out_[port]);
@@ -89,11 +89,10 @@ void SwitchNode::prefetch(const Event& e, bool near) const {
 void SwitchNode::prefetchReplicaPorts(const Packet& p) const {
   if (p.group < 0) return;
   for (const topo::NodeId member : net_.group(p.group)) {
-    if (static_cast<std::size_t>(member) >= routes_.size()) continue;
-    const Route& route = routes_[static_cast<std::size_t>(member)];
-    if (route.start == UINT32_MAX || route.count > 4) continue;
-    for (std::uint32_t k = 0; k < route.count; ++k) {
-      const auto port = static_cast<std::size_t>(routePorts_[route.start + k]);
+    std::uint32_t n = 0;
+    const int* ports = hintedRoute(member, n);
+    for (std::uint32_t k = 0; k < n; ++k) {
+      const auto port = static_cast<std::size_t>(ports[k]);
       __builtin_prefetch(&out_[port]);
       __builtin_prefetch(&outState_[port]);
       __builtin_prefetch(reinterpret_cast<const char*>(&outState_[port]) + 64);
@@ -114,23 +113,23 @@ void SwitchNode::prefetchMid(const Event& e) const {
   if (p.destination == node_) {  // an operand: the index slot its buffer entry is found by
     if (p.op == Op::LdReduceData && p.resultPort >= 0)
       buffers_[static_cast<std::size_t>(p.resultPort)].prefetch(reductionKey(p.requester, p.piece));
-    else if ((p.op == Op::McStore || p.op == Op::LdReduce) && p.group >= 0)
-      net_.prefetchGroup(p.group);
+    else if (p.op == Op::McStore || p.op == Op::LdReduce)
+      net_.prefetchGroup(p.group);  // none for -1
     return;
   }
   std::uint32_t n = 0;
-  const int* ports = hintedRoute(p, n);
+  const int* ports = hintedRoute(p.destination, n);
   for (std::uint32_t k = 0; k < n; ++k)
     outState_[static_cast<std::size_t>(ports[k])].queue.prefetchSlot(slotOf(static_cast<int>(e.arg32), p.vc));
 }
 
-// The output ports a hint for a packet passing through should warm: its destination's
+// The output ports a hint for a packet towards `dst` should warm: that destination's
 // route when already asked and short (parallel links: chooseOutput() takes one of a
 // few, each worth the hint); `count` 0 otherwise.
-const int* SwitchNode::hintedRoute(const Packet& p, std::uint32_t& count) const {
+const int* SwitchNode::hintedRoute(topo::NodeId dst, std::uint32_t& count) const {
   count = 0;
-  if (static_cast<std::size_t>(p.destination) >= routes_.size()) return nullptr;
-  const Route& route = routes_[static_cast<std::size_t>(p.destination)];
+  if (static_cast<std::size_t>(dst) >= routes_.size()) return nullptr;
+  const Route& route = routes_[static_cast<std::size_t>(dst)];
   if (route.start == UINT32_MAX || route.count > 4) return nullptr;
   count = route.count;
   return routePorts_.data() + route.start;

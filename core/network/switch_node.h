@@ -111,7 +111,7 @@ class SwitchNode : public NetworkNode {
   };
   std::vector<Route> routes_;  // by destination node
   std::vector<int> routePorts_;
-  const int* hintedRoute(const Packet& p, std::uint32_t& count) const;
+  const int* hintedRoute(topo::NodeId dst, std::uint32_t& count) const;
   void prefetchReplicaPorts(const Packet& p) const;
   std::vector<int> ports_;
   std::vector<ReductionEntry> evicted_;
