@@ -139,7 +139,7 @@ void Network::collect(Results& r, Time makespan) const {
   std::sort(r.links.begin(), r.links.end(), [](const auto& a, const auto& b) {
     return a.link != b.link ? a.link < b.link : a.direction < b.direction;
   });
-  for (const SwitchNode* s : switches_) {
+  for (SwitchNode* s : switches_) {  // collecting files the switch's pending log notes
     SwitchResult sr;
     sr.node = s->node();
     sr.id = topology_.node(s->node()).name;

@@ -28,6 +28,7 @@ struct alignas(64) ReductionEntry {
   std::uint32_t piece = 0;
   std::uint64_t tag = 0;
   std::uint8_t phase = 0;         // traffic phase of the operands, kept by the result
+  std::uint8_t arrivalShift = 0;  // entry log: unit of its offsets, 2^shift ps (so 32 bits fit)
   Time allocated = 0;
   bool push = false;              // multimem.red (push) rather than ld_reduce (pull)
   std::int16_t port = -1;         // port whose buffer holds it (the result leaves there)

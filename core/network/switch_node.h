@@ -40,8 +40,9 @@ class SwitchNode : public NetworkNode {
 
   const SwitchStats& stats() const { return stats_; }
   const std::vector<ReductionBuffer>& reductionBuffers() const { return buffers_; }
-  // Reduction buffers over time, for Results (ports with activity only).
-  void collectReductionHistory(SwitchResult& out, const topo::Topology& t) const;
+  // Reduction buffers over time, for Results (ports with activity only). Not const: it
+  // first files the arrival times noted since the last call (drainArrivals()).
+  void collectReductionHistory(SwitchResult& out, const topo::Topology& t);
 
  private:
   using Request = OutputRequest;
@@ -128,24 +129,28 @@ class SwitchNode : public NetworkNode {
   std::vector<Occupancy> reductionHistory_;  // per port; empty until the first reduction
   std::vector<ReductionEntryRecord> entryLog_;
   bool entryLogTruncated_ = false;
-  // When each contribution to a loggable entry arrived: one stream, in arrival order, of
-  // (entry's log id, offset from its start), an append to one warm cache line per
-  // contribution (a vector per entry cost two scattered misses, ~440 cycles, 11 % of a
-  // 512-token DySHARP run). collectEntryLog() sorts it out by entry
-  // (switch_reduction_history.cpp).
+  // When each contribution to a loggable entry arrived: appended to one stream of
+  // (entry's log id, offset from its start), one warm cache line per contribution (a
+  // vector per entry cost two scattered misses, ~440 cycles, 11 % of a 512-token DySHARP
+  // run). Every kDrainNotes notes, and when results are collected, the notes of entries
+  // logged by then go to their record's slice of entryArrivals_; those of live entries
+  // wait for the next drain (switch_reduction_history.cpp).
   static constexpr std::uint32_t kNotLogged = UINT32_MAX;
+  static constexpr std::uint32_t kDropped = UINT32_MAX - 1;  // recordOf_: never to be logged
+  static constexpr std::size_t kDrainNotes = 1 << 16;
   struct ArrivalNote {
     std::uint32_t entry = 0;   // ReductionEntry::logId
     std::uint32_t offset = 0;  // ps since the entry's start; kLongOffset: in longOffsets_
   };
   static constexpr std::uint32_t kLongOffset = UINT32_MAX;
   std::vector<ArrivalNote> arrivalNotes_;
-  std::vector<Time> longOffsets_;         // offsets >= kLongOffset ps, in stream order
-  std::vector<std::uint32_t> loggedIds_;  // log id of each entryLog_ record
+  std::vector<Time> longOffsets_;         // offsets >= kLongOffset ps, in note order
+  std::vector<std::uint32_t> recordOf_;   // by log id: its entryLog_ record, kNotLogged, kDropped
+  std::vector<std::uint16_t> filed_;      // by record: offsets filed so far
+  std::vector<std::uint32_t> entryArrivals_;
   std::uint32_t nextLogId_ = 0;
-  std::uint64_t loggedArrivals_ = 0;      // offsets the logged entries own
-  void noteArrivals(const ReductionEntry& e, int contributions);
-  void collectEntryLog(SwitchResult& out) const;
+  void noteArrivals(ReductionEntry& e, int contributions);
+  void drainArrivals();
   std::uint32_t spread_ = 0;
   Time reductionEngineFree_ = 0;
   SwitchStats stats_;

@@ -1,9 +1,9 @@
 // What the switch table inspector replays: each reduction buffer's occupancy over time,
 // and the entry log, the first kEntryLogLimit entries of a run, each with when its
-// contributions arrived (results.h: ReductionEntryRecord). During the run arrivals are
-// only appended to one stream (see SwitchNode::ArrivalNote); collecting groups them by
-// entry.
+// contributions arrived (results.h: ReductionEntryRecord). Arrivals are appended to one
+// stream (see SwitchNode::ArrivalNote) and filed by entry in batches.
 #include <algorithm>
+#include <bit>
 
 #include "network/switch_node.h"
 
@@ -33,27 +33,32 @@ void SwitchNode::noteReductionOccupancy(int port, std::int64_t before, std::int6
   o.total += evictions;
 }
 
-
-void SwitchNode::noteArrivals(const ReductionEntry& e, int contributions) {
+void SwitchNode::noteArrivals(ReductionEntry& e, int contributions) {
   if (entryLog_.size() >= kEntryLogLimit) return;  // it can no longer be logged
   const Time offset = now() - e.allocated;
+  // The smallest unit that keeps the latest (largest) offset within 32 bits.
+  e.arrivalShift = static_cast<std::uint8_t>(std::max(0, static_cast<int>(std::bit_width(static_cast<std::uint64_t>(offset))) - 32));
   const bool isLong = offset >= Time(kLongOffset);
   for (int k = 0; k < contributions; ++k) {
     arrivalNotes_.push_back({e.logId, isLong ? kLongOffset : static_cast<std::uint32_t>(offset)});
     if (isLong) longOffsets_.push_back(offset);
   }
+  if (arrivalNotes_.size() >= kDrainNotes) drainArrivals();
 }
 
 void SwitchNode::logEntry(const ReductionEntry& e, bool evicted) {
+  if (e.logId != kNotLogged && recordOf_.size() <= e.logId) recordOf_.resize(nextLogId_, kNotLogged);
   // An entry without a log id (allocated after the log filled) is not logged either, and
   // the shared offset array's 32-bit index must not wrap.
-  if (entryLog_.size() >= kEntryLogLimit || e.logId == kNotLogged || loggedArrivals_ + e.arrived > UINT32_MAX) {
+  if (entryLog_.size() >= kEntryLogLimit || e.logId == kNotLogged ||
+      entryArrivals_.size() + e.arrived > UINT32_MAX) {
+    if (e.logId != kNotLogged) recordOf_[e.logId] = kDropped;
     entryLogTruncated_ = true;
     return;
   }
   ReductionEntryRecord r;
-  r.arrivals = static_cast<std::uint32_t>(loggedArrivals_);  // one offset per contribution
-  loggedArrivals_ += e.arrived;
+  r.arrivals = static_cast<std::uint32_t>(entryArrivals_.size());  // one offset per contribution
+  r.arrival_shift = e.arrivalShift;
   r.port = e.port;
   r.tag = e.tag;
   r.piece = e.piece;
@@ -62,37 +67,35 @@ void SwitchNode::logEntry(const ReductionEntry& e, bool evicted) {
   r.start = e.allocated;
   r.end = now();
   r.evicted = evicted;
+  recordOf_[e.logId] = static_cast<std::uint32_t>(entryLog_.size());
   entryLog_.push_back(r);
-  loggedIds_.push_back(e.logId);
+  filed_.push_back(0);
+  entryArrivals_.resize(entryArrivals_.size() + e.arrived);
 }
 
-// Two passes over the stream: each logged entry's last offset sets its unit (32-bit
-// offsets: picoseconds, or coarser for a life >= 4.29 ms), then its offsets go to its
-// slice of entry_arrivals in arrival order. Notes of entries not logged are skipped.
-void SwitchNode::collectEntryLog(SwitchResult& out) const {
-  out.entry_log = entryLog_;
-  out.entry_log_truncated = entryLogTruncated_;
-  out.entry_arrivals.assign(loggedArrivals_, 0);
-  std::vector<std::uint32_t> recordOf(nextLogId_, kNotLogged);
-  for (std::size_t i = 0; i < loggedIds_.size(); ++i) recordOf[loggedIds_[i]] = static_cast<std::uint32_t>(i);
-  const auto walk = [&](auto visit) {
-    std::size_t longAt = 0;
-    for (const ArrivalNote& n : arrivalNotes_) {
-      const Time offset = n.offset == kLongOffset ? longOffsets_[longAt++] : Time(n.offset);
-      if (recordOf[n.entry] != kNotLogged) visit(out.entry_log[recordOf[n.entry]], offset);
+// Files the notes of logged entries (in note order, so each entry's offsets stay in
+// arrival order), keeps those of live entries at the front for the next drain, and drops
+// those of entries that will never be logged.
+void SwitchNode::drainArrivals() {
+  const bool logFull = entryLog_.size() >= kEntryLogLimit;
+  std::size_t kept = 0, longIn = 0, longKept = 0;
+  for (const ArrivalNote n : arrivalNotes_) {
+    const Time offset = n.offset == kLongOffset ? longOffsets_[longIn++] : Time(n.offset);
+    const std::uint32_t rec = n.entry < recordOf_.size() ? recordOf_[n.entry] : kNotLogged;
+    if (rec == kDropped || (rec == kNotLogged && logFull)) continue;
+    if (rec == kNotLogged) {
+      arrivalNotes_[kept++] = n;
+      if (n.offset == kLongOffset) longOffsets_[longKept++] = offset;
+      continue;
     }
-  };
-  walk([](ReductionEntryRecord& r, Time offset) {  // the last offset is the largest
-    while ((offset >> r.arrival_shift) > Time(UINT32_MAX)) ++r.arrival_shift;
-  });
-  std::vector<std::uint32_t> filled(entryLog_.size(), 0);
-  walk([&](ReductionEntryRecord& r, Time offset) {
-    const std::size_t i = static_cast<std::size_t>(&r - out.entry_log.data());
-    out.entry_arrivals[r.arrivals + filled[i]++] = static_cast<std::uint32_t>(offset >> r.arrival_shift);
-  });
+    const ReductionEntryRecord& r = entryLog_[rec];
+    entryArrivals_[r.arrivals + filed_[rec]++] = static_cast<std::uint32_t>(offset >> r.arrival_shift);
+  }
+  arrivalNotes_.resize(kept);
+  longOffsets_.resize(longKept);
 }
 
-void SwitchNode::collectReductionHistory(SwitchResult& out, const topo::Topology& t) const {
+void SwitchNode::collectReductionHistory(SwitchResult& out, const topo::Topology& t) {
   out.reduction_ports.clear();
   for (std::size_t p = 0; p < reductionHistory_.size(); ++p) {
     const Occupancy& o = reductionHistory_[p];
@@ -108,7 +111,10 @@ void SwitchNode::collectReductionHistory(SwitchResult& out, const topo::Topology
     r.evictions_total = o.total;
     out.reduction_ports.push_back(std::move(r));
   }
-  collectEntryLog(out);
+  drainArrivals();
+  out.entry_log = entryLog_;
+  out.entry_arrivals = entryArrivals_;
+  out.entry_log_truncated = entryLogTruncated_;
 }
 
 }  // namespace fl::net
