@@ -138,8 +138,8 @@ void RunController::workerMain(std::shared_ptr<Job> job) {
           emit progressChanged(job->progress.load());
         });
       };
-      control.snapshot = [&, point](const Results& partial) {
-        auto copy = std::make_shared<const Results>(partial);
+      control.snapshot = [&, point](Results&& partial) {
+        auto copy = std::make_shared<const Results>(std::move(partial));
         {
           std::lock_guard lock(job->mutex);
           job->latest = std::move(copy);

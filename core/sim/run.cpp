@@ -9,6 +9,7 @@
 #include "scenario/sweep.h"
 #include "scenario/validate.h"
 #include "sim/partitioner.h"
+#include "sim/snapshot_pacer.h"
 #include "topology/topology.h"
 #include "workloads/workload.h"
 
@@ -46,16 +47,14 @@ Results runOnTopology(const Scenario& s, const topo::Topology& topology, const R
   auto workload = work::makeWorkload(s, network, sim);
 
   auto lastReport = std::chrono::steady_clock::now();
-  auto lastSnapshot = lastReport;
-  const auto snapshotEvery = std::chrono::duration<double>(1.0 / std::max(0.1, control.snapshotHz));
+  SnapshotPacer pacer(control.snapshotHz, control.snapshotBudget, lastReport);
   const auto tick = [&](Time now) {
     const auto t = std::chrono::steady_clock::now();
     if (control.progress && t - lastReport >= std::chrono::milliseconds(50)) {
       lastReport = t;
       control.progress(workload->progress());
     }
-    if (control.snapshot && t - lastSnapshot >= snapshotEvery) {
-      lastSnapshot = t;
+    if (control.snapshot && pacer.due(t)) {
       Results partial;
       partial.scenario = s.name;
       partial.seed = s.run.seed;
@@ -63,7 +62,8 @@ Results runOnTopology(const Scenario& s, const topo::Topology& topology, const R
       partial.bin = s.run.bin;
       partial.bins = static_cast<int>((now + s.run.bin - 1) / s.run.bin);
       network.collect(partial, now);
-      control.snapshot(partial);
+      control.snapshot(std::move(partial));
+      pacer.taken(t, std::chrono::steady_clock::now());
     }
   };
   const EngineStats stats = sim.run(s.run.time_limit, s.run.threads, control.cancel, tick);

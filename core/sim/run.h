@@ -18,10 +18,12 @@ struct RunControl {
   // Called from the running thread with the fraction done (0..1), at most ~20 times a second.
   std::function<void(double fraction)> progress;
   // Called from the running thread with the results so far (links' bins up to now,
-  // sim_time = now, makespan = now), at most `snapshotHz` times a wall-clock second.
-  // For live views; the callee copies what it needs.
-  std::function<void(const Results& partial)> snapshot;
+  // sim_time = now, makespan = now), at most `snapshotHz` times a wall-clock second and
+  // less often when collecting them would take more than `snapshotBudget` of the wall
+  // time (SnapshotPacer). For live views; the callee may keep what it is given.
+  std::function<void(Results&& partial)> snapshot;
   double snapshotHz = 20;
+  double snapshotBudget = 0.1;
 };
 
 // Throws fl::InputError when the scenario cannot be built (impossible topology or

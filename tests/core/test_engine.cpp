@@ -1,5 +1,5 @@
 // The discrete-event kernel: event order against a brute-force sort, partitioned runs,
-// cooperative cancellation and progress.
+// cooperative cancellation, progress and the pacing of live snapshots.
 #include <QtTest>
 
 #include <algorithm>
@@ -12,6 +12,7 @@
 #include "engine/simulator.h"
 #include "scenario/scenario.h"
 #include "sim/run.h"
+#include "sim/snapshot_pacer.h"
 
 using namespace fl;
 
@@ -45,6 +46,8 @@ class TestEngine : public QObject {
   void partitionedRunVisitsTheSameEvents();
   void cancellationStopsARun();
   void progressRisesToOne();
+  void snapshotPacing_data();
+  void snapshotPacing();
   void hugePageTunables_data();
   void hugePageTunables();
 };
@@ -167,6 +170,38 @@ void TestEngine::progressRisesToOne() {
   QVERIFY(!seen.empty());
   QCOMPARE(seen.back(), 1.0);
   for (std::size_t i = 1; i < seen.size(); ++i) QVERIFY(seen[i] >= seen[i - 1]);
+}
+
+// Snapshots keep their nominal rate while cheap; a costly one delays the next so that
+// snapshots take at most the budget's share of the wall time (cost / interval).
+void TestEngine::snapshotPacing_data() {
+  QTest::addColumn<double>("hz");
+  QTest::addColumn<double>("budget");
+  QTest::addColumn<int>("costMs");
+  QTest::addColumn<int>("intervalMs");  // start to start, by hand
+  QTest::newRow("cheap: nominal 20 Hz") << 20.0 << 0.1 << 1 << 50;
+  QTest::newRow("at the budget's edge") << 20.0 << 0.1 << 5 << 50;
+  QTest::newRow("20 ms at 10 %: 5 Hz") << 30.0 << 0.1 << 20 << 200;
+  QTest::newRow("20 ms at 25 %") << 30.0 << 0.25 << 20 << 80;
+  QTest::newRow("whole budget: back to back") << 20.0 << 1.0 << 300 << 300;
+  QTest::newRow("rate floor 0.1 Hz") << 0.0 << 0.1 << 100 << 10000;
+}
+
+void TestEngine::snapshotPacing() {
+  QFETCH(double, hz);
+  QFETCH(double, budget);
+  QFETCH(int, costMs);
+  QFETCH(int, intervalMs);
+  using namespace std::chrono;
+  const SnapshotPacer::Clock::time_point t0{};
+  SnapshotPacer pacer(hz, budget, t0);
+  const auto first = t0 + duration_cast<SnapshotPacer::Clock::duration>(duration<double>(1.0 / std::max(0.1, hz)));
+  QVERIFY(!pacer.due(first - microseconds(1)));
+  QVERIFY(pacer.due(first));
+  pacer.taken(first, first + milliseconds(costMs));
+  QVERIFY(!pacer.due(first + milliseconds(intervalMs) - microseconds(1)));
+  QVERIFY(pacer.due(first + milliseconds(intervalMs)));
+  QCOMPARE(SnapshotPacer::interval(costMs / 1e3, 1.0 / std::max(0.1, hz), budget), intervalMs / 1e3);
 }
 
 // When the programs restart themselves for transparent huge pages, and with what
