@@ -19,6 +19,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
@@ -201,7 +202,16 @@ int cmdRun(const RunOptions& o) {
   // Fail before a possibly long run, not after it; the files are written at the end.
   if (!o.json.empty() && !jsonToStdout) fl::checkFileWritable(o.json, "--json");
   if (!o.csv.empty()) fl::checkCsvDirectory(o.csv);
-  if (!o.report.empty()) fl::checkFileWritable(o.report, "--report");
+  if (!o.report.empty()) {
+    // HTML whatever the name: a .pdf would be an HTML file that no PDF reader opens.
+    std::string suffix = std::filesystem::path(o.report).extension().string();
+    std::transform(suffix.begin(), suffix.end(), suffix.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (suffix == ".pdf")
+      throw fl::InputError({o.report, 0, 0}, "--report", "an .html file name (the CLI writes HTML reports)",
+                           "a .pdf name", "for a PDF: fabriclab --open SCENARIO --report FILE.pdf, "
+                           "headless with QT_QPA_PLATFORM=offscreen");
+    fl::checkFileWritable(o.report, "--report");
+  }
   // Sweep points share the directory, so checking the first path covers them all.
   if (!o.trace.empty()) fl::checkFileWritable(tracePath(s, o.trace, 0), "--trace");
 

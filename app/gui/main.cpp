@@ -1,11 +1,14 @@
 // fabriclab: the desktop app.
 //
-//   fabriclab [SCENARIO] [--open SCENARIO] [--screenshot FILE.png] [--show DOCK]... [--at TIME]
+//   fabriclab [SCENARIO] [--open SCENARIO] [--screenshot FILE.png] [--report FILE.html|FILE.pdf]
+//             [--show DOCK]... [--at TIME]
 //
 // Opens SCENARIO (default: the bundled demo) and runs it at once. With --screenshot the
-// window is grabbed when the run has finished, saved as PNG, and the app exits: 0 on
-// success, 2 on bad input (unreadable or invalid scenario, unwritable image path, a
-// TIME that is not a time). --at moves the timeline to the bin holding TIME when the run
+// window is grabbed when the run has finished, saved as PNG, and the app exits; with
+// --report the run's report is exported as from File > Export Report (HTML, or PDF,
+// which the CLI cannot write), and the app exits. Exit status 0 on success, 2 on bad
+// input (unreadable or invalid scenario, unwritable output path, a TIME that is not a
+// time). Both work headless with QT_QPA_PLATFORM=offscreen. --at moves the timeline to the bin holding TIME when the run
 // has finished, so that a screenshot shows the views at that moment.
 #include <QApplication>
 #include <QDockWidget>
@@ -29,6 +32,17 @@ constexpr int kExitBadInput = 2;
 int badInput(const QString& message) {
   std::fprintf(stderr, "fabriclab: %s\n", qPrintable(message));
   return kExitBadInput;
+}
+
+// "" when `path` ends in one of `suffixes` and its directory is writable, else the error.
+QString checkOutput(const QString& option, const QString& path, const QStringList& suffixes) {
+  const QFileInfo info(path);
+  if (!suffixes.contains(info.suffix(), Qt::CaseInsensitive))
+    return QStringLiteral("%1: expected a .%2 file name, found '%3'").arg(option, suffixes.join(QStringLiteral(" or .")), path);
+  const QFileInfo dir(info.absolutePath());
+  if (!dir.isDir() || !dir.isWritable())
+    return QStringLiteral("%1: cannot write to directory '%2'").arg(option, info.absolutePath());
+  return {};
 }
 
 }  // namespace
@@ -60,9 +74,13 @@ int main(int argc, char** argv) {
   const QCommandLineOption atOption(QStringLiteral("at"),
                                     QStringLiteral("Move the timeline to TIME (e.g. '12 us') when the run has finished."),
                                     QStringLiteral("TIME"));
+  const QCommandLineOption reportOption(
+      QStringLiteral("report"), QStringLiteral("Run, export the report (HTML or PDF by extension) when done, and exit."),
+      QStringLiteral("FILE"));
   parser.addOption(openOption);
   parser.addOption(atOption);
   parser.addOption(shotOption);
+  parser.addOption(reportOption);
   parser.addOption(showOption);
   if (!parser.parse(QApplication::arguments())) return badInput(parser.errorText());
   if (parser.isSet(QStringLiteral("help"))) parser.showHelp(0);
@@ -75,16 +93,19 @@ int main(int argc, char** argv) {
                  : positional.isEmpty()   ? QStringLiteral(FABRICLAB_SOURCE_DIR "/scenarios/default.yaml")
                                           : positional.first();
 
-  const bool screenshot = parser.isSet(shotOption);
   const QString shotPath = parser.value(shotOption);
-  if (screenshot) {
-    const QFileInfo info(shotPath);
-    if (info.suffix().compare(QStringLiteral("png"), Qt::CaseInsensitive) != 0)
-      return badInput(QStringLiteral("--screenshot: expected a .png file name, found '%1'").arg(shotPath));
-    const QFileInfo dir(info.absolutePath());
-    if (!dir.isDir() || !dir.isWritable())
-      return badInput(QStringLiteral("--screenshot: cannot write to directory '%1'").arg(info.absolutePath()));
+  const QString reportPath = parser.value(reportOption);
+  if (parser.isSet(shotOption)) {
+    const QString e = checkOutput(QStringLiteral("--screenshot"), shotPath, {QStringLiteral("png")});
+    if (!e.isEmpty()) return badInput(e);
   }
+  if (parser.isSet(reportOption)) {
+    const QString e = checkOutput(QStringLiteral("--report"), reportPath,
+                                  {QStringLiteral("html"), QStringLiteral("htm"), QStringLiteral("pdf")});
+    if (!e.isEmpty()) return badInput(e);
+  }
+  // Batch: run, write the outputs asked for, exit.
+  const bool batch = parser.isSet(shotOption) || parser.isSet(reportOption);
 
   std::optional<fl::Time> at;
   if (parser.isSet(atOption)) {
@@ -96,8 +117,8 @@ int main(int argc, char** argv) {
   }
 
   fl::gui::MainWindowOptions options;
-  options.autosave = !screenshot;
-  options.restoreLayout = !screenshot;  // screenshots look the same on every machine
+  options.autosave = !batch;
+  options.restoreLayout = !batch;  // screenshots and reports look the same on every machine
   fl::gui::MainWindow window(options);
   int exitCode = 0;
   if (at)  // the first run only; connected before the screenshot's handler, which grabs after it
@@ -107,7 +128,7 @@ int main(int argc, char** argv) {
       at.reset();
     });
   QList<QDockWidget*> shown;  // --show docks, raised again before a screenshot (results raise others)
-  if (screenshot) {
+  if (batch) {
     QObject::connect(window.controller(), &fl::gui::RunController::failed, &app, [&](const QString& message) {
       exitCode = badInput(message);
       // Queued: a failure reported before exec() starts must still end the loop.
@@ -119,7 +140,12 @@ int main(int argc, char** argv) {
       QTimer::singleShot(400, &app, [&] {
         for (QDockWidget* d : shown) d->raise();
         QApplication::processEvents();
-        if (!window.grab().save(shotPath, "PNG")) exitCode = badInput(QStringLiteral("--screenshot: cannot write '%1'").arg(shotPath));
+        if (!reportPath.isEmpty()) {
+          const QString e = window.exportReportTo(reportPath);
+          if (!e.isEmpty()) exitCode = badInput(QStringLiteral("--report: %1").arg(e));
+        }
+        if (!shotPath.isEmpty() && !window.grab().save(shotPath, "PNG"))
+          exitCode = badInput(QStringLiteral("--screenshot: cannot write '%1'").arg(shotPath));
         QApplication::exit(exitCode);
       });
     });
@@ -127,8 +153,8 @@ int main(int argc, char** argv) {
   // A file named on the command line must open; a broken bundled default still shows the
   // window, with the error in its status bar.
   const bool named = !positional.isEmpty() || parser.isSet(openOption);
-  const QString error = window.startup(path, !screenshot);
-  if (!error.isEmpty() && (screenshot || named)) return badInput(error);
+  const QString error = window.startup(path, !batch);
+  if (!error.isEmpty() && (batch || named)) return badInput(error);
   // Docks named by --show come to the front of their tab group (screenshots, demos).
   const auto docks = window.findChildren<QDockWidget*>();
   for (const QString& title : parser.values(showOption)) {
@@ -146,5 +172,5 @@ int main(int argc, char** argv) {
   }
   window.show();
   const int rc = QApplication::exec();
-  return screenshot ? exitCode : rc;
+  return batch ? exitCode : rc;
 }

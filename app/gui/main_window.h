@@ -61,6 +61,9 @@ class MainWindow : public QMainWindow {
   QComboBox* pointSelector() const { return pointCombo_; }
   CompareDialog* compareDialog() const { return compare_; }  // null until first shown
   PipelineCompareDialog* pipelineCompareDialog() const { return pipelineCompare_; }  // null until first shown
+  // Writes the report of the finished run (HTML or PDF by extension). Returns "" or the
+  // error (also in the status bar).
+  QString exportReportTo(const QString& path);
   // Writes the shown run's Chrome trace. Returns "" or the error (also in the status bar).
   QString exportTraceTo(const QString& path);
   const MainActions& actions() const { return actions_; }

@@ -3,6 +3,7 @@
 #include <QCloseEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <QLockFile>
 #include <QMenu>
 
@@ -153,34 +154,45 @@ void MainWindow::updateRecentMenu() {
   menu->setEnabled(!files.isEmpty());
 }
 
-void MainWindow::exportImage() {
+namespace {
+
+// A save dialog offering two file types; a name typed without an extension gets the one
+// of the type chosen. "" when cancelled.
+QString askExportPath(QWidget* parent, const QString& title, const QString& first, const QString& second) {
   QString filter;
-  QString path = QFileDialog::getSaveFileName(this, tr("Export Image"), QString(),
-                                              tr("PNG image (*.png);;SVG image (*.svg)"), &filter);
+  QString path = QFileDialog::getSaveFileName(parent, title, QString(), first + ";;" + second, &filter);
+  if (path.isEmpty() || !QFileInfo(path).suffix().isEmpty()) return path;
+  static const QRegularExpression suffix(QStringLiteral("\\*(\\.\\w+)"));
+  return path + suffix.match(filter.isEmpty() ? first : filter).captured(1);
+}
+
+}  // namespace
+
+void MainWindow::exportImage() {
+  const QString path = askExportPath(this, tr("Export Image"), tr("PNG image (*.png)"), tr("SVG image (*.svg)"));
   if (path.isEmpty()) return;
-  if (QFileInfo(path).suffix().isEmpty()) path += filter.contains("svg") ? ".svg" : ".png";
   const QString error = exportCanvasImage(canvas_, path);
   if (error.isEmpty()) status_->showInfo(tr("Exported %1").arg(path));
   else status_->showError(error);
 }
 
-void MainWindow::exportReport() {
-  QString filter;
-  QString path = QFileDialog::getSaveFileName(this, tr("Export Report"), QString(),
-                                              tr("HTML report (*.html);;PDF report (*.pdf)"), &filter);
-  if (path.isEmpty()) return;
-  if (QFileInfo(path).suffix().isEmpty()) path += filter.contains("pdf") ? ".pdf" : ".html";
-  ReportInput in;
+QString MainWindow::exportReportTo(const QString& path) {
+  ReportInput in;  // writeReport() says when nothing has finished yet
   in.scenario = &sweep_->scenario();
   in.points = sweep_->finishedPoints();
   in.topology = sweep_->finishedTopology();
   in.scenarioFile = doc_->filePath();
   const QString error = writeReport(path, in, canvas_);
   if (error.isEmpty()) status_->showInfo(tr("Exported %1").arg(path));
-  else {
-    status_->showError(error);
-    QMessageBox::warning(this, tr("Cannot export report"), error);
-  }
+  else status_->showError(error);
+  return error;
+}
+
+void MainWindow::exportReport() {
+  const QString path = askExportPath(this, tr("Export Report"), tr("HTML report (*.html)"), tr("PDF report (*.pdf)"));
+  if (path.isEmpty()) return;
+  const QString error = exportReportTo(path);
+  if (!error.isEmpty()) QMessageBox::warning(this, tr("Cannot export report"), error);
 }
 
 }  // namespace fl::gui

@@ -258,6 +258,9 @@ class TestCli : public QObject {
     QTest::newRow("--report unwritable path")
         << QStringList{"run", "@SMALL@", "--report", "/proc/fabriclab-x.html"} << QStringList{"--report"}
         << QString("/proc/fabriclab-x.html");
+    QTest::newRow("--report as PDF")
+        << QStringList{"run", "@SMALL@", "--report", "@TMP@/out.pdf"} << QStringList{"--report", ".html", "fabriclab --open"}
+        << QString("@TMP@/out.pdf");
     QTest::newRow("--trace into a missing directory")
         << QStringList{"run", "@SMALL@", "--trace", "@TMP@/nodir/t.json"} << QStringList{"--trace", "t.json"}
         << QString("@TMP@/nodir");

@@ -1,5 +1,6 @@
 // The fabriclab executable's command line: --screenshot writes a non-blank PNG of the
-// window after the run and exits 0; bad input exits 2 with a message on stderr.
+// window after the run and --report the run's report (HTML or PDF), and both exit 0;
+// bad input exits 2 with a message on stderr and writes nothing.
 #include <QImage>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -63,6 +64,31 @@ class TestFabriclabApp : public QObject {
     image.save(fl::gui::test::artefactsDir() + "/fabriclab_" + QTest::currentDataTag() + ".png");
   }
 
+  // Headless report export: the PDF the CLI cannot write, and the same HTML as the GUI's.
+  void report_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QByteArray>("starts");
+    QTest::newRow("pdf") << "report.pdf" << QByteArray("%PDF-");
+    QTest::newRow("html") << "report.html" << QByteArray("<!DOCTYPE html>");
+  }
+
+  void report() {
+    QFETCH(QString, file);
+    QFETCH(QByteArray, starts);
+    QTemporaryDir dir;
+    const QString scenario = fl::gui::test::writeFile(dir, "s.yaml", fl::gui::test::meshScenario(4, 4));
+    const QString out = dir.filePath(file);
+    const Outcome o = run({scenario, "--report", out});
+    QVERIFY2(o.exitCode == 0, qPrintable(o.err));
+    QFile f(out);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray bytes = f.readAll();
+    QVERIFY2(bytes.startsWith(starts), bytes.left(40).constData());
+    QVERIFY2(bytes.size() > 20000, qPrintable(QString::number(bytes.size())));  // plots and tables, not a stub
+    if (file.endsWith(".html")) QVERIFY(bytes.contains("mesh"));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 2);  // no temporary file left
+  }
+
   void badInput_data() {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("message");
@@ -71,6 +97,8 @@ class TestFabriclabApp : public QObject {
     QTest::newRow("unwritable dir") << QStringList{"--screenshot", "/nonexistent/dir/x.png"} << "cannot write";
     QTest::newRow("two scenarios") << QStringList{"a.yaml", "--open", "b.yaml"} << "one scenario";
     QTest::newRow("unknown option") << QStringList{"--frobnicate"} << "frobnicate";
+    QTest::newRow("report not html or pdf") << QStringList{"--report", "/tmp/x.docx"} << ".html or .htm or .pdf";
+    QTest::newRow("report unwritable dir") << QStringList{"--report", "/nonexistent/dir/r.pdf"} << "--report: cannot write";
     QTest::newRow("--at not a time") << QStringList{"--at", "5 parsecs", "--screenshot", "/tmp/x.png"} << "--at";
   }
 
@@ -86,10 +114,11 @@ class TestFabriclabApp : public QObject {
     QTemporaryDir dir;
     const QString scenario = fl::gui::test::writeFile(
         dir, "bad.yaml", fl::gui::test::meshScenario(4, 4).replace("4 TB/s", "4"));
-    const Outcome o = run({"--open", scenario, "--screenshot", dir.filePath("x.png")});
+    const Outcome o = run({"--open", scenario, "--screenshot", dir.filePath("x.png"), "--report", dir.filePath("r.pdf")});
     QCOMPARE(o.exitCode, 2);
     QVERIFY2(o.err.contains("topology.link.bandwidth") && o.err.contains("bad.yaml:"), qPrintable(o.err));
     QVERIFY(!QFileInfo::exists(dir.filePath("x.png")));
+    QVERIFY(!QFileInfo::exists(dir.filePath("r.pdf")));
   }
 };
 

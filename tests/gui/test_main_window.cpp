@@ -9,6 +9,7 @@
 #include <QTextDocument>
 #include <QTreeView>
 #include <QSignalSpy>
+#include <QTextBlock>
 #include <QtTest>
 #include <memory>
 
@@ -331,6 +332,18 @@ class TestMainWindow : public QObject {
     fl::gui::layoutReportDocument(doc, text.toStdString());
     doc.setPageSize(QSizeF(794, 1123));  // A4 at 96 dpi
     QVERIFY(doc.pageCount() >= 2);
+    // Every picture is a block of its own (on a heading's or paragraph's line it made that
+    // line as tall as itself) and fits the printed page's text width (643 px).
+    int pictures = 0;
+    for (QTextBlock b = doc.begin(); b.isValid(); b = b.next())
+      for (auto it = b.begin(); !it.atEnd(); ++it) {
+        const QTextCharFormat f = it.fragment().charFormat();
+        if (!f.isImageFormat()) continue;
+        ++pictures;
+        QVERIFY2(b.text().trimmed() == QString(QChar::ObjectReplacementCharacter), qPrintable(b.text().left(80)));
+        QVERIFY2(f.toImageFormat().width() <= 643, qPrintable(QString::number(f.toImageFormat().width())));
+      }
+    QVERIFY2(pictures >= 5, qPrintable(QString::number(pictures)));  // per point: topology, plots; the canvas view
     QImage page(794, 1123 * 2, QImage::Format_RGB32);
     page.fill(Qt::white);
     QPainter painter(&page);
