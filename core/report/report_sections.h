@@ -27,7 +27,8 @@ std::string topologySection(const RunView& v);
 // time of the five busiest link directions, the latency histogram when measured.
 std::string plotsSection(const RunView& v);
 
-// <section id="{prefix}results">: phases, busiest link directions, switches, totals.
+// <section id="{prefix}results">: totals, an MoE layer's traffic breakdown and token
+// pipeline, phases, busiest link directions, switches.
 std::string resultsSection(const RunView& v);
 
 }  // namespace fl::report

@@ -1,4 +1,5 @@
-// resultsSection (declared in report_sections.h): the results tables of one run.
+// resultsSection (declared in report_sections.h): the results tables of one run,
+// with an MoE layer's traffic breakdown and token pipeline.
 #include <algorithm>
 
 #include "report/html_util.h"
@@ -135,10 +136,79 @@ std::string totalsTable(const RunView& v) {
   return keyValueTable(rows, htmlAttr("id", v.idPrefix + "totals"));
 }
 
+std::string breakdownTable(const RunView& v) {
+  const Results& r = v.results;
+  HtmlTable t(htmlAttr("id", v.idPrefix + "breakdown"));
+  t.header({{"phase"}, {"direction"}, numCell("useful"), numCell("redundant"), numCell("useless"),
+            numCell("overhead"), numCell("redundant + useless")});
+  for (const TrafficBreakdownRow& b : r.breakdown) {
+    const std::int64_t payload = b.useful + b.redundant + b.useless;
+    const double removable = payload > 0 ? static_cast<double>(b.redundant + b.useless) / static_cast<double>(payload) : 0;
+    t.row({{b.phase}, {b.direction}, bytesCell(b.useful), bytesCell(b.redundant), bytesCell(b.useless),
+           bytesCell(b.overhead), numCell(formatPercent(removable))});
+  }
+  return t.html() +
+         "<p class=\"note\">Useful: each needed token once up its source's link and once down each distinct "
+         "destination's link (Dispatch; the mirror in Combine), what ideal in-switch multicast and reduction "
+         "move. Redundant: further copies of needed data. Useless: data for GPUs that did not need it. "
+         "Overhead: headers, byte-enables, address and target flits. The last column is the share of payload "
+         "(useful + redundant + useless) that in-switch computing removes.</p>\n";
+}
+
+std::string pipelineTable(const RunView& v) {
+  const PipelineResults& p = *v.results.pipeline;
+  std::string groups;
+  for (std::size_t i = 0; i < p.groups.size(); ++i)
+    groups += (i ? ", " : "") + p.groups[i] + " " + std::to_string(i < p.group_sms.size() ? p.group_sms[i] : 0);
+  std::vector<std::pair<std::string, std::string>> rows = {
+      {"fusion scheme", htmlEscape(p.fusion)},
+      {"SM groups (SMs)", htmlEscape(groups + " of " + std::to_string(p.sms))},
+      {"SM utilisation", htmlEscape(formatPercent(p.sm_utilization) + " of SM-time with a task in flight")},
+      {"kernel launches", htmlEscape(formatCount(p.kernel_launches) + " per GPU, waiting " +
+                                     formatDuration(p.launch_overhead) + " for them")},
+      {"busy time per phase",
+       htmlEscape("dispatch " + formatDuration(p.phase_busy[0]) + ", GEMM-1 " + formatDuration(p.phase_busy[1]) +
+                  ", GEMM-2 " + formatDuration(p.phase_busy[2]) + ", combine " + formatDuration(p.phase_busy[3]))},
+      {"throughput", htmlEscape(formatFixed(p.throughput_tokens_per_s / 1e6, 2) + " M tokens/s")},
+      {"uplink/downlink balance",
+       htmlEscape(formatFixed(v.results.direction_balance, 2) + " (lower ÷ higher direction per time bin; 1: even)")}};
+  if (p.step_delays.size() > 1)
+    rows.push_back({"straggler delay", htmlEscape("P95 " + formatDuration(p.straggler_delay_p95) + " over " +
+                                                  std::to_string(p.step_delays.size()) + " steps")});
+  if (p.overlap_efficiency) rows.push_back({"overlap efficiency", htmlEscape(formatFixed(*p.overlap_efficiency, 3))});
+  if (p.ts_peak > 0 || p.or_peak > 0)
+    rows.push_back({"token tracker", htmlEscape("peak " + formatCount(p.ts_peak) + " tile-status and " +
+                                                formatCount(p.or_peak) + " output-readiness entries; " +
+                                                formatCount(p.ts_overflows + p.or_overflows) + " spilled to DRAM")});
+  return keyValueTable(rows, htmlAttr("id", v.idPrefix + "pipeline"));
+}
+
+// What an MoE layer adds: the traffic breakdown (what in-switch multicast and reduction
+// remove), the token pipeline (what fusion changes), the AL TLB and memory figures.
+std::string moeTables(const RunView& v) {
+  const Results& r = v.results;
+  std::string out;
+  if (!r.breakdown.empty()) out += heading(v, "MoE traffic breakdown") + breakdownTable(v);
+  if (r.pipeline) out += heading(v, "Token pipeline") + pipelineTable(v);
+  std::vector<std::pair<std::string, std::string>> more;
+  if (r.moe && r.moe->al_tlb_hits + r.moe->al_tlb_misses > 0)
+    more.push_back({"AL TLB", htmlEscape(formatPercent(r.moe->al_tlb_hit_rate()) + " hits (" +
+                                         formatCount(r.moe->al_tlb_hits) + " hits, " +
+                                         formatCount(r.moe->al_tlb_misses) + " misses)")});
+  if (r.memory)
+    more.push_back({"memory per GPU", htmlEscape("symmetric layout " +
+                                                 formatBytes(static_cast<double>(r.memory->symmetric_layout_bytes)) +
+                                                 ", bookkeeping " +
+                                                 formatBytes(static_cast<double>(r.memory->bookkeeping_bytes)))});
+  if (!more.empty()) out += keyValueTable(more, htmlAttr("id", v.idPrefix + "moe-memory"));
+  return out;
+}
+
 }  // namespace
 
 std::string resultsSection(const RunView& v) {
   std::string body = heading(v, "Traffic totals") + totalsTable(v);
+  body += moeTables(v);
   body += heading(v, "Phases") + phasesTable(v);
   body += heading(v, "Busiest link directions") + linksTable(v);
   body += heading(v, "Switches") + switchesTable(v);

@@ -61,6 +61,26 @@ run:
   bin: 2 us
 )";
 
+// DeepEP on 8 GPUs: redundant bytes in the breakdown; token-centric fusion: a pipeline.
+const char* const kMoe = R"(fabriclab: 1
+name: moe layer
+topology:
+  preset: dgx-h100
+network:
+  packet_payload: 4 KiB
+  vc_depth_flits: 4096
+workload:
+  kind: moe_layer
+  moe:
+    model: dysharp-small
+    tokens_per_gpu: 128
+scheme:
+  communication: deepep
+  fusion: token_centric
+run:
+  bin: 2 us
+)";
+
 const char* const kSweep = R"(fabriclab: 1
 name: small sweep
 topology:
@@ -188,7 +208,11 @@ std::shared_ptr<Case> makeCase(const QString& name) {
     c->topology = tinyFabric();
     c->points = {SweepPoint{{}, handMadeResults(*c->topology)}};
   } else {
-    c->scenario = parseScenario(name == "mesh traffic" ? kMeshTraffic : name == "sweep" ? kSweep : kP2p, "test.yaml");
+    c->scenario = parseScenario(name == "mesh traffic" ? kMeshTraffic
+                                : name == "sweep"      ? kSweep
+                                : name == "moe layer"  ? kMoe
+                                                       : kP2p,
+                                "test.yaml");
     c->topology = topo::buildTopology(c->scenario.topology);
     c->points = runSweep(c->scenario);
   }
@@ -263,7 +287,7 @@ bool nestedProperly(const QString& h, QString* why) {
   return stack.isEmpty();
 }
 
-const QStringList kCases = {"hand-made", "p2p 16 MiB", "mesh traffic"};
+const QStringList kCases = {"hand-made", "p2p 16 MiB", "mesh traffic", "moe layer"};
 
 }  // namespace
 
@@ -459,6 +483,42 @@ class TestReport : public QObject {
       QCOMPARE(k, 3);
     }
     QCOMPARE(i, static_cast<int>(r.phases.size()));
+  }
+
+  // An MoE layer's breakdown table: one row per results row, bytes exact in data-bytes,
+  // the last column (redundant + useless) / (useful + redundant + useless); and the token
+  // pipeline's launches. Absent from other runs.
+  void moeTables_data() { addCases(); }
+  void moeTables() {
+    QFETCH(QString, name);
+    const Case& c = *makeCase(name);
+    const Results& r = c.points.front().results;
+    const QString table = elementById(html(c), "table", "breakdown");
+    QCOMPARE(table.isEmpty(), r.breakdown.empty());
+    QCOMPARE(elementById(html(c), "table", "pipeline").isEmpty(), !r.pipeline.has_value());
+    if (r.breakdown.empty()) return;
+    QRegularExpression rowRe("<tr><td>(\\w+)</td><td>(\\w+)</td>((?:<td class=\"num\" data-bytes=\"\\d+\">[^<]*</td>){4})"
+                             "<td class=\"num\">([0-9.]+)%</td></tr>");
+    QRegularExpression cellRe("data-bytes=\"(\\d+)\"");
+    std::size_t i = 0;
+    bool sawRedundant = false;
+    for (auto it = rowRe.globalMatch(table); it.hasNext(); ++i) {
+      const auto m = it.next();
+      QVERIFY(i < r.breakdown.size());
+      const TrafficBreakdownRow& b = r.breakdown[i];
+      QCOMPARE(m.captured(1), QString::fromStdString(b.phase));
+      QCOMPARE(m.captured(2), QString::fromStdString(b.direction));
+      std::vector<qint64> cells;
+      for (auto cit = cellRe.globalMatch(m.captured(3)); cit.hasNext();) cells.push_back(cit.next().captured(1).toLongLong());
+      QCOMPARE(cells, (std::vector<qint64>{b.useful, b.redundant, b.useless, b.overhead}));
+      const double payload = double(cells[0] + cells[1] + cells[2]);
+      QCOMPARE(m.captured(4).toDouble(), std::round(1000.0 * double(cells[1] + cells[2]) / payload) / 10);
+      sawRedundant |= cells[1] > 0;
+    }
+    QCOMPARE(i, r.breakdown.size());
+    QVERIFY(sawRedundant);  // DeepEP sends a token once per destination GPU
+    QVERIFY(elementById(html(c), "table", "pipeline")
+                .contains(QString::fromStdString(report::formatCount(r.pipeline->kernel_launches) + " per GPU")));
   }
 
   // The busiest-links table: at most 20 rows, the first the most utilised direction.
