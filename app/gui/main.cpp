@@ -8,8 +8,9 @@
 // --report the run's report is exported as from File > Export Report (HTML, or PDF,
 // which the CLI cannot write), and the app exits. Exit status 0 on success, 2 on bad
 // input (unreadable or invalid scenario, unwritable output path, a TIME that is not a
-// time). Both work headless with QT_QPA_PLATFORM=offscreen. --at moves the timeline to the bin holding TIME when the run
-// has finished, so that a screenshot shows the views at that moment.
+// time). Both work headless with QT_QPA_PLATFORM=offscreen. --at moves the timeline to
+// the bin holding TIME when the run has finished, so that a screenshot shows the views
+// at that moment.
 #include <QApplication>
 #include <QDockWidget>
 #include <QCommandLineParser>

@@ -157,6 +157,10 @@ std::string breakdownTable(const RunView& v) {
 
 std::string pipelineTable(const RunView& v) {
   const PipelineResults& p = *v.results.pipeline;
+  std::string busy;  // phase_busy is in task-kind order: dispatch, gemm1, gemm2, combine
+  for (int k = 0; k < 4; ++k)
+    busy += std::string(k ? ", " : "") + pipelineTaskKindName(static_cast<PipelineTaskKind>(k)) + " " +
+            formatDuration(p.phase_busy[k]);
   std::string groups;
   for (std::size_t i = 0; i < p.groups.size(); ++i)
     groups += (i ? ", " : "") + p.groups[i] + " " + std::to_string(i < p.group_sms.size() ? p.group_sms[i] : 0);
@@ -166,9 +170,7 @@ std::string pipelineTable(const RunView& v) {
       {"SM utilisation", htmlEscape(formatPercent(p.sm_utilization) + " of SM-time with a task in flight")},
       {"kernel launches", htmlEscape(formatCount(p.kernel_launches) + " per GPU, waiting " +
                                      formatDuration(p.launch_overhead) + " for them")},
-      {"busy time per phase",
-       htmlEscape("dispatch " + formatDuration(p.phase_busy[0]) + ", GEMM-1 " + formatDuration(p.phase_busy[1]) +
-                  ", GEMM-2 " + formatDuration(p.phase_busy[2]) + ", combine " + formatDuration(p.phase_busy[3]))},
+      {"busy time per phase", htmlEscape(busy)},
       {"throughput", htmlEscape(formatFixed(p.throughput_tokens_per_s / 1e6, 2) + " M tokens/s")},
       {"uplink/downlink balance",
        htmlEscape(formatFixed(v.results.direction_balance, 2) + " (lower ÷ higher direction per time bin; 1: even)")}};
