@@ -1,5 +1,6 @@
 #include "cli/summary.h"
 
+#include "report/sweep_metrics.h"
 #include "scenario/schema.h"
 
 #include <algorithm>
@@ -15,9 +16,6 @@ std::string printf1(const char* fmt, double v) {
   std::snprintf(buf, sizeof buf, fmt, v);
   return buf;
 }
-
-
-
 
 std::string pad(const std::string& s, std::size_t w, bool right) {
   if (s.size() >= w) return s;
@@ -155,18 +153,15 @@ void printSweepTable(std::ostream& out, const Scenario& s, const std::string& to
     for (const auto& kv : points.front().settings) header.push_back(kv.first);
   const std::size_t settingColumns = header.size();
 
-  bool anyBw = false, anyLatency = false, anyAccepted = false, anyIncast = false;
-  for (const SweepPoint& p : points) {
-    anyIncast |= p.results.nic_incast.has_value() || (p.results.moe && p.results.moe->miv_bytes);
-    anyBw |= p.results.algbw_GBps.has_value() || p.results.busbw_GBps.has_value();
-    anyLatency |= p.results.latency.has_value();
-    anyAccepted |= p.results.accepted_fraction.has_value();
+  // The figures every sweep view shows (report/sweep_metrics.h), with the event count
+  // after the makespan: what the run cost the simulator.
+  std::vector<const Results*> all;
+  for (const SweepPoint& p : points) all.push_back(&p.results);
+  const auto metrics = report::metricsWithValues(all);
+  for (const report::SweepMetric* m : metrics) {
+    header.push_back(std::string(m->id) == "payload_efficiency" ? "efficiency" : m->column);
+    if (std::string(m->id) == "makespan") header.push_back("events");
   }
-  for (const char* h : {"makespan", "events", "efficiency"}) header.push_back(h);
-  if (anyBw) header.insert(header.end(), {"algbw GB/s", "busbw GB/s"});
-  if (anyLatency) header.insert(header.end(), {"mean ns", "p99 ns"});
-  if (anyAccepted) header.push_back("accepted");
-  if (anyIncast) header.insert(header.end(), {"MIV", "NIC incast"});
 
   std::vector<std::vector<std::string>> rows;
   for (const SweepPoint& p : points) {
@@ -178,21 +173,18 @@ void printSweepTable(std::ostream& out, const Scenario& s, const std::string& to
         if (k == header[i]) v = val;
       row.push_back(v);
     }
-    row.push_back(formatTime(r.makespan) + (r.cancelled ? " (stopped)" : ""));
-    row.push_back(formatCount(r.events));
-    row.push_back(printf1("%.1f%%", r.payload_efficiency() * 100));
-    if (anyBw) {
-      row.push_back(r.algbw_GBps ? printf1("%.2f", *r.algbw_GBps) : "-");
-      row.push_back(r.busbw_GBps ? printf1("%.2f", *r.busbw_GBps) : "-");
-    }
-    if (anyLatency) {
-      row.push_back(r.latency ? printf1("%.1f", r.latency->mean_ns) : "-");
-      row.push_back(r.latency ? printf1("%.1f", r.latency->p99_ns) : "-");
-    }
-    if (anyAccepted) row.push_back(r.accepted_fraction ? printf1("%.1f%%", *r.accepted_fraction * 100) : "-");
-    if (anyIncast) {
-      row.push_back(r.moe && r.moe->miv_bytes ? formatBytes(double(*r.moe->miv_bytes)) : "-");
-      row.push_back(r.nic_incast ? formatBytes(double(r.nic_incast->max_bytes)) : "-");
+    for (const report::SweepMetric* m : metrics) {
+      const std::optional<double> v = m->value(r);
+      if (std::string(m->id) == "makespan") {
+        row.push_back(formatTime(r.makespan) + (r.cancelled ? " (stopped)" : ""));
+        row.push_back(formatCount(r.events));
+      } else if (!v) {
+        row.push_back("-");
+      } else if (m->kind == report::MetricKind::Time) {
+        row.push_back(formatTime(static_cast<Time>(std::llround(*v))));
+      } else {
+        row.push_back(report::formatMetric(*m, *v));
+      }
     }
     rows.push_back(std::move(row));
   }

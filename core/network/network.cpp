@@ -96,6 +96,7 @@ void Network::collect(Results& r, Time makespan) const {
   r.uplink_payload_bytes = r.downlink_payload_bytes = 0;
   r.packet_hops = 0;
   r.buffer_overflows = 0;
+  r.reduction_hits = r.reduction_lookups = 0;
   for (const auto& node : nodes_) {
     r.packet_hops += node->hops();
     r.buffer_overflows += node->bufferOverflows();
@@ -148,6 +149,8 @@ void Network::collect(Results& r, Time makespan) const {
     sr.reductions = s->stats().reductions;
     sr.reduction_contributions = s->stats().contributions;
     sr.max_buffer_flits = s->maxBufferFlits();
+    r.reduction_hits += s->stats().reductionHits;
+    r.reduction_lookups += s->stats().contributions;
     if (s->stats().contributions > 0)
       sr.reduction_buffer_hit_rate = static_cast<double>(s->stats().reductionHits) /
                                      static_cast<double>(s->stats().contributions);

@@ -10,17 +10,13 @@
 #include "report/report_format.h"
 #include "report/report_text.h"
 #include "report/svg_charts.h"
+#include "report/sweep_metrics.h"
 #include "scenario/schema.h"
 
 namespace fl::report {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-struct Figure {
-  std::string title, axis;
-  std::function<std::optional<double>(const Results&)> get;
-};
 
 std::vector<std::string> axisKeys(const Scenario& s, const std::vector<SweepPoint>& points) {
   std::vector<std::string> keys;
@@ -59,69 +55,36 @@ std::optional<double> numericValue(const std::string& key, const std::string& te
   return std::nullopt;
 }
 
-std::vector<Figure> figuresFor(const std::vector<SweepPoint>& points) {
-  bool bw = false, traffic = false;
-  Time longest = 0;
-  for (const SweepPoint& p : points) {
-    bw |= p.results.busbw_GBps.has_value();
-    traffic |= p.results.accepted_GBps.has_value() || p.results.latency.has_value();
-    longest = std::max(longest, p.results.makespan);
-  }
-  if (bw) return {{"Bus bandwidth", "busbw (GB/s)", [](const Results& r) { return r.busbw_GBps; }}};
-  if (traffic)
-    return {{"Accepted throughput per endpoint", "throughput (GB/s)", [](const Results& r) { return r.accepted_GBps; }},
-            {"p99 packet latency", "p99 latency (ns)", [](const Results& r) {
-               return r.latency ? std::optional<double>(r.latency->p99_ns) : std::nullopt;
-             }}};
-  const TimeUnit u = timeUnitFor(std::max<Time>(longest, 1));
-  return {{"Makespan", std::string("makespan (") + u.name + ")", [u](const Results& r) {
-             return std::optional<double>(static_cast<double>(r.makespan) / u.picoseconds);
-           }}};
+std::vector<const Results*> resultsOf(const std::vector<SweepPoint>& points) {
+  std::vector<const Results*> out;
+  for (const SweepPoint& p : points) out.push_back(&p.results);
+  return out;
 }
 
-std::string pointsTable(const std::vector<SweepPoint>& points, const std::vector<std::string>& keys) {
-  bool bw = false, lat = false, thr = false, incast = false;
-  for (const SweepPoint& p : points) {
-    incast |= p.results.nic_incast || (p.results.moe && p.results.moe->miv_bytes);
-    bw |= p.results.algbw_GBps || p.results.busbw_GBps;
-    lat |= p.results.latency.has_value();
-    thr |= p.results.accepted_GBps || p.results.accepted_fraction;
-  }
+// One column per figure with a value at some point (sweep_metrics.h); raw values ride
+// along as data attributes (ps, bytes or the plain figure) for scripts reading the page.
+std::string pointsTable(const std::vector<SweepPoint>& points, const std::vector<std::string>& keys,
+                        const std::vector<const SweepMetric*>& metrics) {
   HtmlTable t(htmlAttr("id", "sweep-points"));
   std::vector<Cell> head = {numCell("#")};
   for (const std::string& k : keys) head.push_back(htmlCell("<code>" + htmlEscape(k) + "</code>"));
-  head.push_back(numCell("makespan"));
-  if (bw) head.insert(head.end(), {numCell("algbw GB/s"), numCell("busbw GB/s")});
-  head.push_back(numCell("payload efficiency"));
-  if (lat) head.insert(head.end(), {numCell("mean latency"), numCell("p99 latency")});
-  if (thr) head.insert(head.end(), {numCell("offered GB/s"), numCell("accepted GB/s"), numCell("accepted")});
-  if (incast) head.insert(head.end(), {numCell("MIV (both rounds)"), numCell("NIC incast (one phase)")});
+  for (const SweepMetric* m : metrics) head.push_back(numCell(m->column));
   t.header(head);
-  auto bytes = [](std::optional<std::int64_t> b) {
-    return b ? numCell(formatBytes(static_cast<double>(*b)), htmlAttr("data-bytes", std::to_string(*b))) : numCell("–");
-  };
-  auto opt = [](const std::optional<double>& v, int decimals) {
-    return numCell(v ? formatFixed(*v, decimals) : "–");
-  };
   for (std::size_t i = 0; i < points.size(); ++i) {
     const Results& r = points[i].results;
     std::vector<Cell> row = {numCell(std::to_string(i + 1))};
     for (const std::string& k : keys) row.push_back({settingOf(points[i], k)});
-    row.push_back(numCell(formatDuration(r.makespan) + (r.cancelled ? " (stopped)" : ""),
-                          htmlAttr("data-ns", formatFixed(toNs(r.makespan), 3))));
-    if (bw) row.insert(row.end(), {opt(r.algbw_GBps, 2), opt(r.busbw_GBps, 2)});
-    row.push_back(numCell(formatPercent(r.payload_efficiency())));
-    if (lat) {
-      row.push_back(numCell(r.latency ? formatFixed(r.latency->mean_ns, 1) + " ns" : "–"));
-      row.push_back(numCell(r.latency ? formatFixed(r.latency->p99_ns, 1) + " ns" : "–"));
-    }
-    if (thr) {
-      row.insert(row.end(), {opt(r.offered_GBps, 2), opt(r.accepted_GBps, 2)});
-      row.push_back(numCell(r.accepted_fraction ? formatPercent(*r.accepted_fraction) : "–"));
-    }
-    if (incast) {
-      row.push_back(bytes(r.moe ? r.moe->miv_bytes : std::nullopt));
-      row.push_back(bytes(r.nic_incast ? std::optional<std::int64_t>(r.nic_incast->max_bytes) : std::nullopt));
+    for (const SweepMetric* m : metrics) {
+      const std::optional<double> v = m->value(r);
+      if (!v) {
+        row.push_back(numCell("–"));
+        continue;
+      }
+      std::string text = formatMetric(*m, *v);
+      if (std::string(m->id) == "makespan" && r.cancelled) text += " (stopped)";
+      const char* attr = m->kind == MetricKind::Time ? "data-ns" : m->kind == MetricKind::Bytes ? "data-bytes" : "data-value";
+      const std::string raw = m->kind == MetricKind::Time ? formatFixed(*v / kNanosecond, 3) : formatFixed(*v, 6);
+      row.push_back(numCell(text, htmlAttr(attr, raw)));
     }
     t.row(row, htmlAttr("data-point", std::to_string(i)));
   }
@@ -144,8 +107,15 @@ std::vector<std::pair<std::string, std::vector<std::size_t>>> seriesGroups(const
   return groups;
 }
 
-std::string figureChart(const Figure& f, const std::vector<SweepPoint>& points, const std::vector<std::string>& keys) {
+std::string figureChart(const SweepMetric& m, const std::vector<SweepPoint>& points, const std::vector<std::string>& keys) {
   const std::string& key = keys.front();
+  double largest = 0;
+  for (const SweepPoint& p : points) largest = std::max(largest, std::fabs(m.value(p.results).value_or(0)));
+  const MetricAxis axis = metricAxis(m, largest);
+  auto valueOf = [&](const Results& r) {
+    const std::optional<double> v = m.value(r);
+    return v ? *v * axis.scale : kNaN;
+  };
   const auto groups = seriesGroups(points, keys);
   std::vector<std::string> categories;
   std::vector<std::optional<double>> xs;
@@ -156,19 +126,19 @@ std::string figureChart(const Figure& f, const std::vector<SweepPoint>& points, 
     numeric = numeric && xs.back().has_value();
     if (std::find(categories.begin(), categories.end(), v) == categories.end()) categories.push_back(v);
   }
-  const std::string title = f.title + " vs " + key;
-  auto seriesName = [&](const std::string& g) { return g.empty() ? f.title : g; };
+  const std::string title = std::string(m.name) + " vs " + key;
+  auto seriesName = [&](const std::string& g) { return g.empty() ? std::string(m.name) : g; };
   if (!numeric) {
     BarChart c;
     c.title = title;
     c.xLabel = key;
     c.categories = categories;
-    c.y.label = f.axis;
+    c.y.label = axis.title;
     for (const auto& [name, members] : groups) {
       ChartSeries s{seriesName(name), {}, std::vector<double>(categories.size(), kNaN)};
       for (std::size_t i : members) {
         const auto cat = std::find(categories.begin(), categories.end(), settingOf(points[i], key)) - categories.begin();
-        s.y[static_cast<std::size_t>(cat)] = f.get(points[i].results).value_or(kNaN);
+        s.y[static_cast<std::size_t>(cat)] = valueOf(points[i].results);
       }
       c.series.push_back(std::move(s));
     }
@@ -177,7 +147,7 @@ std::string figureChart(const Figure& f, const std::vector<SweepPoint>& points, 
   LineChart c;
   c.title = title;
   c.x.label = key;
-  c.y.label = f.axis;
+  c.y.label = axis.title;
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
   for (std::size_t i = 0; i < points.size(); ++i) {
     const double x = *xs[i];
@@ -188,7 +158,7 @@ std::string figureChart(const Figure& f, const std::vector<SweepPoint>& points, 
   std::sort(c.x.ticks.begin(), c.x.ticks.end());
   c.x.log = lo > 0 && hi / lo >= 16;  // sizes in powers of two read best on a log axis
   // One series of throughput: the offered load as a dashed reference shows saturation.
-  const bool withOffered = groups.size() == 1 && f.axis == "throughput (GB/s)";
+  const bool withOffered = groups.size() == 1 && std::string(m.id) == "accepted_GBps";
   for (const auto& [name, members] : groups) {
     std::vector<std::size_t> order = members;
     std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return *xs[a] < *xs[b]; });
@@ -196,7 +166,7 @@ std::string figureChart(const Figure& f, const std::vector<SweepPoint>& points, 
     ChartSeries offered{"offered", {}, {}, false, true};
     for (std::size_t i : order) {
       s.x.push_back(*xs[i]);
-      s.y.push_back(f.get(points[i].results).value_or(kNaN));
+      s.y.push_back(valueOf(points[i].results));
       offered.x.push_back(*xs[i]);
       offered.y.push_back(points[i].results.offered_GBps.value_or(kNaN));
     }
@@ -215,11 +185,12 @@ std::string sweepSection(const Scenario& s, const std::vector<SweepPoint>& point
                                         std::to_string(keys.size()) + (keys.size() == 1 ? " axis" : " axes") +
                                         " (first axis outermost).") +
                      "</p>\n";
-  body += pointsTable(points, keys);
+  const std::vector<const SweepMetric*> metrics = metricsWithValues(resultsOf(points));
+  body += pointsTable(points, keys, metrics);
   if (!keys.empty())
-    for (const Figure& f : figuresFor(points))
-      body += "<figure>\n" + figureChart(f, points, keys) + "<figcaption>" +
-              htmlEscape(f.title + " of each point against " + keys.front() +
+    for (const SweepMetric* m : chartedMetrics(keys.front(), metrics))
+      body += "<figure>\n" + figureChart(*m, points, keys) + "<figcaption>" +
+              htmlEscape(std::string(m->name) + " of each point against " + keys.front() +
                          (keys.size() > 1 ? "; one series per value of the other axes." : ".")) +
               "</figcaption>\n</figure>\n";
   return "<section id=\"sweep\">\n<h2>Sweep</h2>\n" + body + "</section>\n";

@@ -1,0 +1,165 @@
+#include "report/sweep_metrics.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "report/report_format.h"
+
+namespace fl::report {
+namespace {
+
+using Value = std::optional<double>;
+
+Value some(double v) { return v; }
+template <class T>
+Value maybe(const std::optional<T>& v) {
+  return v ? Value(static_cast<double>(*v)) : std::nullopt;
+}
+
+// Share of MoE payload (useful + redundant + useless, both directions) that ideal
+// in-switch multicast and reduction would not move: (d - 1) / (2d) for DeepEP.
+Value removableShare(const Results& r) {
+  std::int64_t payload = 0, removable = 0;
+  for (const TrafficBreakdownRow& b : r.breakdown) {
+    if (b.phase != "all") continue;
+    payload += b.useful + b.redundant + b.useless;
+    removable += b.redundant + b.useless;
+  }
+  if (payload == 0) return std::nullopt;
+  return static_cast<double>(removable) / static_cast<double>(payload);
+}
+
+Value pipeline(const Results& r, double PipelineResults::*field) {
+  return r.pipeline ? Value(r.pipeline.value().*field) : std::nullopt;
+}
+
+Value evictions(const Results& r) {
+  if (r.reduction_lookups == 0) return std::nullopt;
+  std::int64_t n = 0;
+  for (const SwitchResult& s : r.switches) n += s.evictions;
+  return static_cast<double>(n);
+}
+
+const std::vector<SweepMetric> kMetrics = {
+    {"makespan", "makespan", "Makespan", MetricKind::Time, 0, [](const Results& r) { return some(static_cast<double>(r.makespan)); }, {}},
+    {"payload_efficiency", "payload efficiency", "Payload efficiency", MetricKind::Fraction, 0,
+     [](const Results& r) { return some(r.payload_efficiency()); }, {"packet", "flit"}},
+    {"algbw_GBps", "algbw (GB/s)", "Algorithm bandwidth", MetricKind::Number, 2, [](const Results& r) { return r.algbw_GBps; }, {}},
+    {"busbw_GBps", "busbw (GB/s)", "Bus bandwidth", MetricKind::Number, 2, [](const Results& r) { return r.busbw_GBps; }, {}},
+    {"latency_mean_ns", "mean latency (ns)", "Mean packet latency", MetricKind::Number, 1,
+     [](const Results& r) { return r.latency ? some(r.latency->mean_ns) : std::nullopt; }, {}},
+    {"latency_p99_ns", "p99 latency (ns)", "p99 packet latency", MetricKind::Number, 1,
+     [](const Results& r) { return r.latency ? some(r.latency->p99_ns) : std::nullopt; }, {}},
+    {"offered_GBps", "offered (GB/s)", "Offered load per endpoint", MetricKind::Number, 2, [](const Results& r) { return r.offered_GBps; }, {}},
+    {"accepted_GBps", "accepted (GB/s)", "Accepted throughput per endpoint", MetricKind::Number, 2, [](const Results& r) { return r.accepted_GBps; }, {}},
+    {"accepted_fraction", "accepted", "Accepted share of offered load", MetricKind::Fraction, 0, [](const Results& r) { return r.accepted_fraction; }, {}},
+    {"redundant_useless_share", "redundant + useless", "Redundant and useless share of MoE payload", MetricKind::Fraction, 0, removableShare, {"communication"}},
+    {"direction_balance", "uplink/downlink balance", "Uplink/downlink balance", MetricKind::Number, 2,
+     [](const Results& r) { return r.breakdown.empty() ? std::nullopt : some(r.direction_balance); },
+     {"communication", "fusion"}},
+    {"sm_utilization", "SM utilisation", "SM utilisation", MetricKind::Fraction, 0,
+     [](const Results& r) { return pipeline(r, &PipelineResults::sm_utilization); }, {"fusion", "sm_groups"}},
+    {"throughput_tokens_per_s", "throughput (tokens/s)", "Token throughput", MetricKind::Number, 0,
+     [](const Results& r) { return pipeline(r, &PipelineResults::throughput_tokens_per_s); }, {"gpus"}},
+    {"overlap_efficiency", "overlap efficiency", "Overlap efficiency T(2)/T(N)", MetricKind::Number, 3,
+     [](const Results& r) { return r.pipeline ? maybe(r.pipeline->overlap_efficiency) : std::nullopt; }, {"gpus"}},
+    {"straggler_delay_p95", "straggler delay P95", "Straggler delay (P95 over steps)", MetricKind::Time, 0,
+     [](const Results& r) {
+       // Zero without jitter: shown only when some point has stragglers.
+       return r.pipeline && r.pipeline->straggler_delay_p95 > 0 ? some(static_cast<double>(r.pipeline->straggler_delay_p95))
+                                                                : std::nullopt;
+     },
+     {"stragglers"}},
+    {"al_tlb_hit_rate", "AL TLB hit rate", "AL TLB hit rate", MetricKind::Fraction, 0,
+     [](const Results& r) {
+       return r.moe && r.moe->al_tlb_hits + r.moe->al_tlb_misses > 0 ? some(r.moe->al_tlb_hit_rate()) : std::nullopt;
+     },
+     {"al_tlb"}},
+    {"reduction_buffer_hit_rate", "reduction buffer hit rate", "Reduction buffer hit rate", MetricKind::Fraction, 0,
+     [](const Results& r) {
+       return r.reduction_lookups > 0
+                  ? some(static_cast<double>(r.reduction_hits) / static_cast<double>(r.reduction_lookups))
+                  : std::nullopt;
+     },
+     {"reduction_buffer"}},
+    {"evictions", "evictions", "Reduction buffer evictions", MetricKind::Number, 0, evictions, {"reduction_buffer"}},
+    {"symmetric_layout_bytes", "symmetric layout per GPU", "Symmetric layout size per GPU", MetricKind::Bytes, 0,
+     [](const Results& r) { return r.memory ? some(static_cast<double>(r.memory->symmetric_layout_bytes)) : std::nullopt; },
+     {"tokens_per_gpu", "experts"}},
+    {"miv_bytes", "MIV (both rounds)", "Maximal incast volume", MetricKind::Bytes, 0,
+     [](const Results& r) { return r.moe ? maybe(r.moe->miv_bytes) : std::nullopt; }, {"tokens_per_gpu"}},
+    {"nic_incast_bytes", "NIC incast (one phase)", "Heaviest NIC incast of one phase", MetricKind::Bytes, 0,
+     [](const Results& r) { return r.nic_incast ? some(static_cast<double>(r.nic_incast->max_bytes)) : std::nullopt; }, {}},
+};
+
+}  // namespace
+
+const std::vector<SweepMetric>& sweepMetrics() { return kMetrics; }
+
+const SweepMetric* findSweepMetric(const std::string& id) {
+  for (const SweepMetric& m : kMetrics)
+    if (id == m.id) return &m;
+  return nullptr;
+}
+
+std::vector<const SweepMetric*> metricsWithValues(const std::vector<const Results*>& points) {
+  std::vector<const SweepMetric*> out;
+  for (const SweepMetric& m : kMetrics)
+    if (std::any_of(points.begin(), points.end(), [&](const Results* r) { return r && m.value(*r).has_value(); }))
+      out.push_back(&m);
+  return out;
+}
+
+std::vector<const SweepMetric*> chartedMetrics(const std::string& key, const std::vector<const SweepMetric*>& available) {
+  auto has = [&](const char* id) {
+    return std::any_of(available.begin(), available.end(), [&](const SweepMetric* m) { return std::string(m->id) == id; });
+  };
+  std::vector<const SweepMetric*> out;
+  for (const SweepMetric* m : available)
+    if (std::any_of(m->answers.begin(), m->answers.end(),
+                    [&](const std::string& a) { return key.find(a) != std::string::npos; }))
+      out.push_back(m);
+  std::vector<const char*> headline;
+  if (has("busbw_GBps")) headline = {"busbw_GBps"};
+  else if (has("accepted_GBps") || has("latency_p99_ns")) headline = {"accepted_GBps", "latency_p99_ns"};
+  else headline = {"makespan"};
+  for (const char* id : headline) {
+    const SweepMetric* m = findSweepMetric(id);
+    if (has(id) && std::find(out.begin(), out.end(), m) == out.end()) out.push_back(m);
+  }
+  return out;
+}
+
+std::string formatMetric(const SweepMetric& m, double v) {
+  if (!std::isfinite(v)) return "–";
+  switch (m.kind) {
+    case MetricKind::Time: return formatDuration(static_cast<Time>(std::llround(v)));
+    case MetricKind::Fraction: return formatPercent(v);
+    case MetricKind::Bytes: return formatBytes(v);
+    case MetricKind::Number:
+      return m.decimals == 0 && std::fabs(v) < 9.2e18 ? formatCount(std::llround(v)) : formatFixed(v, m.decimals);
+  }
+  return formatFixed(v, m.decimals);
+}
+
+MetricAxis metricAxis(const SweepMetric& m, double largest) {
+  const std::string title = m.column;
+  switch (m.kind) {
+    case MetricKind::Time: {
+      const TimeUnit u = timeUnitFor(std::max<Time>(1, static_cast<Time>(std::llround(largest))));
+      return {1 / u.picoseconds, title + " (" + u.name + ")"};
+    }
+    case MetricKind::Fraction: return {100, title + " (%)"};
+    case MetricKind::Bytes: {
+      static const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+      int u = 0;
+      double scale = 1;
+      while (u < 4 && largest * scale >= 1024) scale /= 1024, ++u;
+      return {scale, title + " (" + units[u] + ")"};
+    }
+    case MetricKind::Number: break;
+  }
+  return {1, title};
+}
+
+}  // namespace fl::report

@@ -1,0 +1,59 @@
+// What a sweep compares across its points: one catalogue of per-point figures for the
+// CLI's sweep table, the report's sweep table and charts and the GUI's Sweep dock, so
+// the three agree on names, units and which figures a sweep has. A figure has a value
+// only where it means something (bus bandwidth for collectives, the AL TLB hit rate
+// where some lookup happened); a table or chart shows those with a value at some point.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "results/results.h"
+
+namespace fl::report {
+
+enum class MetricKind {
+  Time,      // picoseconds
+  Fraction,  // 0..1, shown as a percentage
+  Bytes,
+  Number,    // a plain figure, its unit in the column heading (GB/s, ns, tokens/s)
+};
+
+struct SweepMetric {
+  const char* id;      // its name in the results JSON, e.g. "al_tlb_hit_rate"
+  const char* column;  // table heading, also the axis title: "busbw (GB/s)"
+  const char* name;    // chart title: "Bus bandwidth"
+  MetricKind kind;
+  int decimals;        // Number only
+  std::optional<double> (*value)(const Results&);
+  // Parameter-key fragments whose sweeps this figure answers (a sweep of
+  // scheme.dysharp.al_tlb_entries is about the AL TLB hit rate): charted first.
+  std::vector<std::string> answers;
+};
+
+// Every figure, in table order.
+const std::vector<SweepMetric>& sweepMetrics();
+const SweepMetric* findSweepMetric(const std::string& id);
+
+// The figures with a value at some point, in table order.
+std::vector<const SweepMetric*> metricsWithValues(const std::vector<const Results*>& points);
+
+// What to chart for a sweep whose first axis is `key`, given the figures with values:
+// those that answer the key (in table order), then the sweep's headline: bus bandwidth
+// for collectives; accepted throughput and p99 latency for synthetic traffic; else the
+// makespan.
+std::vector<const SweepMetric*> chartedMetrics(const std::string& key, const std::vector<const SweepMetric*>& available);
+
+// A value as text with its unit: "45.2%", "1.50 MiB", "12.3 µs", "371.25".
+std::string formatMetric(const SweepMetric& m, double value);
+
+// A plot axis for the figure: the factor taking values to axis units, and the axis
+// title with that unit ("makespan (µs)", "AL TLB hit rate (%)", "busbw (GB/s)").
+// `largest`: the biggest value to be shown, which picks the time and byte units.
+struct MetricAxis {
+  double scale = 1;
+  std::string title;
+};
+MetricAxis metricAxis(const SweepMetric& m, double largest);
+
+}  // namespace fl::report
