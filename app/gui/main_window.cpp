@@ -182,7 +182,8 @@ void MainWindow::buildDocks() {
   connect(sweep_, &SweepResults::selectedPointChanged, this, hintElsewhere);
   connect(sweep_, &SweepResults::labelsChanged, this, hintElsewhere);
   QDockWidget* pipeline = buildPipelineDock();
-  for (QDockWidget* d : {breakdown, tables, tlb, pipeline}) tabifyDockWidget(plots, d);
+  QDockWidget* sweepDock = buildSweepDock();
+  for (QDockWidget* d : {breakdown, tables, tlb, pipeline, sweepDock}) tabifyDockWidget(plots, d);
   plots->raise();
   // An MoE layer opens on its breakdown (once per document: the user's tab choice stands).
   connect(doc_, &ScenarioDocument::documentReset, this, [this] { raiseMoeDock_ = true; });
@@ -194,7 +195,8 @@ void MainWindow::buildDocks() {
     }
   });
 
-  for (QDockWidget* d : {static_cast<QDockWidget*>(scenarioDock_), inspector, heat, plots, breakdown, tables, tlb, pipeline})
+  for (QDockWidget* d :
+       {static_cast<QDockWidget*>(scenarioDock_), inspector, heat, plots, breakdown, tables, tlb, pipeline, sweepDock})
     actions_.viewMenu->addAction(d->toggleViewAction());
   actions_.viewMenu->addAction(fusion->toggleViewAction());
 }

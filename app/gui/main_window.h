@@ -92,6 +92,7 @@ class MainWindow : public QMainWindow {
   void buildCentral();
   void buildDocks();
   QDockWidget* buildPipelineDock();  // main_window_pipeline.cpp
+  QDockWidget* buildSweepDock();     // main_window_sweep.cpp
   void buildToolBar();
   void connectSignals();
   void updateTitle();

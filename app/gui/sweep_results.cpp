@@ -20,6 +20,11 @@ std::shared_ptr<const Results> SweepResults::results(int point) const {
   return point >= 0 && point < pointCount() ? points_[size_t(point)].results : nullptr;
 }
 
+std::vector<std::pair<std::string, std::string>> SweepResults::settings(int point) const {
+  return point >= 0 && point < pointCount() ? points_[size_t(point)].settings
+                                            : std::vector<std::pair<std::string, std::string>>{};
+}
+
 bool SweepResults::isFinal(int point) const {
   return point >= 0 && point < pointCount() && points_[size_t(point)].final;
 }

@@ -30,6 +30,8 @@ class SweepResults : public QObject {
   int pointCount() const { return static_cast<int>(points_.size()); }
   int selectedPoint() const { return selected_; }
   std::shared_ptr<const Results> results(int point) const;
+  // The values point `point` gives the swept keys (empty when out of range).
+  std::vector<std::pair<std::string, std::string>> settings(int point) const;
   bool isFinal(int point) const;
   // Finished in the current run (final, not left over from a previous run).
   bool isFinished(int point) const;

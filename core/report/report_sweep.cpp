@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <limits>
 #include <optional>
 
@@ -10,8 +9,8 @@
 #include "report/report_format.h"
 #include "report/report_text.h"
 #include "report/svg_charts.h"
+#include "report/sweep_axes.h"
 #include "report/sweep_metrics.h"
-#include "scenario/schema.h"
 
 namespace fl::report {
 namespace {
@@ -26,34 +25,7 @@ std::vector<std::string> axisKeys(const Scenario& s, const std::vector<SweepPoin
   return keys;
 }
 
-std::string settingOf(const SweepPoint& p, const std::string& key) {
-  for (const auto& [k, v] : p.settings)
-    if (k == key) return v;
-  return {};
-}
-
-// The value of a setting as a number, through the schema's own parser (so "64 KiB",
-// "30 %" and "4 TB/s" all work); nullopt for names such as "ring".
-std::optional<double> numericValue(const std::string& key, const std::string& text) {
-  const ParamSpec* spec = findParam(key);
-  const std::string field = key.substr(key.rfind('.') + 1);
-  bool quantity = spec && spec->quantity.has_value();
-  QuantityKind kind = quantity ? *spec->quantity : QuantityKind::Count;
-  if (!spec && (field == "bandwidth" || field == "latency")) {  // topology.levels[i].bandwidth
-    quantity = true;
-    kind = field == "bandwidth" ? QuantityKind::Bandwidth : QuantityKind::Time;
-  }
-  try {
-    if (quantity) return parseQuantity(text, kind, key);
-    if ((spec && (spec->type == "int" || spec->type == "float")) || (!spec && field == "count")) {
-      std::size_t used = 0;
-      const double v = std::stod(text, &used);
-      if (used == text.size()) return v;
-    }
-  } catch (const std::exception&) {
-  }
-  return std::nullopt;
-}
+std::string settingOf(const SweepPoint& p, const std::string& key) { return report::settingOf(p.settings, key); }
 
 std::vector<const Results*> resultsOf(const std::vector<SweepPoint>& points) {
   std::vector<const Results*> out;
@@ -91,22 +63,6 @@ std::string pointsTable(const std::vector<SweepPoint>& points, const std::vector
   return t.html();
 }
 
-// Points grouped by the values of every axis but the first, in order of appearance.
-std::vector<std::pair<std::string, std::vector<std::size_t>>> seriesGroups(const std::vector<SweepPoint>& points,
-                                                                           const std::vector<std::string>& keys) {
-  std::vector<std::pair<std::string, std::vector<std::size_t>>> groups;
-  for (std::size_t i = 0; i < points.size(); ++i) {
-    std::string name;
-    for (std::size_t k = 1; k < keys.size(); ++k)  // "size = 1 MiB": the key's last part names it
-      name += (name.empty() ? "" : ", ") + keys[k].substr(keys[k].rfind('.') + 1) + " = " +
-              settingOf(points[i], keys[k]);
-    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == name; });
-    if (it == groups.end()) groups.push_back({name, {i}});
-    else it->second.push_back(i);
-  }
-  return groups;
-}
-
 std::string figureChart(const SweepMetric& m, const std::vector<SweepPoint>& points, const std::vector<std::string>& keys) {
   const std::string& key = keys.front();
   double largest = 0;
@@ -116,13 +72,15 @@ std::string figureChart(const SweepMetric& m, const std::vector<SweepPoint>& poi
     const std::optional<double> v = m.value(r);
     return v ? *v * axis.scale : kNaN;
   };
-  const auto groups = seriesGroups(points, keys);
+  std::vector<PointSettings> settings;
+  for (const SweepPoint& p : points) settings.push_back(p.settings);
+  const auto groups = seriesByOtherAxes(settings, keys);
   std::vector<std::string> categories;
   std::vector<std::optional<double>> xs;
   bool numeric = true;
   for (const SweepPoint& p : points) {
     const std::string v = settingOf(p, key);
-    xs.push_back(numericValue(key, v));
+    xs.push_back(numericSetting(key, v));
     numeric = numeric && xs.back().has_value();
     if (std::find(categories.begin(), categories.end(), v) == categories.end()) categories.push_back(v);
   }

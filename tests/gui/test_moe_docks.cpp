@@ -2,8 +2,9 @@
 // and AL TLB docks tabbed with Plots, the breakdown raised for an MoE
 // layer, notices for a collective, and Run > Compare Sweep Points (enabled from two
 // finished points; its combos list the finished points, its view shows the chosen pair).
-// The Pipeline dock, Run > Compare Pipelines (runs a fusion variant in the background)
-// and File > Export Trace.
+// The Sweep dock (a figure per point; a click picks the point). The Pipeline dock,
+// Run > Compare Pipelines (runs a fusion variant in the background) and File > Export
+// Trace.
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFileInfo>
@@ -26,6 +27,7 @@
 #include "views/pipeline_gantt.h"
 #include "views/run_model.h"
 #include "views/scheme_compare_view.h"
+#include "views/sweep_chart.h"
 #include "views/switch_table_panel.h"
 #include "views/traffic_breakdown_bars.h"
 
@@ -97,6 +99,28 @@ class TestMoeDocks : public QObject {
     w->runModel()->select(fl::views::SelectionKind::Node, topo->endpointNode(5));
     QCOMPARE(gpus->currentEndpoint(), 5);
     shot(*w, tlb, "moe_window_al_tlb");
+
+    // Sweep: the four schemes' redundant + useless share of payload as bars (from the
+    // breakdown's "all" rows); a click on a bar shows that point in the other views.
+    QDockWidget* sweepDock = dock(*w, "SweepDock");
+    QVERIFY(sweepDock && w->tabifiedDockWidgets(plots).contains(sweepDock));
+    auto* chart = sweepDock->findChild<fl::views::SweepChart*>();
+    QCOMPARE(chart->metric(), QString("redundant_useless_share"));
+    sweepDock->raise();
+    QTest::qWait(50);
+    chart->plot()->replot();
+    auto* shares = qobject_cast<QCPBars*>(chart->plot()->plottable(0));
+    QVERIFY(shares);
+    QCOMPARE(shares->dataCount(), 4);
+    for (int i = 0; i < 4; ++i) {
+      std::int64_t payload = 0, removable = 0;
+      for (const auto& b : w->sweepResults()->results(i)->breakdown)
+        if (b.phase == "all") payload += b.useful + b.redundant + b.useless, removable += b.redundant + b.useless;
+      QCOMPARE(shares->data()->at(i)->value, 100.0 * double(removable) / double(payload));
+    }
+    QTest::mouseClick(chart->plot(), Qt::LeftButton, {}, chart->pointPixel(3).toPoint() + QPoint(0, 4));
+    QCOMPARE(w->pointSelector()->currentIndex(), 3);
+    shot(*w, sweepDock, "moe_window_sweep");
 
     // Compare: every point finished, so enabled; the combos list them all.
     QCOMPARE(w->sweepResults()->finishedCount(), 4);

@@ -1,0 +1,51 @@
+#include "report/sweep_axes.h"
+
+#include <algorithm>
+#include <exception>
+
+#include "scenario/quantity.h"
+#include "scenario/schema.h"
+
+namespace fl::report {
+
+std::string settingOf(const PointSettings& settings, const std::string& key) {
+  for (const auto& [k, v] : settings)
+    if (k == key) return v;
+  return {};
+}
+
+std::optional<double> numericSetting(const std::string& key, const std::string& text) {
+  const ParamSpec* spec = findParam(key);
+  const std::string field = key.substr(key.rfind('.') + 1);
+  bool quantity = spec && spec->quantity.has_value();
+  QuantityKind kind = quantity ? *spec->quantity : QuantityKind::Count;
+  if (!spec && (field == "bandwidth" || field == "latency")) {  // topology.levels[i].bandwidth
+    quantity = true;
+    kind = field == "bandwidth" ? QuantityKind::Bandwidth : QuantityKind::Time;
+  }
+  try {
+    if (quantity) return parseQuantity(text, kind, key);
+    if ((spec && (spec->type == "int" || spec->type == "float")) || (!spec && field == "count")) {
+      std::size_t used = 0;
+      const double v = std::stod(text, &used);
+      if (used == text.size()) return v;
+    }
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
+}
+
+std::vector<SweepSeries> seriesByOtherAxes(const std::vector<PointSettings>& points, const std::vector<std::string>& keys) {
+  std::vector<SweepSeries> groups;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    std::string name;
+    for (std::size_t k = 1; k < keys.size(); ++k)  // "size = 1 MiB": the key's last part names it
+      name += (name.empty() ? "" : ", ") + keys[k].substr(keys[k].rfind('.') + 1) + " = " + settingOf(points[i], keys[k]);
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const SweepSeries& g) { return g.name == name; });
+    if (it == groups.end()) groups.push_back({name, {i}});
+    else it->points.push_back(i);
+  }
+  return groups;
+}
+
+}  // namespace fl::report

@@ -1,0 +1,31 @@
+// How a sweep's points lie along its axes, for every view that plots them (the report's
+// sweep charts, the GUI's Sweep dock): the first axis is the x axis, read as numbers
+// when its values are quantities ("64 KiB", "4 TB/s", "512"), else as categories; the
+// other axes split the points into series ("size = 1 MiB, algorithm = ring").
+#pragma once
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace fl::report {
+
+using PointSettings = std::vector<std::pair<std::string, std::string>>;  // key path -> value
+
+// The value a point gives `key`; "" when it does not set it.
+std::string settingOf(const PointSettings& settings, const std::string& key);
+
+// A setting's value as a number, through the schema's own parser (so "64 KiB", "30 %"
+// and "4 TB/s" all work); nullopt for names such as "ring".
+std::optional<double> numericSetting(const std::string& key, const std::string& text);
+
+// Points grouped by the values of every axis but the first, in order of appearance;
+// one group named "" when there is a single axis.
+struct SweepSeries {
+  std::string name;
+  std::vector<std::size_t> points;
+};
+std::vector<SweepSeries> seriesByOtherAxes(const std::vector<PointSettings>& points, const std::vector<std::string>& keys);
+
+}  // namespace fl::report

@@ -1,0 +1,310 @@
+#include "views/sweep_chart.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <qcustomplot.h>
+
+#include "report/sweep_metrics.h"
+
+namespace fl::views {
+
+namespace {
+
+// Okabe-Ito hues: told apart with any colour vision.
+QColor seriesColour(std::size_t i) {
+  static const QColor colours[] = {QColor(0x0072b2), QColor(0xe69f00), QColor(0x009e73), QColor(0xd55e00),
+                                   QColor(0xcc79a7), QColor(0x56b4e9), QColor(0, 0, 0), QColor(0xf0e442)};
+  return colours[i % std::size(colours)];
+}
+
+QString pointLabel(const report::PointSettings& settings) {
+  QStringList parts;
+  for (const auto& [key, value] : settings)
+    parts << QString::fromStdString(key.substr(key.rfind('.') + 1) + " = " + value);
+  return parts.join(QStringLiteral(", "));
+}
+
+}  // namespace
+
+SweepChart::SweepChart(QWidget* parent) : QWidget(parent) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  auto* bar = new QHBoxLayout;
+  bar->setContentsMargins(6, 4, 6, 0);
+  auto* label = new QLabel(tr("Figure:"), this);
+  metricBox_ = new QComboBox(this);
+  metricBox_->setObjectName(QStringLiteral("sweepMetric"));
+  metricBox_->setToolTip(tr("The figure of each sweep point to plot against the first sweep axis"));
+  metricBox_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  label->setBuddy(metricBox_);
+  bar->addWidget(label);
+  bar->addWidget(metricBox_);
+  bar->addStretch(1);
+  layout->addLayout(bar);
+  plot_ = new QCustomPlot(this);
+  plot_->setMinimumSize(320, 200);
+  layout->addWidget(plot_, 1);
+
+  plot_->plotLayout()->insertRow(0);
+  title_ = new QCPTextElement(plot_, QString(), QFont(font().family(), font().pointSize(), QFont::Bold));
+  plot_->plotLayout()->addElement(0, 0, title_);
+  // The legend in a row under the axes: series names are long ("fusion = token_centric")
+  // and the bars, some of them zero, stay unobstructed.
+  plot_->axisRect()->insetLayout()->take(plot_->legend);
+  plot_->plotLayout()->addElement(plot_->plotLayout()->rowCount(), 0, plot_->legend);
+  plot_->plotLayout()->setRowStretchFactor(plot_->plotLayout()->rowCount() - 1, 0.001);
+  plot_->legend->setBorderPen(Qt::NoPen);
+  plot_->legend->setWrap(4);
+  plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+  notice_ = new QCPItemText(plot_);
+  notice_->position->setType(QCPItemPosition::ptAxisRectRatio);
+  notice_->position->setCoords(0.5, 0.5);
+  notice_->setPositionAlignment(Qt::AlignCenter);
+  notice_->setFont(QFont(font().family(), font().pointSize() + 1));
+  notice_->setColor(QColor(90, 90, 90));
+  selection_ = nullptr;
+
+  connect(metricBox_, &QComboBox::activated, this, [this](int i) {
+    chosen_ = metricBox_->itemData(i).toString().toStdString();
+    rebuild();
+  });
+  connect(plot_, &QCustomPlot::mousePress, this, [this](QMouseEvent* e) {
+    const int p = pointNear(e->position());
+    if (p >= 0) emit pointClicked(p);
+  });
+  connect(plot_, &QCustomPlot::mouseMove, this, &SweepChart::onMouseMove);
+  rebuild();
+}
+
+void SweepChart::setSweep(const std::vector<std::string>& keys, const std::vector<Point>& points) {
+  keys_ = keys;
+  points_ = points;
+  refreshMetrics();
+  rebuild();
+}
+
+void SweepChart::setSelectedPoint(int point) {
+  selected_ = point;
+  placeSelection();
+  plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString SweepChart::metric() const { return metricBox_->currentData().toString(); }
+
+QStringList SweepChart::metricIds() const {
+  QStringList ids;
+  for (int i = 0; i < metricBox_->count(); ++i) ids << metricBox_->itemData(i).toString();
+  return ids;
+}
+
+bool SweepChart::setMetric(const QString& id) {
+  const int i = metricBox_->findData(id);
+  if (i < 0) return false;
+  chosen_ = id.toStdString();
+  metricBox_->setCurrentIndex(i);
+  rebuild();
+  return true;
+}
+
+QString SweepChart::title() const { return title_->text(); }
+bool SweepChart::noticeVisible() const { return notice_->visible(); }
+
+void SweepChart::refreshMetrics() {
+  std::vector<const Results*> finished;
+  for (const Point& p : points_)
+    if (p.results) finished.push_back(p.results.get());
+  const auto available = report::metricsWithValues(finished);
+  std::string current;
+  for (const report::SweepMetric* m : available)
+    if (m->id == chosen_) current = chosen_;
+  if (current.empty() && !available.empty()) {
+    const auto charted = report::chartedMetrics(keys_.empty() ? std::string() : keys_.front(), available);
+    current = (charted.empty() ? available.front() : charted.front())->id;
+  }
+  QSignalBlocker block(metricBox_);
+  metricBox_->clear();
+  for (const report::SweepMetric* m : available) metricBox_->addItem(QString::fromUtf8(m->name), QString(m->id));
+  metricBox_->setCurrentIndex(metricBox_->findData(QString::fromStdString(current)));
+}
+
+void SweepChart::showNotice(const QString& text) {
+  notice_->setText(text);
+  notice_->setVisible(true);
+  title_->setText(QString());
+  plot_->legend->setVisible(false);
+  plot_->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+  plot_->xAxis->setScaleType(QCPAxis::stLinear);
+  plot_->xAxis->setLabel(QString());
+  plot_->yAxis->setLabel(QString());
+  plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void SweepChart::rebuild() {
+  plot_->clearPlottables();
+  for (QCPItemText* t : valueLabels_) plot_->removeItem(t);
+  valueLabels_.clear();
+  selection_ = nullptr;
+  marks_.clear();
+  barWidth_ = 0;
+  const report::SweepMetric* m = report::findSweepMetric(metric().toStdString());
+  if (keys_.empty()) return showNotice(tr("Not a sweep: add an axis under \"sweep\" to compare points here"));
+  if (!m) return showNotice(tr("No sweep point has finished yet"));
+  notice_->setVisible(false);
+
+  const std::string& key = keys_.front();
+  std::vector<report::PointSettings> settings;
+  for (const Point& p : points_) settings.push_back(p.settings);
+  // Numeric or not is decided over every point, finished or not: the axis does not
+  // change kind while the sweep runs.
+  std::vector<std::optional<double>> xs;
+  std::vector<std::string> categories;
+  bool numeric = true;
+  for (const auto& s : settings) {
+    const std::string v = report::settingOf(s, key);
+    xs.push_back(report::numericSetting(key, v));
+    numeric = numeric && xs.back().has_value();
+    if (std::find(categories.begin(), categories.end(), v) == categories.end()) categories.push_back(v);
+  }
+  double largest = 0;
+  for (const Point& p : points_)
+    if (p.results) largest = std::max(largest, std::fabs(m->value(*p.results).value_or(0)));
+  const report::MetricAxis axis = report::metricAxis(*m, largest);
+  auto valueOf = [&](std::size_t i) -> std::optional<double> {
+    if (!points_[i].results) return std::nullopt;
+    const auto v = m->value(*points_[i].results);
+    return v ? std::optional<double>(*v * axis.scale) : std::nullopt;
+  };
+
+  const auto series = report::seriesByOtherAxes(settings, keys_);
+  auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  if (numeric) {
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+      lo = std::min(lo, *xs[i]), hi = std::max(hi, *xs[i]);
+      ticker->addTick(*xs[i], QString::fromStdString(report::settingOf(settings[i], key)));
+    }
+    const bool log = lo > 0 && hi / lo >= 16;  // sizes in powers of two read best on a log axis
+    plot_->xAxis->setScaleType(log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    if (log) plot_->xAxis->setRange(lo / 1.3, hi * 1.3);
+    else if (hi > lo) plot_->xAxis->setRange(lo - (hi - lo) * 0.06, hi + (hi - lo) * 0.06);
+    else plot_->xAxis->setRange(lo - 1, lo + 1);
+    for (std::size_t g = 0; g < series.size(); ++g) {
+      auto* graph = plot_->addGraph();
+      graph->setName(series[g].name.empty() ? QString::fromUtf8(m->name) : QString::fromStdString(series[g].name));
+      graph->setPen(QPen(seriesColour(g), 2));
+      graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, seriesColour(g), seriesColour(g), 7));
+      std::vector<std::size_t> order = series[g].points;
+      std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return *xs[a] < *xs[b]; });
+      for (std::size_t i : order)
+        if (const auto v = valueOf(i)) {
+          graph->addData(*xs[i], *v);
+          marks_.push_back({static_cast<int>(i), *xs[i], *v});
+        }
+    }
+  } else {
+    plot_->xAxis->setScaleType(QCPAxis::stLinear);
+    for (std::size_t c = 0; c < categories.size(); ++c) ticker->addTick(double(c + 1), QString::fromStdString(categories[c]));
+    plot_->xAxis->setRange(0.4, double(categories.size()) + 0.6);
+    const double width = barWidth_ = 0.8 / double(series.size());
+    for (std::size_t g = 0; g < series.size(); ++g) {
+      auto* bars = new QCPBars(plot_->xAxis, plot_->yAxis);
+      bars->setName(series[g].name.empty() ? QString::fromUtf8(m->name) : QString::fromStdString(series[g].name));
+      bars->setWidth(width);
+      bars->setPen(QPen(seriesColour(g).darker(140), 1));
+      bars->setBrush(seriesColour(g));
+      for (std::size_t i : series[g].points) {
+        const auto c = std::find(categories.begin(), categories.end(), report::settingOf(settings[i], key)) - categories.begin();
+        const double k = double(c + 1) - 0.4 + width * (double(g) + 0.5);
+        if (const auto v = valueOf(i)) {
+          bars->addData(k, *v);
+          marks_.push_back({static_cast<int>(i), k, *v});
+          // The value over its bar: a zero (DySHARP's redundant share) reads as a result,
+          // not as a missing bar.
+          auto* label = new QCPItemText(plot_);
+          label->position->setCoords(k, *v);
+          label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+          label->setText(QString::fromStdString(report::formatMetric(*m, *v / axis.scale)));
+          label->setFont(QFont(font().family(), font().pointSize() - 1));
+          label->setClipToAxisRect(false);
+          valueLabels_.push_back(label);
+        }
+      }
+    }
+  }
+  plot_->xAxis->setTicker(ticker);
+  plot_->xAxis->grid()->setVisible(numeric);
+  plot_->xAxis->setLabel(QString::fromStdString(key));
+  plot_->yAxis->setLabel(QString::fromStdString(axis.title));
+  double top = 0;
+  for (const Mark& k : marks_) top = std::max(top, k.value);
+  plot_->yAxis->setRange(0, top > 0 ? top * 1.15 : 1);
+  plot_->legend->setVisible(series.size() > 1);
+  title_->setText(QString::fromUtf8(m->name) + tr(" vs ") + QString::fromStdString(key));
+
+  selection_ = plot_->addGraph();
+  selection_->setName(tr("shown point"));
+  selection_->setLineStyle(QCPGraph::lsNone);
+  selection_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(QColor(20, 20, 20), 2), Qt::NoBrush, 17));
+  selection_->removeFromLegend();
+  placeSelection();
+  plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void SweepChart::placeSelection() {
+  if (!selection_) return;
+  selection_->data()->clear();
+  // On a bar the ring sits halfway up, clear of the value written over it.
+  for (const Mark& k : marks_)
+    if (k.point == selected_) selection_->addData(k.key, barWidth_ > 0 ? k.value / 2 : k.value);
+}
+
+QPointF SweepChart::pointPixel(int point) const {
+  for (const Mark& k : marks_)
+    if (k.point == point) return {plot_->xAxis->coordToPixel(k.key), plot_->yAxis->coordToPixel(k.value)};
+  return {};
+}
+
+int SweepChart::pointNear(const QPointF& pixel, double radius) const {
+  int best = -1;
+  double bestDistance = radius;
+  for (const Mark& k : marks_) {
+    const QPointF at(plot_->xAxis->coordToPixel(k.key), plot_->yAxis->coordToPixel(k.value));
+    double d = std::hypot(at.x() - pixel.x(), at.y() - pixel.y());
+    if (barWidth_ > 0) {  // a bar answers anywhere on it, not only at its top
+      const double half = std::fabs(plot_->xAxis->coordToPixel(k.key + barWidth_ / 2) - at.x());
+      if (std::fabs(pixel.x() - at.x()) <= half && pixel.y() >= at.y() - radius && pixel.y() <= plot_->yAxis->coordToPixel(0))
+        d = 0;
+    }
+    if (d <= bestDistance) {
+      best = k.point;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+void SweepChart::onMouseMove(QMouseEvent* event) {
+  const int p = pointNear(event->position());
+  const report::SweepMetric* m = report::findSweepMetric(metric().toStdString());
+  if (p < 0 || !m || !points_[std::size_t(p)].results) {
+    QToolTip::hideText();
+    return;
+  }
+  const auto v = m->value(*points_[std::size_t(p)].results);
+  QToolTip::showText(event->globalPosition().toPoint(),
+                     tr("Point %1: %2\n%3: %4")
+                         .arg(p + 1)
+                         .arg(pointLabel(points_[std::size_t(p)].settings))
+                         .arg(QString::fromUtf8(m->name))
+                         .arg(v ? QString::fromStdString(report::formatMetric(*m, *v)) : QStringLiteral("–")),
+                     plot_);
+}
+
+}  // namespace fl::views

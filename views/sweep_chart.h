@@ -1,0 +1,82 @@
+// One figure of every finished sweep point against the sweep's first axis, one series
+// per value of the other axes (as the report's sweep charts): a line over numeric
+// settings ("64 KiB", "512"), bars over names ("deepep", "dysharp"). The figure is
+// picked from those the points have (report/sweep_metrics.h); by default the one the
+// swept parameter is about (the AL TLB hit rate for an AL TLB size sweep). Points fill
+// in as they finish; the point the other views show is ringed, and clicking a point
+// asks for it (pointClicked).
+#pragma once
+#include <QWidget>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "report/sweep_axes.h"
+#include "results/results.h"
+
+class QComboBox;
+class QCustomPlot;
+class QCPItemText;
+class QCPTextElement;
+class QCPGraph;
+
+namespace fl::views {
+
+class SweepChart : public QWidget {
+  Q_OBJECT
+ public:
+  struct Point {
+    report::PointSettings settings;
+    std::shared_ptr<const Results> results;  // null: not finished
+  };
+
+  explicit SweepChart(QWidget* parent = nullptr);
+
+  // The sweep's axis keys (the first is the x axis) and its points, finished or not.
+  void setSweep(const std::vector<std::string>& keys, const std::vector<Point>& points);
+  void setSelectedPoint(int point);
+
+  QString metric() const;  // id of the figure shown ("" when none)
+  // Shows figure `id` if some finished point has it (false otherwise); it stays chosen
+  // while the points have it.
+  bool setMetric(const QString& id);
+  QStringList metricIds() const;  // the figures offered, in table order
+
+  QCustomPlot* plot() const { return plot_; }
+  QComboBox* metricBox() const { return metricBox_; }
+  QString title() const;
+  bool noticeVisible() const;
+  // Where point `point`'s mark is drawn, in plot pixels; null when it is not drawn.
+  QPointF pointPixel(int point) const;
+  // The drawn point within `radius` pixels of `pixel`, nearest first; -1 for none.
+  int pointNear(const QPointF& pixel, double radius = 12) const;
+
+ signals:
+  void pointClicked(int point);
+
+ private:
+  struct Mark {
+    int point;
+    double key, value;  // plot coordinates
+  };
+  void refreshMetrics();
+  void rebuild();
+  void showNotice(const QString& text);
+  void placeSelection();
+  void onMouseMove(QMouseEvent* event);
+
+  std::vector<std::string> keys_;
+  std::vector<Point> points_;
+  int selected_ = -1;
+  std::string chosen_;  // the user's pick, kept while available
+  QComboBox* metricBox_;
+  QCustomPlot* plot_;
+  QCPTextElement* title_;
+  QCPItemText* notice_;
+  QCPGraph* selection_;  // a ring around the selected point
+  std::vector<Mark> marks_;
+  std::vector<QCPItemText*> valueLabels_;  // over bars
+  double barWidth_ = 0;  // in x units; 0: points on lines, not bars
+};
+
+}  // namespace fl::views
