@@ -10,7 +10,11 @@
 #include <QRegularExpression>
 #include <QSaveFile>
 #include <QSvgRenderer>
+#include <QAbstractTextDocumentLayout>
+#include <QTextBlock>
+#include <QTextCursor>
 #include <QTextDocument>
+#include <QTextFrame>
 #include <algorithm>
 #include <filesystem>
 
@@ -44,9 +48,10 @@ QByteArray pngBytes(const QImage& image) {
 
 // The PDF is laid out at screen resolution, so that the stylesheet's px sizes are CSS
 // pixels (1/96 in): at the printer's 1200 dpi, 13 px table text came out 0.8 pt high.
-// QTextDocument::print() keeps 2 cm margins, which leave 6.7 in of an A4 page: 643 px.
-// QTextDocument knows no max-width, so pictures wider than that are scaled down to it.
-constexpr int kPrintTextWidthPx = 640;
+// The pages keep 2 mm of printer margin and 2 cm of text margin (writePdf), which leave
+// 628 px of an A4 page's width. QTextDocument knows no max-width, so pictures wider than
+// that are scaled down to it.
+constexpr int kPrintTextWidthPx = 628;
 
 // width and height attributes for a picture `pixels` in size meant to show `cssWidth` px
 // wide: both, since with a width alone QTextDocument reserves the image's own pixel
@@ -97,7 +102,24 @@ QString writePdf(const QString& path, const std::string& html) {
   printer.setOutputFormat(QPrinter::PdfFormat);
   printer.setPageSize(QPageSize(QPageSize::A4));
   printer.setOutputFileName(tmp);
-  doc.print(&printer);
+  // The pages printed are those laid out here (QTextDocument::print() would lay out a
+  // copy of its own, where headings could fall elsewhere); page numbers as it draws them.
+  printer.setPageMargins(QMarginsF(2, 2, 2, 2), QPageLayout::Millimeter);
+  const QSizeF page(printer.width(), printer.height());
+  paginateForPrint(doc, page, kPrintMarginPx);
+  QPainter painter(&printer);
+  if (!painter.isActive()) return QObject::tr("%1: cannot write the PDF").arg(path);
+  for (int i = 0; i < doc.pageCount(); ++i) {
+    if (i > 0) printer.newPage();
+    painter.save();
+    painter.translate(0, -i * page.height());
+    doc.drawContents(&painter, QRectF(0, i * page.height(), page.width(), page.height()));
+    painter.restore();
+    painter.setFont(doc.defaultFont());
+    painter.drawText(QRectF(0, page.height() - kPrintMarginPx + 8, page.width() - kPrintMarginPx, 30),
+                     Qt::AlignRight | Qt::AlignTop, QString::number(i + 1));
+  }
+  painter.end();
   if (!QFileInfo::exists(tmp)) return QObject::tr("%1: cannot write the PDF").arg(path);
   return commit(tmp, path);
 }
@@ -119,6 +141,56 @@ void layoutReportDocument(QTextDocument& doc, const std::string& html) {
   static const QRegularExpression image(QStringLiteral("(<img\\b[^>]*>)"));
   text.replace(image, QStringLiteral("<div>\\1</div>"));  // nor on a figure's heading's line
   doc.setHtml(text);
+}
+
+void paginateForPrint(QTextDocument& doc, QSizeF page, qreal margin) {
+  QTextFrameFormat printed = doc.rootFrame()->frameFormat();
+  printed.setLeftMargin(margin);
+  printed.setRightMargin(margin);
+  printed.setTopMargin(margin);
+  printed.setBottomMargin(margin);
+  doc.rootFrame()->setFrameFormat(printed);
+  doc.setPageSize(page);
+  QAbstractTextDocumentLayout* layout = doc.documentLayout();
+  // The table a block is a cell of (null in the body text).
+  auto tableOf = [&](const QTextBlock& b) -> QTextFrame* {
+    QTextFrame* f = QTextCursor(b).currentFrame();
+    while (f && f->parentFrame() && f->parentFrame() != doc.rootFrame()) f = f->parentFrame();
+    return f && f != doc.rootFrame() ? f : nullptr;
+  };
+  const qreal content = page.height() - 2 * margin;
+  // What must share a heading's page: the headings and short lines under it (a
+  // subheading, a fabric's one-line caption, the empty block a table starts after)
+  // whole, then a picture whole (it cannot split), or a few rows of a table or lines
+  // of text.
+  constexpr qreal kTextToKeep = 120;
+  for (QTextBlock b = doc.begin(); b.isValid(); b = b.next()) {
+    if (b.blockFormat().headingLevel() == 0 || tableOf(b)) continue;
+    const QRectF heading = layout->blockBoundingRect(b);
+    qreal keepUntil = heading.bottom();
+    for (QTextBlock n = b.next(); n.isValid() && keepUntil - heading.top() <= content; n = n.next()) {
+      if (QTextFrame* table = tableOf(n)) {
+        const QRectF r = layout->frameBoundingRect(table);
+        keepUntil = std::min(r.bottom(), r.top() + kTextToKeep);
+        break;
+      }
+      const QRectF r = layout->blockBoundingRect(n);
+      if (n.text().trimmed() == QString(QChar::ObjectReplacementCharacter)) {  // a picture
+        keepUntil = r.bottom();
+        break;
+      }
+      const bool brief = n.blockFormat().headingLevel() > 0 || (n.layout() && n.layout()->lineCount() <= 1);
+      keepUntil = brief ? r.bottom() : std::min(r.bottom(), r.top() + kTextToKeep);
+      if (!brief) break;
+    }
+    const int pageIndex = static_cast<int>(heading.top() / page.height());
+    const qreal pageTop = pageIndex * page.height() + margin, pageEnd = (pageIndex + 1) * page.height() - margin;
+    // Fits, or first on its page already, or too much to keep together anyway.
+    if (keepUntil <= pageEnd || heading.top() <= pageTop + 1 || keepUntil - heading.top() > content) continue;
+    QTextBlockFormat f = b.blockFormat();
+    f.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
+    QTextCursor(b).setBlockFormat(f);
+  }
 }
 
 QString exportCanvasImage(views::TopologyCanvas* canvas, const QString& path) {

@@ -36,6 +36,12 @@ std::string reportHtml(const ReportInput& in, const QImage& canvasImage);
 // so both become image resources of `doc`. What the PDF export prints.
 void layoutReportDocument(QTextDocument& doc, const std::string& html);
 
+// Lays `doc` out on printed pages (`page` in layout pixels, `margin` on each side) and
+// moves every heading that would end a page apart from what it heads to the next one
+// (QTextDocument ignores CSS break-after: avoid). The PDF prints these very pages.
+void paginateForPrint(QTextDocument& doc, QSizeF page, qreal margin);
+inline constexpr qreal kPrintMarginPx = 75;  // 2 cm at 96 dpi, as QTextDocument::print() keeps
+
 // By extension (.html/.htm or .pdf). Returns "" or the error.
 QString writeReport(const QString& path, const ReportInput& in, views::TopologyCanvas* canvas);
 
