@@ -161,6 +161,10 @@ std::string pipelineTable(const RunView& v) {
   for (int k = 0; k < 4; ++k)
     busy += std::string(k ? ", " : "") + pipelineTaskKindName(static_cast<PipelineTaskKind>(k)) + " " +
             formatDuration(p.phase_busy[k]);
+  // An ld_reduce combine keeps its SMs only while it issues the requests (many warps keep
+  // many reductions outstanding); the switches do the reducing.
+  const std::string& comm = v.results.moe ? v.results.moe->communication : std::string();
+  if (comm == "dysharp" || comm == "nvls_static") busy += " (combine: issuing ld_reduce requests; the switches reduce)";
   std::string groups;
   for (std::size_t i = 0; i < p.groups.size(); ++i)
     groups += (i ? ", " : "") + p.groups[i] + " " + std::to_string(i < p.group_sms.size() ? p.group_sms[i] : 0);
@@ -170,7 +174,7 @@ std::string pipelineTable(const RunView& v) {
       {"SM utilisation", htmlEscape(formatPercent(p.sm_utilization) + " of SM-time with a task in flight")},
       {"kernel launches", htmlEscape(formatCount(p.kernel_launches) + " per GPU, waiting " +
                                      formatDuration(p.launch_overhead) + " for them")},
-      {"busy time per phase", htmlEscape(busy)},
+      {"SM-busy time per phase", htmlEscape(busy)},
       {"throughput", htmlEscape(formatFixed(p.throughput_tokens_per_s / 1e6, 2) + " M tokens/s")},
       {"uplink/downlink balance",
        htmlEscape(formatFixed(v.results.direction_balance, 2) + " (lower ÷ higher direction per time bin; 1: even)")}};
