@@ -17,11 +17,13 @@ namespace fl::views {
 
 namespace {
 
-// Okabe-Ito hues: told apart with any colour vision.
-QColor seriesColour(std::size_t i) {
+// Okabe-Ito hues, told apart with any colour vision; more series than those get hues
+// spread around the wheel, so that no two share a colour.
+QColor seriesColour(std::size_t i, std::size_t count) {
   static const QColor colours[] = {QColor(0x0072b2), QColor(0xe69f00), QColor(0x009e73), QColor(0xd55e00),
                                    QColor(0xcc79a7), QColor(0x56b4e9), QColor(0, 0, 0), QColor(0xf0e442)};
-  return colours[i % std::size(colours)];
+  if (count <= std::size(colours)) return colours[i];
+  return QColor::fromHsvF(float(i) / float(count), i % 2 ? 0.55f : 0.85f, i % 2 ? 0.95f : 0.7f);
 }
 
 QString pointLabel(const report::PointSettings& settings) {
@@ -46,6 +48,15 @@ SweepChart::SweepChart(QWidget* parent) : QWidget(parent) {
   label->setBuddy(metricBox_);
   bar->addWidget(label);
   bar->addWidget(metricBox_);
+  axisLabel_ = new QLabel(tr("against:"), this);
+  axisBox_ = new QComboBox(this);
+  axisBox_->setObjectName(QStringLiteral("sweepAxis"));
+  axisBox_->setToolTip(tr("The sweep axis along the x axis; the other axes make the series"));
+  axisBox_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  axisLabel_->setBuddy(axisBox_);
+  bar->addSpacing(12);
+  bar->addWidget(axisLabel_);
+  bar->addWidget(axisBox_);
   bar->addStretch(1);
   layout->addLayout(bar);
   plot_ = new QCustomPlot(this);
@@ -55,14 +66,11 @@ SweepChart::SweepChart(QWidget* parent) : QWidget(parent) {
   plot_->plotLayout()->insertRow(0);
   title_ = new QCPTextElement(plot_, QString(), QFont(font().family(), font().pointSize(), QFont::Bold));
   plot_->plotLayout()->addElement(0, 0, title_);
-  // The legend in a row under the axes: series names are long ("fusion = token_centric")
-  // and the bars, some of them zero, stay unobstructed.
+  // The legend outside the axes (placeLegend): series names are long ("fusion =
+  // token_centric") and the bars, some of them zero, stay unobstructed.
   plot_->axisRect()->insetLayout()->take(plot_->legend);
-  plot_->plotLayout()->addElement(plot_->plotLayout()->rowCount(), 0, plot_->legend);
-  plot_->plotLayout()->setRowStretchFactor(plot_->plotLayout()->rowCount() - 1, 0.001);
   plot_->legend->setBorderPen(Qt::NoPen);
-  plot_->legend->setWrap(4);
-  plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+  placeLegend(false);
   notice_ = new QCPItemText(plot_);
   notice_->position->setType(QCPItemPosition::ptAxisRectRatio);
   notice_->position->setCoords(0.5, 0.5);
@@ -75,6 +83,7 @@ SweepChart::SweepChart(QWidget* parent) : QWidget(parent) {
     chosen_ = metricBox_->itemData(i).toString().toStdString();
     rebuild();
   });
+  connect(axisBox_, &QComboBox::activated, this, [this](int i) { setXAxis(axisBox_->itemText(i)); });
   connect(plot_, &QCustomPlot::mousePress, this, [this](QMouseEvent* e) {
     const int p = pointNear(e->position());
     if (p >= 0) emit pointClicked(p);
@@ -86,8 +95,34 @@ SweepChart::SweepChart(QWidget* parent) : QWidget(parent) {
 void SweepChart::setSweep(const std::vector<std::string>& keys, const std::vector<Point>& points) {
   keys_ = keys;
   points_ = points;
+  if (std::find(keys_.begin(), keys_.end(), xKey_) == keys_.end()) xKey_ = keys_.empty() ? std::string() : keys_.front();
+  {
+    QSignalBlocker block(axisBox_);
+    axisBox_->clear();
+    for (const std::string& k : keys_) axisBox_->addItem(QString::fromStdString(k));
+    axisBox_->setCurrentText(QString::fromStdString(xKey_));
+  }
+  axisLabel_->setVisible(keys_.size() > 1);
+  axisBox_->setVisible(keys_.size() > 1);
   refreshMetrics();
   rebuild();
+}
+
+bool SweepChart::setXAxis(const QString& key) {
+  const std::string k = key.toStdString();
+  if (std::find(keys_.begin(), keys_.end(), k) == keys_.end()) return false;
+  xKey_ = k;
+  axisBox_->setCurrentText(key);
+  refreshMetrics();  // the default figure follows the axis unless one was picked
+  rebuild();
+  return true;
+}
+
+std::vector<std::string> SweepChart::orderedKeys() const {
+  std::vector<std::string> keys = {xKey_};
+  for (const std::string& k : keys_)
+    if (k != xKey_) keys.push_back(k);
+  return keys;
 }
 
 void SweepChart::setSelectedPoint(int point) {
@@ -125,7 +160,7 @@ void SweepChart::refreshMetrics() {
   for (const report::SweepMetric* m : available)
     if (m->id == chosen_) current = chosen_;
   if (current.empty() && !available.empty()) {
-    const auto charted = report::chartedMetrics(keys_.empty() ? std::string() : keys_.front(), available);
+    const auto charted = report::chartedMetrics(xKey_, available);
     current = (charted.empty() ? available.front() : charted.front())->id;
   }
   QSignalBlocker block(metricBox_);
@@ -158,7 +193,8 @@ void SweepChart::rebuild() {
   if (!m) return showNotice(tr("No sweep point has finished yet"));
   notice_->setVisible(false);
 
-  const std::string& key = keys_.front();
+  const std::vector<std::string> keys = orderedKeys();
+  const std::string& key = keys.front();
   std::vector<report::PointSettings> settings;
   for (const Point& p : points_) settings.push_back(p.settings);
   // Numeric or not is decided over every point, finished or not: the axis does not
@@ -182,7 +218,7 @@ void SweepChart::rebuild() {
     return v ? std::optional<double>(*v * axis.scale) : std::nullopt;
   };
 
-  const auto series = report::seriesByOtherAxes(settings, keys_);
+  const auto series = report::seriesByOtherAxes(settings, keys);
   auto ticker = QSharedPointer<QCPAxisTickerText>::create();
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
   if (numeric) {
@@ -198,8 +234,8 @@ void SweepChart::rebuild() {
     for (std::size_t g = 0; g < series.size(); ++g) {
       auto* graph = plot_->addGraph();
       graph->setName(series[g].name.empty() ? QString::fromUtf8(m->name) : QString::fromStdString(series[g].name));
-      graph->setPen(QPen(seriesColour(g), 2));
-      graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, seriesColour(g), seriesColour(g), 7));
+      graph->setPen(QPen(seriesColour(g, series.size()), 2));
+      graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, seriesColour(g, series.size()), seriesColour(g, series.size()), 7));
       std::vector<std::size_t> order = series[g].points;
       std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return *xs[a] < *xs[b]; });
       for (std::size_t i : order)
@@ -217,8 +253,8 @@ void SweepChart::rebuild() {
       auto* bars = new QCPBars(plot_->xAxis, plot_->yAxis);
       bars->setName(series[g].name.empty() ? QString::fromUtf8(m->name) : QString::fromStdString(series[g].name));
       bars->setWidth(width);
-      bars->setPen(QPen(seriesColour(g).darker(140), 1));
-      bars->setBrush(seriesColour(g));
+      bars->setPen(QPen(seriesColour(g, series.size()).darker(140), 1));
+      bars->setBrush(seriesColour(g, series.size()));
       for (std::size_t i : series[g].points) {
         const auto c = std::find(categories.begin(), categories.end(), report::settingOf(settings[i], key)) - categories.begin();
         const double k = double(c + 1) - 0.4 + width * (double(g) + 0.5);
@@ -226,7 +262,8 @@ void SweepChart::rebuild() {
           bars->addData(k, *v);
           marks_.push_back({static_cast<int>(i), k, *v});
           // The value over its bar: a zero (DySHARP's redundant share) reads as a result,
-          // not as a missing bar.
+          // not as a missing bar. Not over a dozen thin bars, where they would collide.
+          if (series.size() > 4) continue;
           auto* label = new QCPItemText(plot_);
           label->position->setCoords(k, *v);
           label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
@@ -246,6 +283,7 @@ void SweepChart::rebuild() {
   for (const Mark& k : marks_) top = std::max(top, k.value);
   plot_->yAxis->setRange(0, top > 0 ? top * 1.15 : 1);
   plot_->legend->setVisible(series.size() > 1);
+  placeLegend(series.size() > 4);
   title_->setText(QString::fromUtf8(m->name) + tr(" vs ") + QString::fromStdString(key));
 
   selection_ = plot_->addGraph();
@@ -255,6 +293,38 @@ void SweepChart::rebuild() {
   selection_->removeFromLegend();
   placeSelection();
   plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+// A few series in a row under the axes; more in a column at their right, where they
+// take width rather than the height a dock has little of.
+void SweepChart::placeLegend(bool side) {
+  QCPLayoutGrid* layout = plot_->plotLayout();
+  if (legendAtSide_ == side && plot_->legend->layout() == layout) return;
+  legendAtSide_ = side;
+  if (plot_->legend->layout() == layout) {
+    layout->take(plot_->legend);
+    layout->simplify();
+  }
+  if (side) {
+    layout->addElement(1, 1, plot_->legend);
+    layout->setColumnStretchFactor(1, 0.001);
+    plot_->legend->setFillOrder(QCPLayoutGrid::foRowsFirst, true);
+    plot_->legend->setWrap(0);
+    // Many entries in a dock's height: smaller type, so that each keeps its full height
+    // (squeezed, they lose their descenders: "top_k" read "top k").
+    QFont small = font();
+    small.setPointSizeF(font().pointSizeF() * 0.85);
+    plot_->legend->setFont(small);
+    plot_->legend->setIconSize(14, 8);
+    plot_->legend->setRowSpacing(0);
+  } else {
+    layout->addElement(layout->rowCount(), 0, plot_->legend);
+    layout->setRowStretchFactor(layout->rowCount() - 1, 0.001);
+    plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+    plot_->legend->setWrap(4);
+    plot_->legend->setFont(font());
+    plot_->legend->setIconSize(32, 18);
+  }
 }
 
 void SweepChart::placeSelection() {

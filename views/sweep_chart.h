@@ -1,5 +1,5 @@
-// One figure of every finished sweep point against the sweep's first axis, one series
-// per value of the other axes (as the report's sweep charts): a line over numeric
+// One figure of every finished sweep point against one of the sweep's axes (the first
+// unless picked), one series per value of the others (as the report's sweep charts): a line over numeric
 // settings ("64 KiB", "512"), bars over names ("deepep", "dysharp"). The figure is
 // picked from those the points have (report/sweep_metrics.h); by default the one the
 // swept parameter is about (the AL TLB hit rate for an AL TLB size sweep). Points fill
@@ -15,6 +15,7 @@
 #include "results/results.h"
 
 class QComboBox;
+class QLabel;
 class QCustomPlot;
 class QCPItemText;
 class QCPTextElement;
@@ -41,9 +42,14 @@ class SweepChart : public QWidget {
   // while the points have it.
   bool setMetric(const QString& id);
   QStringList metricIds() const;  // the figures offered, in table order
+  // The axis along x (the first by default); the others make the series. False for a
+  // key the sweep does not have.
+  bool setXAxis(const QString& key);
+  QString xAxisKey() const { return QString::fromStdString(xKey_); }
 
   QCustomPlot* plot() const { return plot_; }
   QComboBox* metricBox() const { return metricBox_; }
+  QComboBox* axisBox() const { return axisBox_; }
   QString title() const;
   bool noticeVisible() const;
   // Where point `point`'s mark is drawn, in plot pixels; null when it is not drawn.
@@ -59,9 +65,11 @@ class SweepChart : public QWidget {
     int point;
     double key, value;  // plot coordinates
   };
+  std::vector<std::string> orderedKeys() const;  // x axis first
   void refreshMetrics();
   void rebuild();
   void showNotice(const QString& text);
+  void placeLegend(bool side);
   void placeSelection();
   void onMouseMove(QMouseEvent* event);
 
@@ -69,7 +77,10 @@ class SweepChart : public QWidget {
   std::vector<Point> points_;
   int selected_ = -1;
   std::string chosen_;  // the user's pick, kept while available
+  std::string xKey_;    // the axis along x
   QComboBox* metricBox_;
+  QLabel* axisLabel_;
+  QComboBox* axisBox_;
   QCustomPlot* plot_;
   QCPTextElement* title_;
   QCPItemText* notice_;
@@ -77,6 +88,7 @@ class SweepChart : public QWidget {
   std::vector<Mark> marks_;
   std::vector<QCPItemText*> valueLabels_;  // over bars
   double barWidth_ = 0;  // in x units; 0: points on lines, not bars
+  bool legendAtSide_ = false;
 };
 
 }  // namespace fl::views

@@ -145,6 +145,40 @@ class TestSweepChart : public QObject {
     test::saveArtefact(chart, "sweep_chart_schemes", {700, 360});
   }
 
+  // Another axis along x: the first makes the series then, and the default figure follows
+  // the axis (SM utilisation is what a fusion sweep is about, when the points have it).
+  void otherAxisAlongX() {
+    SweepChart chart;
+    auto points = schemeSweep();
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      auto r = std::make_shared<Results>(*points[i].results);
+      r->pipeline = PipelineResults{};
+      r->pipeline->sm_utilization = 0.1 * double(i + 1);
+      points[i].results = r;
+    }
+    chart.setSweep({"scheme.communication", "scheme.fusion"}, points);
+    QVERIFY(chart.axisBox()->isVisibleTo(&chart));
+    QVERIFY(!chart.setXAxis("scheme.nothing"));
+    QVERIFY(chart.setXAxis("scheme.fusion"));
+    QCOMPARE(chart.metric(), QString("direction_balance"));  // the first figure fusion answers
+    QVERIFY(chart.setMetric("sm_utilization"));
+    QList<QCPBars*> bars;
+    for (int i = 0; i < chart.plot()->plottableCount(); ++i)
+      if (auto* b = qobject_cast<QCPBars*>(chart.plot()->plottable(i))) bars << b;
+    QCOMPARE(bars.size(), 2);
+    QCOMPARE(bars[0]->name(), QString("communication = deepep"));
+    QCOMPARE(bars[1]->name(), QString("communication = dysharp"));
+    // Points: deepep+sequential 0.1, deepep+token_centric 0.2, dysharp+sequential 0.3, ...
+    QCOMPARE(bars[0]->data()->at(0)->value, 10.0);
+    QCOMPARE(bars[0]->data()->at(1)->value, 20.0);
+    QCOMPARE(bars[1]->data()->at(0)->value, 30.0);
+    QCOMPARE(bars[1]->data()->at(1)->value, 40.0);
+    QCOMPARE(chart.title(), QString("SM utilisation vs scheme.fusion"));
+    chart.setSweep(kTlbKeys, tlbSweep());  // one axis: no choice to offer
+    QVERIFY(!chart.axisBox()->isVisibleTo(&chart));
+    QCOMPARE(chart.xAxisKey(), QString("scheme.dysharp.al_tlb_entries"));
+  }
+
   // A click on a point (or anywhere on a bar) asks for that point; elsewhere nothing.
   void clickPicksPoint() {
     SweepChart chart;
