@@ -1,20 +1,19 @@
 // The figures a sweep compares (core/report/sweep_metrics.h), shared by the CLI's sweep
 // table, the report and the GUI's Sweep dock: values from hand-set Results fields and
-// closed forms, which figures a sweep shows and charts, axis units, and the report's
-// sweep section for an MoE sweep. Expected values are worked out here from the fields
+// closed forms, which figures a sweep shows and charts, axis units; and the report's
+// sweep section: a row per point, charts, a detail section per point, each point on
+// its own fabric, an MoE sweep's hit rates and evictions. Expected values are worked out here from the fields
 // they derive from, never with the catalogue's own functions.
 #include <QtTest>
 
 #include <algorithm>
 #include <cmath>
 
-#include "report/html_report.h"
+#include "../common/report_cases.h"
 #include "report/sweep_metrics.h"
-#include "scenario/scenario_io.h"
-#include "sim/run.h"
-#include "topology/topology.h"
 
 using namespace fl;
+using namespace fl::test::report_cases;
 
 namespace {
 
@@ -213,6 +212,92 @@ class TestSweepMetrics : public QObject {
     QCOMPARE(*report::findSweepMetric("evictions")->value(r), 0.0);
   }
 
+  // One table row per sweep point, with its settings, and a chart of the main figure.
+  void sweepRows_data() {
+    QTest::addColumn<int>("sizes");
+    QTest::addColumn<int>("algorithms");
+    QTest::newRow("1 axis, 1 point") << 1 << 0;
+    QTest::newRow("1 axis, 5 points") << 5 << 0;
+    QTest::newRow("2 axes, 3 x 2 points") << 3 << 2;
+  }
+  void sweepRows() {
+    QFETCH(int, sizes);
+    QFETCH(int, algorithms);
+    auto t = tinyFabric();
+    Scenario s;
+    s.name = "hand sweep";
+    s.sweep.push_back({"workload.collective.size", {}});
+    if (algorithms) s.sweep.push_back({"workload.collective.algorithm", {"ring", "nvls"}});
+    std::vector<SweepPoint> points;
+    for (int i = 0; i < sizes; ++i) {
+      const std::string size = std::to_string(64 << i) + " KiB";
+      s.sweep[0].values.push_back(size);
+      for (int a = 0; a < std::max(1, algorithms); ++a) {
+        SweepPoint p;
+        p.settings = {{"workload.collective.size", size}};
+        if (algorithms) p.settings.push_back({"workload.collective.algorithm", a ? "nvls" : "ring"});
+        p.results = handMadeResults(*t);
+        p.results.busbw_GBps = 100.0 + i * 10 + a;
+        p.results.makespan += i * kMicrosecond;
+        points.push_back(p);
+      }
+    }
+    report::ReportOptions o = fixedOptions();
+    const QString h = QString::fromStdString(report::renderHtmlReport(s, points, *t, o));
+    const QString table = elementById(h, "table", "sweep-points");
+    QCOMPARE(count(table, "<tr data-point="), static_cast<int>(points.size()));
+    QCOMPARE(count(table, "<td>128 KiB</td>"), sizes >= 2 ? std::max(1, algorithms) : 0);
+    if (algorithms) QCOMPARE(count(table, "<td>nvls</td>"), sizes);
+    QVERIFY(table.contains("data-value=\"100.000000\">100.00</td>"));  // busbw of the first point
+    const QString sweep = h.mid(h.indexOf("<section id=\"sweep\">"));
+    QVERIFY(sweep.contains("Bus bandwidth vs workload.collective.size"));
+    if (algorithms) QVERIFY(sweep.contains(">algorithm = ring</text>") && sweep.contains(">algorithm = nvls</text>"));
+    // Detail sections: every point when at most 4, else the first.
+    const int detailed = points.size() <= 4 ? static_cast<int>(points.size()) : 1;
+    QCOMPARE(count(h, "<svg [^>]*class=\"topology\""), detailed);
+  }
+
+  // A real sweep: rows, charts and detail sections for each of the four points.
+  void realSweep() {
+    const Case& c = *makeCase("sweep");
+    const QString h = html(c);
+    QCOMPARE(c.points.size(), std::size_t{4});
+    QCOMPARE(count(elementById(h, "table", "sweep-points"), "<tr data-point="), 4);
+    for (int i = 1; i <= 4; ++i)
+      for (const char* part : {"topology", "plots", "results"})
+        QVERIFY2(h.contains(QString("id=\"point-%1-%2\"").arg(i).arg(part)), part);
+    QCOMPARE(count(h, "<svg [^>]*class=\"topology\""), 4);
+    QVERIFY(h.contains("busbw (GB/s)"));
+  }
+
+  // A sweep over the fabric's size: each point is drawn on its own fabric.
+  void sweepChangingFabric() {
+    const Scenario s = parseScenario(R"(fabriclab: 1
+name: mesh sizes
+topology: {kind: mesh, rows: 2, cols: 2}
+workload:
+  kind: traffic
+  traffic: {pattern: uniform, load: 0.2, duration: 400 ns, warmup: 100 ns}
+run: {bin: 100 ns}
+sweep:
+  - key: topology.rows
+    values: [2, 3]
+)",
+                                     "sizes.yaml");
+    const auto base = topo::buildTopology(s.topology);
+    const auto points = runSweep(s);
+    const QString h = QString::fromStdString(report::renderHtmlReport(s, points, *base, fixedOptions()));
+    const QStringList svgs = svgsWithClass(h, "topology");
+    QCOMPARE(svgs.size(), 2);
+    for (int i = 0; i < 2; ++i) {
+      const auto t = topo::buildTopology(sweepPointScenario(s, points[static_cast<std::size_t>(i)].settings).topology);
+      QCOMPARE(count(svgs[i], "<polyline class=\"lane( hot)?\""), visibleLanes(*t));
+    }
+    QVERIFY(visibleLanes(*base) != count(svgs[1], "<polyline class=\"lane( hot)?\""));
+    QVERIFY(h.contains("Accepted throughput per endpoint vs topology.rows"));
+    QVERIFY(h.contains("p99 packet latency vs topology.rows"));
+  }
+
   // A DySHARP sweep of the reduction buffer: the smaller buffer evicts, and the report's
   // sweep section tabulates and charts the hit rate and the evictions per point.
   void moeSweepReport() {
@@ -242,7 +327,7 @@ sweep:
     QVERIFY(small.reduction_hits < small.reduction_lookups);
 
     const auto topology = topo::buildTopology(s.topology);
-    const report::ReportOptions o;
+    const report::ReportOptions o = fixedOptions();
     const QString h = QString::fromStdString(report::renderHtmlReport(s, points, *topology, o));
     const QString sweep = h.mid(h.indexOf("<section id=\"sweep\">"));
     QVERIFY(sweep.contains("<th class=\"num\">reduction buffer hit rate</th>"));
