@@ -139,11 +139,14 @@ void EventQueue::sortBucket() {
   insertionSort(sorted_.data(), n, SIZE_MAX);
 }
 
-// A stable counting sort by source component, then a stable one by time, orders the
+// A stable counting sort by source component, then stable ones by time, orders the
 // bucket by (time, source, sequence) provided each source's events already stand in
 // sequence order, which is how they were pushed (a source numbers events as it
 // schedules them). A final insertion pass confirms the order and mends the few
 // exceptions; many (e.g. events merged from the far heap) cost the fallback.
+// Time goes in 8-bit digits, low then high: a bucket spans up to a few thousand ps, and
+// one pass over that many counters (clearing them, then a prefix sum whose every step
+// waits on the last) cost 12 % of a 4 KiB-packet DySHARP run for ~70 events a bucket.
 // O(n + ranges) instead of O(n log n).
 bool EventQueue::countingSort() {
   const std::size_t n = sorted_.size();
@@ -155,23 +158,30 @@ bool EventQueue::countingSort() {
     tLo = std::min(tLo, e.time);
     tHi = std::max(tHi, e.time);
   }
-  constexpr std::uint64_t kMaxRange = 4096;  // counters worth clearing per bucket
-  if (srcHi - srcLo >= kMaxRange || static_cast<std::uint64_t>(tHi - tLo) >= kMaxRange) return false;
+  constexpr std::uint64_t kMaxRange = 4096;  // source counters worth clearing per bucket
+  constexpr std::uint64_t kMaxTimeRange = std::uint64_t{1} << 16;  // two time digits
+  if (srcHi - srcLo >= kMaxRange || static_cast<std::uint64_t>(tHi - tLo) >= kMaxTimeRange) return false;
   gathered_.resize(n);
   const auto pass = [&](const std::vector<Event>& from, std::vector<Event>& to, std::size_t range,
                         auto digit) {
     counts_.assign(range + 1, 0);
     for (const Event& e : from) ++counts_[digit(e) + 1];
-    for (std::size_t d = 1; d <= range; ++d) counts_[d] += counts_[d - 1];
+    std::uint32_t sum = 0;
+    for (std::size_t d = 1; d <= range; ++d) counts_[d] = sum += counts_[d];
     for (const Event& e : from) to[counts_[digit(e)]++] = e;
   };
   pass(sorted_, gathered_, static_cast<std::size_t>(srcHi - srcLo + 1),
        [srcLo](const Event& e) { return static_cast<std::size_t>((e.order >> kSequenceBits) - srcLo); });
-  if (tLo == tHi)
+  const auto span = static_cast<std::size_t>(tHi - tLo);
+  if (span == 0) {
     sorted_.swap(gathered_);  // one instant: sorted by source already
-  else
-    pass(gathered_, sorted_, static_cast<std::size_t>(tHi - tLo + 1),
-         [tLo](const Event& e) { return static_cast<std::size_t>(e.time - tLo); });
+  } else if (span < 256) {
+    pass(gathered_, sorted_, span + 1, [tLo](const Event& e) { return static_cast<std::size_t>(e.time - tLo); });
+  } else {
+    pass(gathered_, sorted_, 256, [tLo](const Event& e) { return static_cast<std::size_t>(e.time - tLo) & 255; });
+    pass(sorted_, gathered_, (span >> 8) + 1, [tLo](const Event& e) { return static_cast<std::size_t>(e.time - tLo) >> 8; });
+    sorted_.swap(gathered_);
+  }
   // Finish with an insertion sort: it only checks an ordered bucket, and cheaply mends a
   // few stragglers (an event pushed after later ones of its source, e.g. a lazy credit's
   // wake-up with its reserved order). Too much disorder: the caller's comparison sort.

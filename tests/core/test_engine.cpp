@@ -55,15 +55,27 @@ class TestEngine : public QObject {
 void TestEngine::queueOrderMatchesSort_data() {
   QTest::addColumn<qint64>("horizon");
   QTest::addColumn<qint64>("spread");
-  QTest::newRow("fine buckets, near events") << qint64(1000) << qint64(500);
-  QTest::newRow("fine buckets, far events (overflow heap)") << qint64(1000) << qint64(10'000'000);
-  QTest::newRow("coarse buckets, many ties") << qint64(1'000'000'000) << qint64(50);
-  QTest::newRow("mixed") << qint64(262'000) << qint64(1'000'000);
+  QTest::addColumn<int>("burst");    // pushes and pops per round, at most
+  QTest::addColumn<qint64>("lead");  // events land at least this far ahead
+  QTest::newRow("fine buckets, near events") << qint64(1000) << qint64(500) << 4 << qint64(0);
+  QTest::newRow("fine buckets, far events (overflow heap)") << qint64(1000) << qint64(10'000'000) << 4 << qint64(0);
+  QTest::newRow("coarse buckets, many ties") << qint64(1'000'000'000) << qint64(50) << 4 << qint64(0);
+  QTest::newRow("mixed") << qint64(262'000) << qint64(1'000'000) << 4 << qint64(0);
+  // Bursts into later buckets fill them past insertion sort's reach: counting sorts by
+  // source, then by time in one or two 8-bit digits, or none for one instant; spans
+  // beyond two digits take the comparison sort.
+  QTest::newRow("bursts in 1 ns buckets (two time digits)") << qint64(262'000) << qint64(1000) << 64 << qint64(50'000);
+  QTest::newRow("bursts within 200 ps (one time digit)") << qint64(262'000) << qint64(200) << 64 << qint64(50'000);
+  QTest::newRow("bursts at one instant") << qint64(262'000) << qint64(1) << 64 << qint64(50'000);
+  QTest::newRow("bursts in wide buckets (comparison sort)")
+      << qint64(1'000'000'000) << qint64(300'000) << 64 << qint64(50'000'000);
 }
 
 void TestEngine::queueOrderMatchesSort() {
   QFETCH(qint64, horizon);
   QFETCH(qint64, spread);
+  QFETCH(int, burst);
+  QFETCH(qint64, lead);
   EventQueue q;
   q.configure(horizon);
   // Reference: an ordered set driven by the same operations (brute force, obviously right).
@@ -75,14 +87,16 @@ void TestEngine::queueOrderMatchesSort() {
   std::size_t popped = 0;
   // Interleave pushes (never in the past) and pops, as a simulation does.
   for (int round = 0; round < 20000; ++round) {
-    const int pushes = static_cast<int>(rng() % 4);
+    const int pushes = static_cast<int>(rng() % static_cast<std::uint64_t>(burst));
     for (int i = 0; i < pushes; ++i) {
-      const Time t = now + static_cast<Time>(rng() % static_cast<std::uint64_t>(spread));
+      const Time t = now + lead + static_cast<Time>(rng() % static_cast<std::uint64_t>(spread));
       const Event e(t, eventOrder(static_cast<ComponentId>(rng() % 50), seq++), 0, 0, 0, 0);
       q.push(e);
       reference.insert(e);
     }
-    if (!q.empty() && rng() % 3 != 0) {
+    // Pops: two rounds in three, about as many as the pushes on average.
+    const int pops = rng() % 3 != 0 ? 1 + static_cast<int>(rng() % static_cast<std::uint64_t>(burst)) * 3 / 4 : 0;
+    for (int i = 0; i < pops && !q.empty(); ++i) {
       QCOMPARE(q.nextTime(), reference.begin()->time);
       const Event e = q.pop();
       const Event want = *reference.begin();
