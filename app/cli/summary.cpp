@@ -17,9 +17,16 @@ std::string printf1(const char* fmt, double v) {
   return buf;
 }
 
+// Terminal columns a UTF-8 string takes: its code points ("–", "µs" are two bytes each).
+std::size_t columns(const std::string& s) {
+  return static_cast<std::size_t>(
+      std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+}
+
 std::string pad(const std::string& s, std::size_t w, bool right) {
-  if (s.size() >= w) return s;
-  return right ? std::string(w - s.size(), ' ') + s : s + std::string(w - s.size(), ' ');
+  const std::size_t n = columns(s);
+  if (n >= w) return s;
+  return right ? std::string(w - n, ' ') + s : s + std::string(w - n, ' ');
 }
 
 void line(std::ostream& out, const std::string& label, const std::string& value) {
@@ -191,8 +198,8 @@ void printSweepTable(std::ostream& out, const Scenario& s, const std::string& to
 
   std::vector<std::size_t> width(header.size());
   for (std::size_t c = 0; c < header.size(); ++c) {
-    width[c] = header[c].size();
-    for (const auto& row : rows) width[c] = std::max(width[c], row[c].size());
+    width[c] = columns(header[c]);
+    for (const auto& row : rows) width[c] = std::max(width[c], columns(row[c]));
   }
   auto printRow = [&](const std::vector<std::string>& cells) {
     out << ' ';

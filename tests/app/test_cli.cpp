@@ -494,6 +494,22 @@ class TestCli : public QObject {
     QDir(tmpPath("csv")).removeRecursively();
   }
 
+  // The sweep table's columns line up when cells hold multi-byte UTF-8 ("1 µs"): every
+  // row ends in the same terminal column.
+  void sweepTableAligned() {
+    const QString yaml = writeFile("micro.yaml",
+                                   "fabriclab: 1\nname: mu\ntopology: {preset: dgx-h100}\nworkload:\n"
+                                   "  kind: collective\n  collective: {op: all_reduce, algorithm: ring, size: 64 KiB}\n"
+                                   "sweep:\n  - key: topology.link.latency\n    values: [250 ns, 1 \xc2\xb5s]\n");
+    const CliRun r = cli({"run", yaml});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QStringList lines = QString::fromUtf8(r.out).split('\n');
+    const int head = static_cast<int>(lines.indexOf(QRegularExpression("^ +topology.link.latency +makespan.*")));
+    QVERIFY2(head >= 0, r.out.constData());
+    QVERIFY(lines.value(head + 3).trimmed().startsWith(QString::fromUtf8("1 \xc2\xb5s")));
+    for (int i = head + 1; i <= head + 3; ++i) QCOMPARE(lines[i].size(), lines[head].size());
+  }
+
   void sweepOutputs() {
     const QString json = tmpPath("sweep.json"), dir = tmpPath("sweep-csv");
     const CliRun r = cli({"run", sweep_, "--json", json, "--csv", dir});
