@@ -11,7 +11,8 @@
 #include <optional>
 #include <qcustomplot.h>
 
-#include "report/sweep_metrics.h"
+#include "report/metric_format.h"
+#include "results/sweep_metrics.h"
 
 namespace fl::views {
 
@@ -155,17 +156,17 @@ void SweepChart::refreshMetrics() {
   std::vector<const Results*> finished;
   for (const Point& p : points_)
     if (p.results) finished.push_back(p.results.get());
-  const auto available = report::metricsWithValues(finished);
+  const auto available = fl::metricsWithValues(finished);
   std::string current;
-  for (const report::SweepMetric* m : available)
+  for (const fl::SweepMetric* m : available)
     if (m->id == chosen_) current = chosen_;
   if (current.empty() && !available.empty()) {
-    const auto charted = report::chartedMetrics(xKey_, available);
+    const auto charted = fl::chartedMetrics(xKey_, available);
     current = (charted.empty() ? available.front() : charted.front())->id;
   }
   QSignalBlocker block(metricBox_);
   metricBox_->clear();
-  for (const report::SweepMetric* m : available) metricBox_->addItem(QString::fromUtf8(m->name), QString(m->id));
+  for (const fl::SweepMetric* m : available) metricBox_->addItem(QString::fromUtf8(m->name), QString(m->id));
   metricBox_->setCurrentIndex(metricBox_->findData(QString::fromStdString(current)));
 }
 
@@ -188,7 +189,7 @@ void SweepChart::rebuild() {
   selection_ = nullptr;
   marks_.clear();
   barWidth_ = 0;
-  const report::SweepMetric* m = report::findSweepMetric(metric().toStdString());
+  const fl::SweepMetric* m = fl::findSweepMetric(metric().toStdString());
   if (keys_.empty()) return showNotice(tr("Not a sweep: add an axis under \"sweep\" to compare points here"));
   if (!m) return showNotice(tr("No sweep point has finished yet"));
   notice_->setVisible(false);
@@ -362,7 +363,7 @@ int SweepChart::pointNear(const QPointF& pixel, double radius) const {
 
 void SweepChart::onMouseMove(QMouseEvent* event) {
   const int p = pointNear(event->position());
-  const report::SweepMetric* m = report::findSweepMetric(metric().toStdString());
+  const fl::SweepMetric* m = fl::findSweepMetric(metric().toStdString());
   if (p < 0 || !m || !points_[std::size_t(p)].results) {
     QToolTip::hideText();
     return;

@@ -1,6 +1,7 @@
 #include "cli/summary.h"
 
-#include "report/sweep_metrics.h"
+#include "report/metric_format.h"
+#include "results/sweep_metrics.h"
 #include "scenario/schema.h"
 
 #include <algorithm>
@@ -164,8 +165,8 @@ void printSweepTable(std::ostream& out, const Scenario& s, const std::string& to
   // after the makespan: what the run cost the simulator.
   std::vector<const Results*> all;
   for (const SweepPoint& p : points) all.push_back(&p.results);
-  const auto metrics = report::metricsWithValues(all);
-  for (const report::SweepMetric* m : metrics) {
+  const auto metrics = fl::metricsWithValues(all);
+  for (const fl::SweepMetric* m : metrics) {
     header.push_back(std::string(m->id) == "payload_efficiency" ? "efficiency" : m->column);
     if (std::string(m->id) == "makespan") header.push_back("events");
   }
@@ -180,14 +181,14 @@ void printSweepTable(std::ostream& out, const Scenario& s, const std::string& to
         if (k == header[i]) v = val;
       row.push_back(v);
     }
-    for (const report::SweepMetric* m : metrics) {
+    for (const fl::SweepMetric* m : metrics) {
       const std::optional<double> v = m->value(r);
       if (std::string(m->id) == "makespan") {
         row.push_back(formatTime(r.makespan) + (r.cancelled ? " (stopped)" : ""));
         row.push_back(formatCount(r.events));
       } else if (!v) {
         row.push_back("-");
-      } else if (m->kind == report::MetricKind::Time) {
+      } else if (m->kind == fl::MetricKind::Time) {
         row.push_back(formatTime(static_cast<Time>(std::llround(*v))));
       } else {
         row.push_back(report::formatMetric(*m, *v));

@@ -6,11 +6,12 @@
 #include <optional>
 
 #include "report/html_util.h"
+#include "report/metric_format.h"
 #include "report/report_format.h"
 #include "report/report_text.h"
 #include "report/svg_charts.h"
 #include "report/sweep_axes.h"
-#include "report/sweep_metrics.h"
+#include "results/sweep_metrics.h"
 
 namespace fl::report {
 namespace {

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -9,6 +10,7 @@
 #include <system_error>
 
 #include "results/atomic_file.h"
+#include "results/sweep_metrics.h"
 #include "scenario/input_error.h"
 
 namespace fl {
@@ -123,9 +125,23 @@ void writeCsvSweep(const std::string& dir, const std::vector<SweepPoint>& points
     return;
   }
   ensureDirectory(dir);
+  // The fixed columns, then every other sweep figure some point has (results/
+  // sweep_metrics.h: AL TLB and reduction-buffer hit rates, SM utilisation, ...), named
+  // by their id with the unit as a suffix (_ns for times; fractions as 0..1).
+  std::vector<const Results*> all;
+  for (const SweepPoint& p : points) all.push_back(&p.results);
+  static const std::vector<std::string> kFixed = {"makespan",       "payload_efficiency", "algbw_GBps",
+                                                  "busbw_GBps",     "latency_mean_ns",    "latency_p99_ns",
+                                                  "accepted_fraction"};
+  std::vector<const SweepMetric*> extra;
+  for (const SweepMetric* m : metricsWithValues(all))
+    if (std::find(kFixed.begin(), kFixed.end(), m->id) == kFixed.end()) extra.push_back(m);
   std::string index;
   row(index, "point", "directory", "settings", "makespan_ns", "events", "payload_efficiency",
       "algbw_GBps", "busbw_GBps", "latency_mean_ns", "latency_p99_ns", "accepted_fraction");
+  index.pop_back();
+  for (const SweepMetric* m : extra) index += "," + std::string(m->id) + (m->kind == MetricKind::Time ? "_ns" : "");
+  index += '\n';
   for (std::size_t i = 0; i < points.size(); ++i) {
     char name[32];
     std::snprintf(name, sizeof name, "point-%03zu", i);
@@ -135,6 +151,13 @@ void writeCsvSweep(const std::string& dir, const std::vector<SweepPoint>& points
         ns(r.makespan), num(r.events), num(r.payload_efficiency()), optional(r.algbw_GBps),
         optional(r.busbw_GBps), r.latency ? num(r.latency->mean_ns) : std::string(),
         r.latency ? num(r.latency->p99_ns) : std::string(), optional(r.accepted_fraction));
+    index.pop_back();
+    for (const SweepMetric* m : extra) {
+      const std::optional<double> v = m->value(r);
+      index += ",";
+      if (v) index += m->kind == MetricKind::Time ? num(*v / static_cast<double>(kNanosecond)) : num(*v);
+    }
+    index += '\n';
   }
   writeFileAtomically((fs::path(dir) / "points.csv").string(), index, kKey);
 }

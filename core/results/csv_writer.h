@@ -7,7 +7,10 @@
 //                  peak_reduction_bytes,max_buffer_flits
 //   phases.csv     name,start_ns,end_ns
 // Sweeps: one subdirectory per point (point-000, point-001, ...) plus points.csv with
-// each point's directory, settings and key figures. The directory is created when
+// each point's directory, settings and key figures: point,directory,settings,
+// makespan_ns,events,payload_efficiency,algbw_GBps,busbw_GBps,latency_mean_ns,
+// latency_p99_ns,accepted_fraction, then every other sweep figure (results/
+// sweep_metrics.h) some point has, e.g. al_tlb_hit_rate, reduction_buffer_hit_rate. The directory is created when
 // missing; every file is written atomically. Errors: fl::InputError with key path "--csv".
 #pragma once
 #include <string>

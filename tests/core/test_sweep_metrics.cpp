@@ -10,14 +10,16 @@
 #include <cmath>
 
 #include "../common/report_cases.h"
-#include "report/sweep_metrics.h"
+#include "report/metric_format.h"
+#include "results/csv_writer.h"
+#include "results/sweep_metrics.h"
 
 using namespace fl;
 using namespace fl::test::report_cases;
 
 namespace {
 
-std::vector<std::string> ids(const std::vector<const report::SweepMetric*>& ms) {
+std::vector<std::string> ids(const std::vector<const fl::SweepMetric*>& ms) {
   std::vector<std::string> out;
   for (const auto* m : ms) out.push_back(m->id);
   return out;
@@ -100,7 +102,7 @@ class TestSweepMetrics : public QObject {
     QFETCH(QString, id);
     QFETCH(double, expected);
     QFETCH(QString, text);
-    const report::SweepMetric* m = report::findSweepMetric(id.toStdString());
+    const fl::SweepMetric* m = fl::findSweepMetric(id.toStdString());
     QVERIFY(m);
     const auto v = m->value(moeResults());
     QVERIFY(v.has_value());
@@ -124,7 +126,7 @@ class TestSweepMetrics : public QObject {
     QFETCH(int, kind);
     QFETCH(QString, expected);
     const Results r = kind == 0 ? collectiveResults() : kind == 1 ? trafficResults() : moeResults();
-    QCOMPARE(joined(ids(report::metricsWithValues({&r}))), expected);
+    QCOMPARE(joined(ids(fl::metricsWithValues({&r}))), expected);
   }
 
   // Without any AL TLB lookup (DeepEP) the hit rate is absent, not 100 %; stragglers
@@ -133,12 +135,12 @@ class TestSweepMetrics : public QObject {
     Results deepep = moeResults();
     deepep.moe->al_tlb_hits = deepep.moe->al_tlb_misses = 0;
     deepep.reduction_hits = deepep.reduction_lookups = 0;
-    const auto without = ids(report::metricsWithValues({&deepep}));
+    const auto without = ids(fl::metricsWithValues({&deepep}));
     for (const char* id : {"al_tlb_hit_rate", "reduction_buffer_hit_rate", "evictions", "straggler_delay_p95"})
       QVERIFY2(std::find(without.begin(), without.end(), id) == without.end(), id);
     Results jittered = deepep;
     jittered.pipeline->straggler_delay_p95 = 5 * kMicrosecond;
-    const auto with = ids(report::metricsWithValues({&deepep, &jittered}));
+    const auto with = ids(fl::metricsWithValues({&deepep, &jittered}));
     QVERIFY(std::find(with.begin(), with.end(), "straggler_delay_p95") != with.end());
   }
 
@@ -162,7 +164,7 @@ class TestSweepMetrics : public QObject {
     QFETCH(QString, key);
     QFETCH(QString, expected);
     const Results r = kind == 0 ? collectiveResults() : kind == 1 ? trafficResults() : moeResults();
-    QCOMPARE(joined(ids(report::chartedMetrics(key.toStdString(), report::metricsWithValues({&r})))), expected);
+    QCOMPARE(joined(ids(fl::chartedMetrics(key.toStdString(), fl::metricsWithValues({&r})))), expected);
   }
 
   void axes_data() {
@@ -183,9 +185,39 @@ class TestSweepMetrics : public QObject {
     QFETCH(double, largest);
     QFETCH(double, scale);
     QFETCH(QString, title);
-    const report::MetricAxis a = report::metricAxis(*report::findSweepMetric(id.toStdString()), largest);
+    const report::MetricAxis a = report::metricAxis(*fl::findSweepMetric(id.toStdString()), largest);
     QCOMPARE(a.scale, scale);
     QCOMPARE(QString::fromStdString(a.title), title);
+  }
+
+  // points.csv: the fixed columns, then every other figure some point has, by id (times
+  // with _ns); empty where a point has no value.
+  void pointsCsv() {
+    QTemporaryDir dir;
+    Results moe = moeResults(), collective = collectiveResults();
+    moe.pipeline->straggler_delay_p95 = 2500;  // ps
+    const std::vector<SweepPoint> points = {{{{"scheme.communication", "dysharp"}}, moe},
+                                            {{{"scheme.communication", "none"}}, collective}};
+    writeCsvSweep(dir.path().toStdString(), points);
+    QFile f(dir.filePath("points.csv"));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 3);
+    const QStringList head = lines[0].split(',');
+    QCOMPARE(head.mid(0, 11).join(','), QString("point,directory,settings,makespan_ns,events,payload_efficiency,"
+                                                "algbw_GBps,busbw_GBps,latency_mean_ns,latency_p99_ns,accepted_fraction"));
+    QCOMPARE(head.mid(11).join(','), QString("redundant_useless_share,direction_balance,sm_utilization,"
+                                             "throughput_tokens_per_s,straggler_delay_p95_ns,al_tlb_hit_rate,"
+                                             "reduction_buffer_hit_rate,evictions"));
+    const QStringList first = lines[1].split(','), second = lines[2].split(',');
+    auto at = [&](const QStringList& row, const char* column) { return row.value(head.indexOf(column)); };
+    QCOMPARE(at(first, "redundant_useless_share").toDouble(), 0.25);
+    QCOMPARE(at(first, "al_tlb_hit_rate").toDouble(), 0.9);
+    QCOMPARE(at(first, "reduction_buffer_hit_rate").toDouble(), 75.0 / 80.0);
+    QCOMPARE(at(first, "evictions").toDouble(), 7.0);
+    QCOMPARE(at(first, "straggler_delay_p95_ns").toDouble(), 2.5);
+    QCOMPARE(at(second, "al_tlb_hit_rate"), QString());
+    QCOMPARE(at(second, "busbw_GBps").toDouble(), 184.0);
   }
 
   // Real runs: an NVLS all-reduce on 8 GPUs makes every GPU contribute once to the
@@ -208,8 +240,8 @@ class TestSweepMetrics : public QObject {
     const Results& r = points.front().results;
     QCOMPARE(r.reduction_lookups, std::int64_t{8} * kib * 1024 / 256);
     QCOMPARE(r.reduction_hits, r.reduction_lookups);
-    QCOMPARE(*report::findSweepMetric("reduction_buffer_hit_rate")->value(r), 1.0);
-    QCOMPARE(*report::findSweepMetric("evictions")->value(r), 0.0);
+    QCOMPARE(*fl::findSweepMetric("reduction_buffer_hit_rate")->value(r), 1.0);
+    QCOMPARE(*fl::findSweepMetric("evictions")->value(r), 0.0);
   }
 
   // One table row per sweep point, with its settings, and a chart of the main figure.

@@ -1,6 +1,7 @@
 // What a sweep compares across its points: one catalogue of per-point figures for the
-// CLI's sweep table, the report's sweep table and charts and the GUI's Sweep dock, so
-// the three agree on names, units and which figures a sweep has. A figure has a value
+// CLI's sweep table and points.csv, the report's sweep table and charts and the GUI's
+// Sweep dock, so they agree on names, units and which figures a sweep has (text and
+// axis units: report/metric_format.h). A figure has a value
 // only where it means something (bus bandwidth for collectives, the AL TLB hit rate
 // where some lookup happened); a table or chart shows those with a value at some point.
 #pragma once
@@ -10,7 +11,7 @@
 
 #include "results/results.h"
 
-namespace fl::report {
+namespace fl {
 
 enum class MetricKind {
   Time,      // picoseconds
@@ -44,16 +45,4 @@ std::vector<const SweepMetric*> metricsWithValues(const std::vector<const Result
 // makespan.
 std::vector<const SweepMetric*> chartedMetrics(const std::string& key, const std::vector<const SweepMetric*>& available);
 
-// A value as text with its unit: "45.2%", "1.50 MiB", "12.3 µs", "371.25".
-std::string formatMetric(const SweepMetric& m, double value);
-
-// A plot axis for the figure: the factor taking values to axis units, and the axis
-// title with that unit ("makespan (µs)", "AL TLB hit rate (%)", "busbw (GB/s)").
-// `largest`: the biggest value to be shown, which picks the time and byte units.
-struct MetricAxis {
-  double scale = 1;
-  std::string title;
-};
-MetricAxis metricAxis(const SweepMetric& m, double largest);
-
-}  // namespace fl::report
+}  // namespace fl
