@@ -96,7 +96,8 @@ SweepChart::SweepChart(QWidget* parent) : QWidget(parent) {
 void SweepChart::setSweep(const std::vector<std::string>& keys, const std::vector<Point>& points) {
   keys_ = keys;
   points_ = points;
-  if (std::find(keys_.begin(), keys_.end(), xKey_) == keys_.end()) xKey_ = keys_.empty() ? std::string() : keys_.front();
+  if (std::find(keys_.begin(), keys_.end(), xKey_) == keys_.end())  // a new sweep: its first axis
+    xKey_ = keys_.empty() ? std::string() : keys_.front();
   {
     QSignalBlocker block(axisBox_);
     axisBox_->clear();
@@ -220,6 +221,9 @@ void SweepChart::rebuild() {
   };
 
   const auto series = report::seriesByOtherAxes(settings, keys);
+  auto seriesName = [&](std::size_t g) {  // one series: the figure names it
+    return series[g].name.empty() ? QString::fromUtf8(m->name) : QString::fromStdString(series[g].name);
+  };
   auto ticker = QSharedPointer<QCPAxisTickerText>::create();
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
   if (numeric) {
@@ -233,10 +237,11 @@ void SweepChart::rebuild() {
     else if (hi > lo) plot_->xAxis->setRange(lo - (hi - lo) * 0.06, hi + (hi - lo) * 0.06);
     else plot_->xAxis->setRange(lo - 1, lo + 1);
     for (std::size_t g = 0; g < series.size(); ++g) {
+      const QColor colour = seriesColour(g, series.size());
       auto* graph = plot_->addGraph();
-      graph->setName(series[g].name.empty() ? QString::fromUtf8(m->name) : QString::fromStdString(series[g].name));
-      graph->setPen(QPen(seriesColour(g, series.size()), 2));
-      graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, seriesColour(g, series.size()), seriesColour(g, series.size()), 7));
+      graph->setName(seriesName(g));
+      graph->setPen(QPen(colour, 2));
+      graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, colour, colour, 7));
       std::vector<std::size_t> order = series[g].points;
       std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return *xs[a] < *xs[b]; });
       for (std::size_t i : order)
@@ -247,17 +252,20 @@ void SweepChart::rebuild() {
     }
   } else {
     plot_->xAxis->setScaleType(QCPAxis::stLinear);
-    for (std::size_t c = 0; c < categories.size(); ++c) ticker->addTick(double(c + 1), QString::fromStdString(categories[c]));
+    for (std::size_t c = 0; c < categories.size(); ++c)
+      ticker->addTick(double(c + 1), QString::fromStdString(categories[c]));
     plot_->xAxis->setRange(0.4, double(categories.size()) + 0.6);
     const double width = barWidth_ = 0.8 / double(series.size());
     for (std::size_t g = 0; g < series.size(); ++g) {
+      const QColor colour = seriesColour(g, series.size());
       auto* bars = new QCPBars(plot_->xAxis, plot_->yAxis);
-      bars->setName(series[g].name.empty() ? QString::fromUtf8(m->name) : QString::fromStdString(series[g].name));
+      bars->setName(seriesName(g));
       bars->setWidth(width);
-      bars->setPen(QPen(seriesColour(g, series.size()).darker(140), 1));
-      bars->setBrush(seriesColour(g, series.size()));
+      bars->setPen(QPen(colour.darker(140), 1));
+      bars->setBrush(colour);
       for (std::size_t i : series[g].points) {
-        const auto c = std::find(categories.begin(), categories.end(), report::settingOf(settings[i], key)) - categories.begin();
+        const std::string category = report::settingOf(settings[i], key);
+        const auto c = std::find(categories.begin(), categories.end(), category) - categories.begin();
         const double k = double(c + 1) - 0.4 + width * (double(g) + 0.5);
         if (const auto v = valueOf(i)) {
           bars->addData(k, *v);
@@ -290,7 +298,8 @@ void SweepChart::rebuild() {
   selection_ = plot_->addGraph();
   selection_->setName(tr("shown point"));
   selection_->setLineStyle(QCPGraph::lsNone);
-  selection_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(QColor(20, 20, 20), 2), Qt::NoBrush, 17));
+  selection_->setScatterStyle(
+      QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(QColor(20, 20, 20), 2), Qt::NoBrush, 17));
   selection_->removeFromLegend();
   placeSelection();
   plot_->replot(QCustomPlot::rpQueuedReplot);
@@ -336,9 +345,13 @@ void SweepChart::placeSelection() {
     if (k.point == selected_) selection_->addData(k.key, barWidth_ > 0 ? k.value / 2 : k.value);
 }
 
+QPointF SweepChart::pixelOf(const Mark& k) const {
+  return {plot_->xAxis->coordToPixel(k.key), plot_->yAxis->coordToPixel(k.value)};
+}
+
 QPointF SweepChart::pointPixel(int point) const {
   for (const Mark& k : marks_)
-    if (k.point == point) return {plot_->xAxis->coordToPixel(k.key), plot_->yAxis->coordToPixel(k.value)};
+    if (k.point == point) return pixelOf(k);
   return {};
 }
 
@@ -346,12 +359,12 @@ int SweepChart::pointNear(const QPointF& pixel, double radius) const {
   int best = -1;
   double bestDistance = radius;
   for (const Mark& k : marks_) {
-    const QPointF at(plot_->xAxis->coordToPixel(k.key), plot_->yAxis->coordToPixel(k.value));
+    const QPointF at = pixelOf(k);
     double d = std::hypot(at.x() - pixel.x(), at.y() - pixel.y());
     if (barWidth_ > 0) {  // a bar answers anywhere on it, not only at its top
       const double half = std::fabs(plot_->xAxis->coordToPixel(k.key + barWidth_ / 2) - at.x());
-      if (std::fabs(pixel.x() - at.x()) <= half && pixel.y() >= at.y() - radius && pixel.y() <= plot_->yAxis->coordToPixel(0))
-        d = 0;
+      const bool onBar = pixel.y() >= at.y() - radius && pixel.y() <= plot_->yAxis->coordToPixel(0);
+      if (std::fabs(pixel.x() - at.x()) <= half && onBar) d = 0;
     }
     if (d <= bestDistance) {
       best = k.point;

@@ -1,7 +1,7 @@
 // One figure of every finished sweep point against one of the sweep's axes (the first
 // unless picked), one series per value of the others (as the report's sweep charts): a line over numeric
 // settings ("64 KiB", "512"), bars over names ("deepep", "dysharp"). The figure is
-// picked from those the points have (report/sweep_metrics.h); by default the one the
+// picked from those the points have (results/sweep_metrics.h); by default the one the
 // swept parameter is about (the AL TLB hit rate for an AL TLB size sweep). Points fill
 // in as they finish; the point the other views show is ringed, and clicking a point
 // asks for it (pointClicked).
@@ -71,6 +71,7 @@ class SweepChart : public QWidget {
   void showNotice(const QString& text);
   void placeLegend(bool side);
   void placeSelection();
+  QPointF pixelOf(const Mark& k) const;
   void onMouseMove(QMouseEvent* event);
 
   std::vector<std::string> keys_;

@@ -1,6 +1,7 @@
 #include "cli/summary.h"
 
 #include "report/metric_format.h"
+#include "report/sweep_axes.h"
 #include "results/sweep_metrics.h"
 #include "scenario/schema.h"
 
@@ -161,13 +162,11 @@ void printSweepTable(std::ostream& out, const Scenario& s, const std::string& to
     for (const auto& kv : points.front().settings) header.push_back(kv.first);
   const std::size_t settingColumns = header.size();
 
-  // The figures every sweep view shows (report/sweep_metrics.h), with the event count
+  // The figures every sweep view shows (results/sweep_metrics.h), with the event count
   // after the makespan: what the run cost the simulator.
-  std::vector<const Results*> all;
-  for (const SweepPoint& p : points) all.push_back(&p.results);
-  const auto metrics = fl::metricsWithValues(all);
+  const auto metrics = fl::metricsOfSweep(points);
   for (const fl::SweepMetric* m : metrics) {
-    header.push_back(std::string(m->id) == "payload_efficiency" ? "efficiency" : m->column);
+    header.push_back(m->column);
     if (std::string(m->id) == "makespan") header.push_back("events");
   }
 
@@ -175,18 +174,15 @@ void printSweepTable(std::ostream& out, const Scenario& s, const std::string& to
   for (const SweepPoint& p : points) {
     const Results& r = p.results;
     std::vector<std::string> row;
-    for (std::size_t i = 0; i < settingColumns; ++i) {
-      std::string v;
-      for (const auto& [k, val] : p.settings)
-        if (k == header[i]) v = val;
-      row.push_back(v);
-    }
+    for (std::size_t i = 0; i < settingColumns; ++i) row.push_back(report::settingOf(p.settings, header[i]));
     for (const fl::SweepMetric* m : metrics) {
-      const std::optional<double> v = m->value(r);
       if (std::string(m->id) == "makespan") {
         row.push_back(formatTime(r.makespan) + (r.cancelled ? " (stopped)" : ""));
         row.push_back(formatCount(r.events));
-      } else if (!v) {
+        continue;
+      }
+      const std::optional<double> v = m->value(r);
+      if (!v) {
         row.push_back("-");
       } else if (m->kind == fl::MetricKind::Time) {
         row.push_back(formatTime(static_cast<Time>(std::llround(*v))));

@@ -108,7 +108,11 @@ QString writePdf(const QString& path, const std::string& html) {
   const QSizeF page(printer.width(), printer.height());
   paginateForPrint(doc, page, kPrintMarginPx);
   QPainter painter(&printer);
-  if (!painter.isActive()) return QObject::tr("%1: cannot write the PDF").arg(path);
+  const auto failed = [&] {  // nothing half-written left behind
+    QFile::remove(tmp);
+    return QObject::tr("%1: cannot write the PDF").arg(path);
+  };
+  if (!painter.isActive()) return failed();
   for (int i = 0; i < doc.pageCount(); ++i) {
     if (i > 0) printer.newPage();
     painter.save();
@@ -119,8 +123,7 @@ QString writePdf(const QString& path, const std::string& html) {
     painter.drawText(QRectF(0, page.height() - kPrintMarginPx + 8, page.width() - kPrintMarginPx, 30),
                      Qt::AlignRight | Qt::AlignTop, QString::number(i + 1));
   }
-  painter.end();
-  if (!QFileInfo::exists(tmp)) return QObject::tr("%1: cannot write the PDF").arg(path);
+  if (!painter.end() || !QFileInfo::exists(tmp)) return failed();
   return commit(tmp, path);
 }
 

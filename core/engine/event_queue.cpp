@@ -179,7 +179,8 @@ bool EventQueue::countingSort() {
     pass(gathered_, sorted_, span + 1, [tLo](const Event& e) { return static_cast<std::size_t>(e.time - tLo); });
   } else {
     pass(gathered_, sorted_, 256, [tLo](const Event& e) { return static_cast<std::size_t>(e.time - tLo) & 255; });
-    pass(sorted_, gathered_, (span >> 8) + 1, [tLo](const Event& e) { return static_cast<std::size_t>(e.time - tLo) >> 8; });
+    pass(sorted_, gathered_, (span >> 8) + 1,
+         [tLo](const Event& e) { return static_cast<std::size_t>(e.time - tLo) >> 8; });
     sorted_.swap(gathered_);
   }
   // Finish with an insertion sort: it only checks an ordered bucket, and cheaply mends a

@@ -28,12 +28,6 @@ std::vector<std::string> axisKeys(const Scenario& s, const std::vector<SweepPoin
 
 std::string settingOf(const SweepPoint& p, const std::string& key) { return report::settingOf(p.settings, key); }
 
-std::vector<const Results*> resultsOf(const std::vector<SweepPoint>& points) {
-  std::vector<const Results*> out;
-  for (const SweepPoint& p : points) out.push_back(&p.results);
-  return out;
-}
-
 // One column per figure with a value at some point (sweep_metrics.h); raw values ride
 // along as data attributes (ps, bytes or the plain figure) for scripts reading the page.
 std::string pointsTable(const std::vector<SweepPoint>& points, const std::vector<std::string>& keys,
@@ -55,7 +49,9 @@ std::string pointsTable(const std::vector<SweepPoint>& points, const std::vector
       }
       std::string text = formatMetric(*m, *v);
       if (std::string(m->id) == "makespan" && r.cancelled) text += " (stopped)";
-      const char* attr = m->kind == MetricKind::Time ? "data-ns" : m->kind == MetricKind::Bytes ? "data-bytes" : "data-value";
+      const char* attr = m->kind == MetricKind::Time    ? "data-ns"
+                         : m->kind == MetricKind::Bytes ? "data-bytes"
+                                                        : "data-value";
       const std::string raw = m->kind == MetricKind::Time ? formatFixed(*v / kNanosecond, 3) : formatFixed(*v, 6);
       row.push_back(numCell(text, htmlAttr(attr, raw)));
     }
@@ -64,7 +60,8 @@ std::string pointsTable(const std::vector<SweepPoint>& points, const std::vector
   return t.html();
 }
 
-std::string figureChart(const SweepMetric& m, const std::vector<SweepPoint>& points, const std::vector<std::string>& keys) {
+std::string figureChart(const SweepMetric& m, const std::vector<SweepPoint>& points,
+                        const std::vector<std::string>& keys) {
   const std::string& key = keys.front();
   double largest = 0;
   for (const SweepPoint& p : points) largest = std::max(largest, std::fabs(m.value(p.results).value_or(0)));
@@ -96,7 +93,8 @@ std::string figureChart(const SweepMetric& m, const std::vector<SweepPoint>& poi
     for (const auto& [name, members] : groups) {
       ChartSeries s{seriesName(name), {}, std::vector<double>(categories.size(), kNaN)};
       for (std::size_t i : members) {
-        const auto cat = std::find(categories.begin(), categories.end(), settingOf(points[i], key)) - categories.begin();
+        const std::string value = settingOf(points[i], key);
+        const auto cat = std::find(categories.begin(), categories.end(), value) - categories.begin();
         s.y[static_cast<std::size_t>(cat)] = valueOf(points[i].results);
       }
       c.series.push_back(std::move(s));
@@ -144,7 +142,7 @@ std::string sweepSection(const Scenario& s, const std::vector<SweepPoint>& point
                                         std::to_string(keys.size()) + (keys.size() == 1 ? " axis" : " axes") +
                                         " (first axis outermost).") +
                      "</p>\n";
-  const std::vector<const SweepMetric*> metrics = metricsWithValues(resultsOf(points));
+  const std::vector<const SweepMetric*> metrics = metricsOfSweep(points);
   body += pointsTable(points, keys, metrics);
   if (!keys.empty())
     for (const SweepMetric* m : chartedMetrics(keys.front(), metrics))

@@ -35,12 +35,14 @@ std::optional<double> numericSetting(const std::string& key, const std::string& 
   return std::nullopt;
 }
 
-std::vector<SweepSeries> seriesByOtherAxes(const std::vector<PointSettings>& points, const std::vector<std::string>& keys) {
+std::vector<SweepSeries> seriesByOtherAxes(const std::vector<PointSettings>& points,
+                                           const std::vector<std::string>& keys) {
   std::vector<SweepSeries> groups;
   for (std::size_t i = 0; i < points.size(); ++i) {
     std::string name;
     for (std::size_t k = 1; k < keys.size(); ++k)  // "size = 1 MiB": the key's last part names it
-      name += (name.empty() ? "" : ", ") + keys[k].substr(keys[k].rfind('.') + 1) + " = " + settingOf(points[i], keys[k]);
+      name += (name.empty() ? "" : ", ") + keys[k].substr(keys[k].rfind('.') + 1) + " = " +
+              settingOf(points[i], keys[k]);
     auto it = std::find_if(groups.begin(), groups.end(), [&](const SweepSeries& g) { return g.name == name; });
     if (it == groups.end()) groups.push_back({name, {i}});
     else it->points.push_back(i);

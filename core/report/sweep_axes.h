@@ -26,6 +26,7 @@ struct SweepSeries {
   std::string name;
   std::vector<std::size_t> points;
 };
-std::vector<SweepSeries> seriesByOtherAxes(const std::vector<PointSettings>& points, const std::vector<std::string>& keys);
+std::vector<SweepSeries> seriesByOtherAxes(const std::vector<PointSettings>& points,
+                                           const std::vector<std::string>& keys);
 
 }  // namespace fl::report

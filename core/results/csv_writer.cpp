@@ -128,20 +128,24 @@ void writeCsvSweep(const std::string& dir, const std::vector<SweepPoint>& points
   // The fixed columns, then every other sweep figure some point has (results/
   // sweep_metrics.h: AL TLB and reduction-buffer hit rates, SM utilisation, ...), named
   // by their id with the unit as a suffix (_ns for times; fractions as 0..1).
-  std::vector<const Results*> all;
-  for (const SweepPoint& p : points) all.push_back(&p.results);
   static const std::vector<std::string> kFixed = {"makespan",       "payload_efficiency", "algbw_GBps",
                                                   "busbw_GBps",     "latency_mean_ns",    "latency_p99_ns",
                                                   "accepted_fraction"};
   std::vector<const SweepMetric*> extra;
-  for (const SweepMetric* m : metricsWithValues(all))
+  for (const SweepMetric* m : metricsOfSweep(points))
     if (std::find(kFixed.begin(), kFixed.end(), m->id) == kFixed.end()) extra.push_back(m);
+  // ",a,b" for the extra figures: appended to each row's last fixed cell.
+  auto extras = [&](auto cell) {
+    std::string out;
+    for (const SweepMetric* m : extra) out += "," + cell(*m);
+    return out;
+  };
   std::string index;
-  row(index, "point", "directory", "settings", "makespan_ns", "events", "payload_efficiency",
-      "algbw_GBps", "busbw_GBps", "latency_mean_ns", "latency_p99_ns", "accepted_fraction");
-  index.pop_back();
-  for (const SweepMetric* m : extra) index += "," + std::string(m->id) + (m->kind == MetricKind::Time ? "_ns" : "");
-  index += '\n';
+  row(index, "point", "directory", "settings", "makespan_ns", "events", "payload_efficiency", "algbw_GBps",
+      "busbw_GBps", "latency_mean_ns", "latency_p99_ns",
+      "accepted_fraction" + extras([](const SweepMetric& m) {
+        return std::string(m.id) + (m.kind == MetricKind::Time ? "_ns" : "");
+      }));
   for (std::size_t i = 0; i < points.size(); ++i) {
     char name[32];
     std::snprintf(name, sizeof name, "point-%03zu", i);
@@ -150,14 +154,12 @@ void writeCsvSweep(const std::string& dir, const std::vector<SweepPoint>& points
     row(index, num(static_cast<std::int64_t>(i)), std::string(name), field(settingsText(points[i])),
         ns(r.makespan), num(r.events), num(r.payload_efficiency()), optional(r.algbw_GBps),
         optional(r.busbw_GBps), r.latency ? num(r.latency->mean_ns) : std::string(),
-        r.latency ? num(r.latency->p99_ns) : std::string(), optional(r.accepted_fraction));
-    index.pop_back();
-    for (const SweepMetric* m : extra) {
-      const std::optional<double> v = m->value(r);
-      index += ",";
-      if (v) index += m->kind == MetricKind::Time ? num(*v / static_cast<double>(kNanosecond)) : num(*v);
-    }
-    index += '\n';
+        r.latency ? num(r.latency->p99_ns) : std::string(),
+        optional(r.accepted_fraction) + extras([&](const SweepMetric& m) {
+          const std::optional<double> v = m.value(r);
+          if (!v) return std::string();
+          return m.kind == MetricKind::Time ? num(*v / static_cast<double>(kNanosecond)) : num(*v);
+        }));
   }
   writeFileAtomically((fs::path(dir) / "points.csv").string(), index, kKey);
 }

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-
 namespace fl {
 namespace {
 
@@ -39,20 +38,43 @@ Value evictions(const Results& r) {
   return static_cast<double>(n);
 }
 
+Value straggler(const Results& r) {  // zero without jitter: shown only when some point has stragglers
+  if (!r.pipeline || r.pipeline->straggler_delay_p95 <= 0) return std::nullopt;
+  return static_cast<double>(r.pipeline->straggler_delay_p95);
+}
+
+Value alTlbHitRate(const Results& r) {
+  if (!r.moe || r.moe->al_tlb_hits + r.moe->al_tlb_misses == 0) return std::nullopt;
+  return r.moe->al_tlb_hit_rate();
+}
+
+Value reductionHitRate(const Results& r) {
+  if (r.reduction_lookups == 0) return std::nullopt;
+  return static_cast<double>(r.reduction_hits) / static_cast<double>(r.reduction_lookups);
+}
+
+// id, column, chart title, kind, decimals; the value; the sweep keys it answers.
 const std::vector<SweepMetric> kMetrics = {
-    {"makespan", "makespan", "Makespan", MetricKind::Time, 0, [](const Results& r) { return some(static_cast<double>(r.makespan)); }, {}},
+    {"makespan", "makespan", "Makespan", MetricKind::Time, 0,
+     [](const Results& r) { return some(static_cast<double>(r.makespan)); }, {}},
     {"payload_efficiency", "payload efficiency", "Payload efficiency", MetricKind::Fraction, 0,
      [](const Results& r) { return some(r.payload_efficiency()); }, {"packet", "flit"}},
-    {"algbw_GBps", "algbw (GB/s)", "Algorithm bandwidth", MetricKind::Number, 2, [](const Results& r) { return r.algbw_GBps; }, {}},
-    {"busbw_GBps", "busbw (GB/s)", "Bus bandwidth", MetricKind::Number, 2, [](const Results& r) { return r.busbw_GBps; }, {}},
+    {"algbw_GBps", "algbw (GB/s)", "Algorithm bandwidth", MetricKind::Number, 2,
+     [](const Results& r) { return r.algbw_GBps; }, {}},
+    {"busbw_GBps", "busbw (GB/s)", "Bus bandwidth", MetricKind::Number, 2,
+     [](const Results& r) { return r.busbw_GBps; }, {}},
     {"latency_mean_ns", "mean latency (ns)", "Mean packet latency", MetricKind::Number, 1,
      [](const Results& r) { return r.latency ? some(r.latency->mean_ns) : std::nullopt; }, {}},
     {"latency_p99_ns", "p99 latency (ns)", "p99 packet latency", MetricKind::Number, 1,
      [](const Results& r) { return r.latency ? some(r.latency->p99_ns) : std::nullopt; }, {}},
-    {"offered_GBps", "offered (GB/s)", "Offered load per endpoint", MetricKind::Number, 2, [](const Results& r) { return r.offered_GBps; }, {}},
-    {"accepted_GBps", "accepted (GB/s)", "Accepted throughput per endpoint", MetricKind::Number, 2, [](const Results& r) { return r.accepted_GBps; }, {}},
-    {"accepted_fraction", "accepted", "Accepted share of offered load", MetricKind::Fraction, 0, [](const Results& r) { return r.accepted_fraction; }, {}},
-    {"redundant_useless_share", "redundant + useless", "Redundant and useless share of MoE payload", MetricKind::Fraction, 0, removableShare, {"communication"}},
+    {"offered_GBps", "offered (GB/s)", "Offered load per endpoint", MetricKind::Number, 2,
+     [](const Results& r) { return r.offered_GBps; }, {}},
+    {"accepted_GBps", "accepted (GB/s)", "Accepted throughput per endpoint", MetricKind::Number, 2,
+     [](const Results& r) { return r.accepted_GBps; }, {}},
+    {"accepted_fraction", "accepted", "Accepted share of offered load", MetricKind::Fraction, 0,
+     [](const Results& r) { return r.accepted_fraction; }, {}},
+    {"redundant_useless_share", "redundant + useless", "Redundant and useless share of MoE payload",
+     MetricKind::Fraction, 0, removableShare, {"communication"}},
     {"direction_balance", "uplink/downlink balance", "Uplink/downlink balance", MetricKind::Number, 2,
      [](const Results& r) { return r.breakdown.empty() ? std::nullopt : some(r.direction_balance); },
      {"communication", "fusion"}},
@@ -63,32 +85,19 @@ const std::vector<SweepMetric> kMetrics = {
     {"overlap_efficiency", "overlap efficiency", "Overlap efficiency T(2)/T(N)", MetricKind::Number, 3,
      [](const Results& r) { return r.pipeline ? maybe(r.pipeline->overlap_efficiency) : std::nullopt; }, {"gpus"}},
     {"straggler_delay_p95", "straggler delay P95", "Straggler delay (P95 over steps)", MetricKind::Time, 0,
-     [](const Results& r) {
-       // Zero without jitter: shown only when some point has stragglers.
-       return r.pipeline && r.pipeline->straggler_delay_p95 > 0 ? some(static_cast<double>(r.pipeline->straggler_delay_p95))
-                                                                : std::nullopt;
-     },
-     {"stragglers"}},
-    {"al_tlb_hit_rate", "AL TLB hit rate", "AL TLB hit rate", MetricKind::Fraction, 0,
-     [](const Results& r) {
-       return r.moe && r.moe->al_tlb_hits + r.moe->al_tlb_misses > 0 ? some(r.moe->al_tlb_hit_rate()) : std::nullopt;
-     },
-     {"al_tlb"}},
+     straggler, {"stragglers"}},
+    {"al_tlb_hit_rate", "AL TLB hit rate", "AL TLB hit rate", MetricKind::Fraction, 0, alTlbHitRate, {"al_tlb"}},
     {"reduction_buffer_hit_rate", "reduction buffer hit rate", "Reduction buffer hit rate", MetricKind::Fraction, 0,
-     [](const Results& r) {
-       return r.reduction_lookups > 0
-                  ? some(static_cast<double>(r.reduction_hits) / static_cast<double>(r.reduction_lookups))
-                  : std::nullopt;
-     },
-     {"reduction_buffer"}},
+     reductionHitRate, {"reduction_buffer"}},
     {"evictions", "evictions", "Reduction buffer evictions", MetricKind::Number, 0, evictions, {"reduction_buffer"}},
     {"symmetric_layout_bytes", "symmetric layout per GPU", "Symmetric layout size per GPU", MetricKind::Bytes, 0,
-     [](const Results& r) { return r.memory ? some(static_cast<double>(r.memory->symmetric_layout_bytes)) : std::nullopt; },
+     [](const Results& r) { return r.memory ? some(double(r.memory->symmetric_layout_bytes)) : std::nullopt; },
      {"tokens_per_gpu", "experts"}},
     {"miv_bytes", "MIV (both rounds)", "Maximal incast volume", MetricKind::Bytes, 0,
      [](const Results& r) { return r.moe ? maybe(r.moe->miv_bytes) : std::nullopt; }, {"tokens_per_gpu"}},
     {"nic_incast_bytes", "NIC incast (one phase)", "Heaviest NIC incast of one phase", MetricKind::Bytes, 0,
-     [](const Results& r) { return r.nic_incast ? some(static_cast<double>(r.nic_incast->max_bytes)) : std::nullopt; }, {}},
+     [](const Results& r) { return r.nic_incast ? some(static_cast<double>(r.nic_incast->max_bytes)) : std::nullopt; },
+     {}},
 };
 
 }  // namespace
@@ -109,9 +118,17 @@ std::vector<const SweepMetric*> metricsWithValues(const std::vector<const Result
   return out;
 }
 
-std::vector<const SweepMetric*> chartedMetrics(const std::string& key, const std::vector<const SweepMetric*>& available) {
+std::vector<const SweepMetric*> metricsOfSweep(const std::vector<SweepPoint>& points) {
+  std::vector<const Results*> results;
+  for (const SweepPoint& p : points) results.push_back(&p.results);
+  return metricsWithValues(results);
+}
+
+std::vector<const SweepMetric*> chartedMetrics(const std::string& key,
+                                               const std::vector<const SweepMetric*>& available) {
   auto has = [&](const char* id) {
-    return std::any_of(available.begin(), available.end(), [&](const SweepMetric* m) { return std::string(m->id) == id; });
+    return std::any_of(available.begin(), available.end(),
+                       [&](const SweepMetric* m) { return std::string(m->id) == id; });
   };
   std::vector<const SweepMetric*> out;
   for (const SweepMetric* m : available)

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "results/results.h"
+#include "sim/run.h"
 
 namespace fl {
 
@@ -38,6 +39,8 @@ const SweepMetric* findSweepMetric(const std::string& id);
 
 // The figures with a value at some point, in table order.
 std::vector<const SweepMetric*> metricsWithValues(const std::vector<const Results*>& points);
+// The same over a sweep's points.
+std::vector<const SweepMetric*> metricsOfSweep(const std::vector<SweepPoint>& points);
 
 // What to chart for a sweep whose first axis is `key`, given the figures with values:
 // those that answer the key (in table order), then the sweep's headline: bus bandwidth

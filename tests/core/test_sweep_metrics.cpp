@@ -1,4 +1,4 @@
-// The figures a sweep compares (core/report/sweep_metrics.h), shared by the CLI's sweep
+// The figures a sweep compares (core/results/sweep_metrics.h), shared by the CLI's sweep
 // table, the report and the GUI's Sweep dock: values from hand-set Results fields and
 // closed forms, which figures a sweep shows and charts, axis units; and the report's
 // sweep section: a row per point, charts, a detail section per point, each point on
