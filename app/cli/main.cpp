@@ -41,6 +41,7 @@
 #include "report/html_report.h"
 #include "scenario/input_error.h"
 #include "scenario/scenario_io.h"
+#include "scenario/sweep.h"
 #include "scenario/validate.h"
 #include "sim/run.h"
 #include "topology/topology.h"
@@ -195,10 +196,44 @@ std::string tracePath(const fl::Scenario& s, const std::string& path, std::size_
   return s.sweep.empty() ? path : fl::sweepPointTracePath(path, point);
 }
 
+// The file a path names, for telling two names of one file apart (symbolic links and
+// "dir/../" resolved where they exist).
+std::string fileIdentity(const std::string& path) {
+  std::error_code ec;
+  const fs::path p = fs::weakly_canonical(fs::absolute(path, ec), ec);
+  return ec ? path : p.string();
+}
+
+// Every output must be a file of its own: not the scenario (nor its routing trace), which a
+// run would replace with its results, and not another output's.
+void checkOutputsDistinct(const RunOptions& o, const fl::Scenario& s, std::size_t points) {
+  std::vector<std::pair<std::string, std::string>> inputs = {{o.scenario.path, "the scenario file"}};
+  if (!s.workload.moe.routing.trace.empty())
+    inputs.emplace_back(s.workload.moe.routing.trace, "the routing trace (workload.moe.routing.trace)");
+  std::vector<std::pair<std::string, std::string>> outputs;  // option, path
+  if (!o.json.empty() && o.json != "-") outputs.emplace_back("--json", o.json);
+  if (!o.report.empty()) outputs.emplace_back("--report", o.report);
+  for (std::size_t i = 0; !o.trace.empty() && i < points; ++i) outputs.emplace_back("--trace", tracePath(s, o.trace, i));
+  if (!o.csv.empty()) outputs.emplace_back("--csv", o.csv);
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    const std::string id = fileIdentity(outputs[i].second);
+    for (const auto& [path, what] : inputs)
+      if (id == fileIdentity(path))
+        throw fl::InputError({outputs[i].second, 0, 0}, outputs[i].first, "an output path other than " + what,
+                             what + " itself", "the run would replace it with its results");
+    for (std::size_t j = 0; j < i; ++j)
+      if (id == fileIdentity(outputs[j].second))
+        throw fl::InputError({outputs[i].second, 0, 0}, outputs[i].first,
+                             "a path of its own", "the same path as " + outputs[j].first,
+                             "one output would replace the other");
+  }
+}
+
 int cmdRun(const RunOptions& o) {
   const fl::Scenario s = prepareScenario(o.scenario);
   const std::string topology = topologyOneLine(s);
   const bool jsonToStdout = o.json == "-";
+  checkOutputsDistinct(o, s, s.sweep.empty() ? 1 : fl::sweepPointCount(s));
   // Fail before a possibly long run, not after it; the files are written at the end.
   if (!o.json.empty() && !jsonToStdout) fl::checkFileWritable(o.json, "--json");
   if (!o.csv.empty()) fl::checkCsvDirectory(o.csv);
@@ -234,6 +269,11 @@ int cmdRun(const RunOptions& o) {
     };
     try {
       points = fl::runSweep(s, control);
+    } catch (const fl::InputError& e) {
+      bar.finish();
+      // Found while running (e.g. more time bins than memory allows): the scenario's.
+      if (!e.where().file.empty()) throw;
+      throw fl::InputError({o.scenario.path, 0, 0}, e.keyPath(), e.expected(), e.found(), e.hint());
     } catch (...) {
       bar.finish();
       // A run stopped by Ctrl-C may end in an exception rather than partial results.
@@ -264,24 +304,30 @@ int cmdRun(const RunOptions& o) {
       std::cerr << kProgram << ": warning: " << p.results.buffer_overflows
                 << " buffer overflows in the simulated network (a simulator bug)\n";
 
+  // Every file is staged first and all are renamed into place together: a failure
+  // (a full disk, say) leaves the previous outputs as they were.
+  fl::OutputFiles files;
+  std::string jsonForStdout;
   if (!o.json.empty()) {
-    const std::string text = fl::jsonText(fl::sweepToJson(points, s));
+    std::string text = fl::jsonText(fl::sweepToJson(points, s));
     if (jsonToStdout)
-      std::cout << text << std::flush;
+      jsonForStdout = std::move(text);
     else
-      fl::writeFileAtomically(o.json, text, "--json");
+      files.stage(o.json, text, "--json");
   }
-  if (!o.csv.empty()) fl::writeCsvSweep(o.csv, points);
+  if (!o.csv.empty()) fl::stageCsvSweep(files, o.csv, points);
   if (!o.report.empty()) {
     const auto topology = fl::topo::buildTopology(s.topology);
     fl::report::ReportOptions ro;
     ro.commandLine = o.commandLine;
     ro.date = utcNow();
     ro.scenarioFile = o.scenario.path;
-    fl::writeFileAtomically(o.report, fl::report::renderHtmlReport(s, points, *topology, ro), "--report");
+    files.stage(o.report, fl::report::renderHtmlReport(s, points, *topology, ro), "--report");
   }
   for (std::size_t i = 0; !o.trace.empty() && i < points.size(); ++i)
-    fl::writeChromeTrace(tracePath(s, o.trace, i), points[i].results, s, "--trace");
+    files.stage(tracePath(s, o.trace, i), fl::chromeTraceText(points[i].results, s), "--trace");
+  files.commit();
+  std::cout << jsonForStdout << std::flush;
   return kExitOk;
 }
 
@@ -361,7 +407,19 @@ int realMain(int argc, char** argv) {
   }
 
   run.commandLine = commandLineText(argc, argv);
-  if (runCmd->parsed()) return cmdRun(run);
+  if (runCmd->parsed()) {
+    // An output option given an empty path, or '-' where only --json can stream.
+    for (const char* name : {"--json", "--csv", "--report", "--trace"}) {
+      const CLI::Option* opt = runCmd->get_option(name);
+      if (opt->count() == 0) continue;
+      const std::string value = opt->as<std::string>();
+      if (value.empty())
+        throw fl::InputError({}, name, "a path", "an empty path");
+      if (value == "-" && std::string(name) != "--json")
+        throw fl::InputError({}, name, "a path", "'-'", "only --json writes to standard output");
+    }
+    return cmdRun(run);
+  }
   if (validateCmd->parsed()) return cmdValidate(validate, validateQuiet);
   if (listCmd->parsed()) return fl::cli::listScenarios(listDir);
   return kExitBadInput;

@@ -1,11 +1,17 @@
 #include "network/channel.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "scenario/input_error.h"
+#include "scenario/quantity.h"
 
 namespace fl::net {
 
-void Channel::configure(double bytesPerSecond, Time latency, int flitBytes, Time binWidth) {
+void Channel::configure(double bytesPerSecond, Time latency, int flitBytes, Time binWidth, std::int32_t maxBins) {
   rate_ = bytesPerSecond;
+  maxBins_ = maxBins;
   latency_ = latency;
   flitTime_ = std::max<Time>(1, transferTime(flitBytes, bytesPerSecond));
   binWidth_ = binWidth;
@@ -30,6 +36,7 @@ void Channel::record(Time start, Time end, std::int64_t wireBytes, std::int64_t 
   }
   const auto first = static_cast<std::size_t>(start / binWidth_);
   const auto last = static_cast<std::size_t>((end - 1) / binWidth_);
+  if (bins.bins.size() + (last - first) >= static_cast<std::size_t>(maxBins_)) tooManyBins(end);
   bin_ = static_cast<std::int32_t>(last);
   binStart_ = static_cast<Time>(last) * binWidth_;
   if (first == last) {
@@ -47,6 +54,22 @@ void Channel::record(Time start, Time end, std::int64_t wireBytes, std::int64_t 
     assigned += share;
   }
   bins.add(static_cast<std::int32_t>(last), wireBytes - assigned);
+}
+
+namespace {
+std::string seconds(Time t) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g s", toSeconds(t));
+  return text;
+}
+}  // namespace
+
+void Channel::tooManyBins(Time end) const {
+  throw InputError({}, "run.bin",
+                   "at most " + std::to_string(maxBins_) + " time bins of traffic per link (a wider run.bin, "
+                   "or faster links)",
+                   "a link busy across more " + formatTime(binWidth_) + " bins, up to " + seconds(end),
+                   "each bin is kept for the heatmaps and plots");
 }
 
 }  // namespace fl::net

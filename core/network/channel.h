@@ -2,6 +2,7 @@
 // the per-direction statistics the views animate (bytes per time bin).
 #pragma once
 #include <algorithm>
+#include <climits>
 #include <cstdint>
 #include <vector>
 
@@ -10,6 +11,13 @@
 #include "results/results.h"
 
 namespace fl::net {
+
+// Time bins of traffic all channels together may record (12 B each: ~800 MB). A run far
+// longer than its bins are wide (a link of a few bytes per second, bins of a picosecond)
+// stops with an error naming run.bin rather than exhaust memory. Each channel may record
+// an equal share, but at least kMinRecordedBins.
+inline constexpr std::int64_t kRecordedBinBudget = std::int64_t{1} << 26;
+inline constexpr std::int32_t kMinRecordedBins = 1 << 16;
 
 struct ChannelStats {
   std::int64_t wireBytes = 0;
@@ -22,7 +30,9 @@ struct ChannelStats {
 
 class Channel {
  public:
-  void configure(double bytesPerSecond, Time latency, int flitBytes, Time binWidth);
+  // `maxBins`: how many time bins of traffic it may record (see kRecordedBinBudget).
+  void configure(double bytesPerSecond, Time latency, int flitBytes, Time binWidth,
+                 std::int32_t maxBins = INT32_MAX);
 
   double rate() const { return rate_; }
   Time latency() const { return latency_; }
@@ -42,10 +52,12 @@ class Channel {
   const ChannelStats& stats() const { return stats_; }
 
  private:
+  [[noreturn]] void tooManyBins(Time end) const;
   double rate_ = 1;  // bytes per second, after efficiency
   Time latency_ = 0;
   Time flitTime_ = 0;
   Time binWidth_ = kMicrosecond;
+  std::int32_t maxBins_ = INT32_MAX;
   std::int32_t bin_ = 0;      // bin of the last transmission's end, starting at binStart_
   Time binStart_ = -kMicrosecond;
   mutable std::int64_t lastBytes_ = -1;

@@ -18,13 +18,16 @@ void NetworkNode::wire() {
   const auto& topo = net_.topology();
   const auto& ports = topo.ports(node_);
   const NetworkConfig& cfg = config();
+  const std::int64_t channels = 2 * static_cast<std::int64_t>(topo.links().size());
+  const auto maxBins = static_cast<std::int32_t>(
+      std::max<std::int64_t>(kMinRecordedBins, kRecordedBinBudget / std::max<std::int64_t>(1, channels)));
   out_.resize(ports.size());
   in_.resize(ports.size());
   for (std::size_t i = 0; i < ports.size(); ++i) {
     const topo::Port& port = ports[i];
     const topo::Link& link = topo.link(port.link);
     OutPort& o = out_[i];
-    o.channel.configure(link.bandwidth * link.efficiency, link.latency, cfg.wire.flitBytes, cfg.bin);
+    o.channel.configure(link.bandwidth * link.efficiency, link.latency, cfg.wire.flitBytes, cfg.bin, maxBins);
     o.peer = net_.componentOf(port.peer);
     o.peerPort = port.peerPort;
     o.peerNode = port.peer;

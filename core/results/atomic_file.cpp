@@ -43,13 +43,47 @@ std::string tempName(const std::string& path, unsigned attempt) {
   return (p.parent_path() / name).string();
 }
 
-// Creates a fresh temporary file next to `path`; returns its descriptor and name.
-int createTemp(const std::string& path, const std::string& keyPath, std::string& tmp) {
-  if (path.empty()) fail(path, keyPath, ENOENT);
+// Where the content of an output named `path` goes, and how (see atomic_file.h).
+struct Target {
+  std::string path;
+  bool stream = false;  // a device or FIFO: written in place
+};
+
+bool underProc(const std::string& p) { return p.rfind("/proc/", 0) == 0; }
+
+Target resolveTarget(const std::string& path, const std::string& keyPath) {
+  if (path.empty()) throw InputError(InputLocation{path, 0, 0}, keyPath, "a writable file path", "an empty path");
+  namespace fs = std::filesystem;
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) fail(path, keyPath, EISDIR);
+  const bool link = fs::is_symlink(fs::symlink_status(path, ec));
+  // Through a symbolic link, the file it names; /dev/stdout and its kind lead into
+  // /proc (a process's descriptors), which is never renamed over.
+  std::string resolved = path;
+  if (link) {  // followed link by link, so that a dangling one leads to the file to create
+    fs::path p = path;
+    for (int hops = 0; hops < 40 && fs::is_symlink(fs::symlink_status(p, ec)); ++hops) {
+      const fs::path next = fs::read_symlink(p, ec);
+      if (ec) break;
+      p = next.is_absolute() ? next : p.parent_path() / next;
+    }
+    const fs::path canonical = fs::weakly_canonical(p, ec);
+    resolved = ec ? p.string() : canonical.string();
+  }
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) {  // follows links
+    if (S_ISDIR(st.st_mode)) fail(path, keyPath, EISDIR);
+    if (!S_ISREG(st.st_mode) || underProc(resolved) || underProc(path)) return {path, true};
+  } else if (underProc(path)) {
+    fail(path, keyPath, errno);
+  }
+  return {resolved, false};
+}
+
+// Creates a fresh temporary file next to `target`; returns its descriptor and name.
+// Errors name `path`, what the user wrote.
+int createTemp(const std::string& target, const std::string& path, const std::string& keyPath, std::string& tmp) {
   for (unsigned attempt = 0; attempt < 100; ++attempt) {
-    tmp = tempName(path, attempt);
+    tmp = tempName(target, attempt);
     const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd >= 0) return fd;
     if (errno != EEXIST) fail(path, keyPath, errno);
@@ -57,41 +91,88 @@ int createTemp(const std::string& path, const std::string& keyPath, std::string&
   fail(path, keyPath, EEXIST);
 }
 
-}  // namespace
-
-void writeFileAtomically(const std::string& path, std::string_view content,
-                         const std::string& keyPathForErrors) {
-  std::string tmp;
-  const int fd = createTemp(path, keyPathForErrors, tmp);
+// Writes all of `content` to `fd`; false (errno set) on failure.
+bool writeAll(int fd, std::string_view content) {
   const char* data = content.data();
   std::size_t left = content.size();
   while (left > 0) {
     const ssize_t n = ::write(fd, data, left);
     if (n < 0) {
       if (errno == EINTR) continue;
-      const int err = errno;
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      fail(path, keyPathForErrors, err);
+      return false;
     }
     data += n;
     left -= static_cast<std::size_t>(n);
   }
-  if (::close(fd) != 0) {
+  return true;
+}
+
+}  // namespace
+
+OutputFiles::~OutputFiles() {
+  for (const Staged& f : staged_)
+    if (!f.temp.empty()) ::unlink(f.temp.c_str());
+}
+
+void OutputFiles::stage(const std::string& path, std::string_view content, const std::string& keyPathForErrors) {
+  const Target target = resolveTarget(path, keyPathForErrors);
+  Staged f{target.path, {}, {}, keyPathForErrors, target.stream};
+  if (target.stream) {
+    f.content.assign(content);
+    staged_.push_back(std::move(f));
+    return;
+  }
+  const int fd = createTemp(target.path, path, keyPathForErrors, f.temp);
+  if (!writeAll(fd, content)) {
     const int err = errno;
-    ::unlink(tmp.c_str());
+    ::close(fd);
+    ::unlink(f.temp.c_str());
     fail(path, keyPathForErrors, err);
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+  if (::close(fd) != 0) {
     const int err = errno;
-    ::unlink(tmp.c_str());
+    ::unlink(f.temp.c_str());
     fail(path, keyPathForErrors, err);
+  }
+  staged_.push_back(std::move(f));
+}
+
+void OutputFiles::commit() {
+  // Files first (a rename hardly fails once its temporary file is written), then devices
+  // and FIFOs, whose writes may (a full device, a closed pipe).
+  for (Staged& f : staged_) {
+    if (f.stream) continue;
+    if (std::rename(f.temp.c_str(), f.target.c_str()) != 0) fail(f.target, f.keyPath, errno);
+    f.temp.clear();
+  }
+  std::vector<Staged> streams;
+  streams.swap(staged_);
+  for (const Staged& f : streams) {
+    if (!f.stream) continue;
+    const int fd = ::open(f.target.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) fail(f.target, f.keyPath, errno);
+    const bool ok = writeAll(fd, f.content);
+    const int err = errno;
+    if (::close(fd) != 0 && ok) fail(f.target, f.keyPath, errno);
+    if (!ok) fail(f.target, f.keyPath, err);
   }
 }
 
+void writeFileAtomically(const std::string& path, std::string_view content,
+                         const std::string& keyPathForErrors) {
+  OutputFiles files;
+  files.stage(path, content, keyPathForErrors);
+  files.commit();
+}
+
 void checkFileWritable(const std::string& path, const std::string& keyPathForErrors) {
+  const Target target = resolveTarget(path, keyPathForErrors);
+  if (target.stream) {
+    if (::access(target.path.c_str(), W_OK) != 0) fail(path, keyPathForErrors, errno);
+    return;
+  }
   std::string tmp;
-  const int fd = createTemp(path, keyPathForErrors, tmp);
+  const int fd = createTemp(target.path, path, keyPathForErrors, tmp);
   ::close(fd);
   ::unlink(tmp.c_str());
 }

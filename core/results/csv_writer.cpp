@@ -110,18 +110,30 @@ std::string phasesCsv(const Results& r) {
   return out;
 }
 
-void writeCsvDirectory(const std::string& dir, const Results& r) {
+void stageCsvDirectory(OutputFiles& files, const std::string& dir, const Results& r) {
   ensureDirectory(dir);
   const fs::path d(dir);
-  writeFileAtomically((d / "links.csv").string(), linksCsv(r), kKey);
-  writeFileAtomically((d / "link_bins.csv").string(), linkBinsCsv(r), kKey);
-  writeFileAtomically((d / "switches.csv").string(), switchesCsv(r), kKey);
-  writeFileAtomically((d / "phases.csv").string(), phasesCsv(r), kKey);
+  files.stage((d / "links.csv").string(), linksCsv(r), kKey);
+  files.stage((d / "link_bins.csv").string(), linkBinsCsv(r), kKey);
+  files.stage((d / "switches.csv").string(), switchesCsv(r), kKey);
+  files.stage((d / "phases.csv").string(), phasesCsv(r), kKey);
+}
+
+void writeCsvDirectory(const std::string& dir, const Results& r) {
+  OutputFiles files;
+  stageCsvDirectory(files, dir, r);
+  files.commit();
 }
 
 void writeCsvSweep(const std::string& dir, const std::vector<SweepPoint>& points) {
+  OutputFiles files;
+  stageCsvSweep(files, dir, points);
+  files.commit();
+}
+
+void stageCsvSweep(OutputFiles& files, const std::string& dir, const std::vector<SweepPoint>& points) {
   if (points.size() == 1 && points.front().settings.empty()) {
-    writeCsvDirectory(dir, points.front().results);
+    stageCsvDirectory(files, dir, points.front().results);
     return;
   }
   ensureDirectory(dir);
@@ -150,7 +162,7 @@ void writeCsvSweep(const std::string& dir, const std::vector<SweepPoint>& points
     char name[32];
     std::snprintf(name, sizeof name, "point-%03zu", i);
     const Results& r = points[i].results;
-    writeCsvDirectory((fs::path(dir) / name).string(), r);
+    stageCsvDirectory(files, (fs::path(dir) / name).string(), r);
     row(index, num(static_cast<std::int64_t>(i)), std::string(name), field(settingsText(points[i])),
         ns(r.makespan), num(r.events), num(r.payload_efficiency()), optional(r.algbw_GBps),
         optional(r.busbw_GBps), r.latency ? num(r.latency->mean_ns) : std::string(),
@@ -161,7 +173,7 @@ void writeCsvSweep(const std::string& dir, const std::vector<SweepPoint>& points
           return m.kind == MetricKind::Time ? num(*v / static_cast<double>(kNanosecond)) : num(*v);
         }));
   }
-  writeFileAtomically((fs::path(dir) / "points.csv").string(), index, kKey);
+  files.stage((fs::path(dir) / "points.csv").string(), index, kKey);
 }
 
 void checkCsvDirectory(const std::string& dir) {

@@ -11,11 +11,12 @@
 // makespan_ns,events,payload_efficiency,algbw_GBps,busbw_GBps,latency_mean_ns,
 // latency_p99_ns,accepted_fraction, then every other sweep figure (results/
 // sweep_metrics.h) some point has, e.g. al_tlb_hit_rate, reduction_buffer_hit_rate. The directory is created when
-// missing; every file is written atomically. Errors: fl::InputError with key path "--csv".
+// missing; the files are written atomically, as one set. Errors: fl::InputError with key path "--csv".
 #pragma once
 #include <string>
 #include <vector>
 
+#include "results/atomic_file.h"
 #include "results/results.h"
 #include "sim/run.h"
 
@@ -25,6 +26,10 @@ void writeCsvDirectory(const std::string& dir, const Results& results);
 
 // One point without settings writes straight into `dir`, like writeCsvDirectory.
 void writeCsvSweep(const std::string& dir, const std::vector<SweepPoint>& points);
+// The same, staged into `files` with a run's other outputs (the caller commits them all
+// at once; directories are created now).
+void stageCsvDirectory(OutputFiles& files, const std::string& dir, const Results& results);
+void stageCsvSweep(OutputFiles& files, const std::string& dir, const std::vector<SweepPoint>& points);
 
 // The individual tables, as text (exposed for tests and the GUI's export).
 std::string linksCsv(const Results& results);

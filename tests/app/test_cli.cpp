@@ -3,6 +3,7 @@
 // contract, CSV tables, listing, Ctrl-C. The result writers themselves, without a
 // process, are test_result_writers.
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include <map>
@@ -284,6 +285,19 @@ class TestCli : public QObject {
         << QStringList{"run", "@SMALL@", "--seed", "99999999999999999999"} << QStringList{"--seed"} << QString();
     QTest::newRow("--seed on validate")
         << QStringList{"validate", "@SMALL@", "--seed", "3"} << QStringList{"--seed"} << QString();
+    QTest::newRow("--json onto the scenario file")
+        << QStringList{"run", "@SMALL@", "--json", "@SMALL@"} << QStringList{"--json", "the scenario file"}
+        << QString();
+    QTest::newRow("--report onto --json's file")
+        << QStringList{"run", "@SMALL@", "--json", "@TMP@/same.json", "--report", "@TMP@/same.json"}
+        << QStringList{"--report", "same path as --json"} << QString("@TMP@/same.json");
+    QTest::newRow("--json with an empty path")
+        << QStringList{"run", "@SMALL@", "--json", ""} << QStringList{"--json", "an empty path"} << QString();
+    QTest::newRow("bins far narrower than the run")  // stops at the recorded-bin budget, not out of memory
+        << QStringList{"run", "@SMALL@", "--set", "run.bin=1 ps"}
+        << QStringList{"small.yaml: run.bin: expected at most", "time bins of traffic per link"} << QString();
+    QTest::newRow("--report to '-'")
+        << QStringList{"run", "@SMALL@", "--report", "-"} << QStringList{"--report", "only --json"} << QString();
   }
 
   void badUsage() {
@@ -597,6 +611,36 @@ class TestCli : public QObject {
   }
 
   // Ctrl-C stops the run cooperatively: exit 130, a partial summary, no output file.
+  // Outputs are written as one set: a failure while writing any of them leaves every
+  // existing file as it was; devices are written in place, symbolic links keep pointing.
+  void outputsKeptOnFailure() {
+    const QByteArray scenario = readAll(small_);
+    QCOMPARE(cli({"run", small_, "--quiet", "--json", small_}).exitCode, 2);
+    QCOMPARE(readAll(small_), scenario);
+
+    // The pre-run check looks at the first point's trace only; the second point's is a
+    // directory, so the failure comes while writing, after the JSON was staged.
+    const QString keep = writeFile("keep.json", "keep");
+    QVERIFY(QDir().mkpath(tmpPath("t-point-001.json")));
+    const QStringList before = QDir(tmp_.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden);
+    const CliRun r = cli({"run", sweep_, "--quiet", "--json", keep, "--trace", tmpPath("t.json")});
+    QVERIFY2(r.exitCode == 2, qPrintable(QString::fromUtf8(r.err)));
+    QVERIFY2(QString::fromUtf8(r.err).contains("t-point-001.json: --trace"), qPrintable(QString::fromUtf8(r.err)));
+    QCOMPARE(readAll(keep), QByteArray("keep"));
+    QCOMPARE(QDir(tmp_.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden), before);
+    QVERIFY(QDir(tmpPath("t-point-001.json")).removeRecursively());
+
+    struct stat st {};
+    QCOMPARE(cli({"run", small_, "--quiet", "--json", "/dev/null"}).exitCode, 0);
+    QVERIFY(::stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode));
+
+    const QString target = tmpPath("target.json"), link = tmpPath("link.json");
+    QVERIFY(QFile::link(target, link));  // dangling until the run writes its target
+    QCOMPARE(cli({"run", small_, "--quiet", "--json", link}).exitCode, 0);
+    QVERIFY(QFileInfo(link).isSymLink());
+    QVERIFY(readAll(target).startsWith("{"));
+  }
+
   void interrupt() {
     const QString json = tmpPath("interrupted.json");
     QProcess p;

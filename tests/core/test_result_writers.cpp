@@ -173,6 +173,43 @@ class TestResultWriters : public QObject {
              QStringList{"out.txt"});
     QDir(tmpPath("atomic")).removeRecursively();
   }
+
+  // A set of outputs: nothing is replaced until every one is written; an uncommitted
+  // set leaves no temporary file; a symbolic link keeps pointing at the file it names.
+  void outputFilesAllOrNothing() {
+    QVERIFY(QDir().mkpath(tmpPath("set")));
+    const QString a = tmpPath("set/a.json"), b = tmpPath("set/b.html");
+    fl::writeFileAtomically(a.toStdString(), "old a", "--json");
+    {
+      fl::OutputFiles files;
+      files.stage(a.toStdString(), "new a", "--json");
+      try {
+        files.stage(tmpPath("set/missing/b.html").toStdString(), "new b", "--report");
+        QFAIL("no error for a missing directory");
+      } catch (const fl::InputError& e) {
+        QCOMPARE(e.keyPath(), std::string("--report"));
+      }
+    }  // not committed
+    QCOMPARE(readAll(a), QByteArray("old a"));
+    QCOMPARE(QDir(tmpPath("set")).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
+             QStringList{"a.json"});
+    {
+      fl::OutputFiles files;
+      files.stage(a.toStdString(), "new a", "--json");
+      files.stage(b.toStdString(), "new b", "--report");
+      QCOMPARE(readAll(a), QByteArray("old a"));  // staged, not yet in place
+      files.commit();
+    }
+    QCOMPARE(readAll(a), QByteArray("new a"));
+    QCOMPARE(readAll(b), QByteArray("new b"));
+
+    const QString link = tmpPath("set/link.json");
+    QVERIFY(QFile::link(tmpPath("set/a.json"), link));
+    fl::writeFileAtomically(link.toStdString(), "through the link", "--json");
+    QVERIFY(QFileInfo(link).isSymLink());
+    QCOMPARE(readAll(a), QByteArray("through the link"));
+    QDir(tmpPath("set")).removeRecursively();
+  }
 };
 
 QTEST_GUILESS_MAIN(TestResultWriters)
