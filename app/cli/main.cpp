@@ -300,6 +300,11 @@ int cmdRun(const RunOptions& o) {
     return kExitInterrupted;
   }
   for (const fl::SweepPoint& p : points)
+    if (p.results.time_limit_reached && p.results.agents_unfinished != 0) {
+      std::cerr << kProgram << ": warning: the run stopped at run.time_limit before its work was done\n";
+      break;
+    }
+  for (const fl::SweepPoint& p : points)
     if (p.results.buffer_overflows != 0)
       std::cerr << kProgram << ": warning: " << p.results.buffer_overflows
                 << " buffer overflows in the simulated network (a simulator bug)\n";

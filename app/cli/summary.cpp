@@ -123,7 +123,10 @@ void printRunSummary(std::ostream& out, const Scenario& s, const std::string& to
     }
     line(out, "throughput", v + " per endpoint");
   }
-  if (r.agents_unfinished != 0)
+  if (r.agents_unfinished != 0 && r.time_limit_reached)
+    line(out, "WARNING", "stopped at run.time_limit with " + formatCount(r.agents_unfinished) +
+                             " GPUs' work unfinished (raise run.time_limit)");
+  else if (r.agents_unfinished != 0)
     line(out, "WARNING", formatCount(r.agents_unfinished) + " GPUs never finished their work (simulator stall)");
   if (r.buffer_overflows != 0)
     line(out, "WARNING", formatCount(r.buffer_overflows) + " buffer overflows (simulator bug)");

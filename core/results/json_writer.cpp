@@ -73,6 +73,7 @@ Json resultsToJson(const Results& r, const Scenario& scenario) {
   j["scenario"] = r.scenario.empty() ? scenario.name : r.scenario;
   j["seed"] = r.seed;
   j["cancelled"] = r.cancelled;
+  j["time_limit_reached"] = r.time_limit_reached;
   j["workload"] = workloadJson(scenario);
 
   Json e;

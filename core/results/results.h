@@ -247,6 +247,7 @@ struct Results {
   double wall_seconds = 0;
   Time sim_time = 0;
   bool cancelled = false;
+  bool time_limit_reached = false;  // stopped at run.time_limit with events left
 
   // summary
   Time makespan = 0;
@@ -302,7 +303,8 @@ struct Results {
   std::int64_t packets_consumed_in_switches = 0;  // reduction operands, multicast originals
   std::int64_t packets_in_flight = 0;             // left in the fabric at the end (0 when drained)
   std::int64_t buffer_overflows = 0;  // must stay 0
-  std::int64_t agents_unfinished = 0; // GPUs whose work never completed (a stall); must stay 0
+  std::int64_t agents_unfinished = 0; // GPUs whose work never completed: a stall (must stay
+                                      // 0), or the run stopped at run.time_limit
   std::int64_t peak_live_packets = 0;
   std::int64_t reduction_hits = 0, reduction_lookups = 0;  // over all switches
 };

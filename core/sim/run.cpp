@@ -81,10 +81,10 @@ Results runOnTopology(const Scenario& s, const topo::Topology& topology, const R
   r.cancelled = stats.cancelled;
   r.makespan = workload->makespan();
   if (r.makespan <= 0) r.makespan = r.sim_time;
-  // Ran out of events with work left (not cancelled, no time limit): a simulator stall.
+  // Work left at the end: a simulator stall if it ran out of events, else the time limit.
   // Synthetic traffic has no end of its own, so only collectives and MoE layers count.
-  if (s.workload.kind != WorkloadKind::Traffic && !stats.cancelled &&
-      (s.run.time_limit <= 0 || stats.endTime < s.run.time_limit))
+  r.time_limit_reached = stats.timeLimitReached;
+  if (s.workload.kind != WorkloadKind::Traffic && !stats.cancelled)
     for (const auto& a : workload->agents()) r.agents_unfinished += a->finishedAt() < 0 ? 1 : 0;
   workload->finish(r);
   network.collect(r, r.makespan);

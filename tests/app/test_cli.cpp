@@ -611,6 +611,18 @@ class TestCli : public QObject {
   }
 
   // Ctrl-C stops the run cooperatively: exit 130, a partial summary, no output file.
+  // A run cut short by run.time_limit says so (not a stall), on stderr too and in the JSON.
+  void timeLimitNamed() {
+    const QString json = tmpPath("limited.json");
+    const CliRun r = cli({"run", small_, "--set", "run.time_limit=1 ns", "--json", json});
+    QCOMPARE(r.exitCode, 0);
+    const QString out = QString::fromUtf8(r.out), err = QString::fromUtf8(r.err);
+    QVERIFY2(out.contains("stopped at run.time_limit with 8 GPUs' work unfinished"), qPrintable(out));
+    QVERIFY2(!out.contains("stall"), qPrintable(out));
+    QVERIFY2(err.contains("warning: the run stopped at run.time_limit"), qPrintable(err));
+    QVERIFY(readAll(json).contains("\"time_limit_reached\": true"));
+  }
+
   // Outputs are written as one set: a failure while writing any of them leaves every
   // existing file as it was; devices are written in place, symbolic links keep pointing.
   void outputsKeptOnFailure() {
