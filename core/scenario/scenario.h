@@ -90,6 +90,7 @@ struct CollectiveSpec {
   CollectiveOp op = CollectiveOp::AllReduce;
   CollectiveAlgorithm algorithm = CollectiveAlgorithm::Ring;
   std::int64_t size = 64ll * 1024 * 1024;  // bytes per GPU (nccl-tests' "size")
+  std::int64_t nvls_window = 1ll << 20;    // nvls: ld_reduce bytes in flight per GPU
   int source = 0;                          // p2p
   int destination = 1;                     // p2p
   // all_to_all_v: bytes from GPU i to GPU j; empty = derived from `skew`.

@@ -4,6 +4,11 @@
 // - all-gather: each GPU pushes its chunk once with multimem.st (the switch replicates);
 // - all-reduce: ld_reduce of the own chunk, then multimem.st of each reduced piece as
 //   soon as it is complete (pipelined), so every GPU sends and receives S(1 + 1/N).
+// A GPU keeps workload.collective.nvls_window bytes of ld_reduce in flight, as NCCL's
+// chunked loop does: requesting its whole chunk at once made every GPU answer the
+// switches' reads (which go first) before storing anything, so the uplinks worked
+// first and the downlinks after, at half the rate overall.
+#include <algorithm>
 #include <vector>
 
 #include "workloads/collective.h"
@@ -15,7 +20,7 @@ class NvlsAgent : public Agent {
  public:
   NvlsAgent(net::EndpointNode& ep, const CollectiveSpec& c, int rank, int n, int group,
             std::int64_t piece)
-      : Agent(ep), op_(c.op), n_(n), group_(group), piece_(piece) {
+      : Agent(ep), op_(c.op), n_(n), group_(group), piece_(piece), window_(c.nvls_window) {
     myChunk_ = chunkBytes(c.size, n, rank);
     pieces_ = static_cast<std::uint32_t>((myChunk_ + piece - 1) / piece);
     contributions_.assign(pieces_, 0);
@@ -29,12 +34,8 @@ class NvlsAgent : public Agent {
     if (myChunk_ == 0 && expected_ == 0) return finish();
     if (reduce_) {
       beginPhase("ld_reduce");
-      net::Message m;
-      m.op = net::Op::LdReduce;
-      m.bytes = myChunk_;
-      m.group = group_;
-      m.expected = static_cast<std::uint16_t>(n_);
-      post(m);
+      const std::int64_t window = std::max<std::int64_t>(1, window_ / piece_);
+      requestPieces(static_cast<std::uint32_t>(std::min<std::int64_t>(window, pieces_)));
     } else {
       beginPhase("multimem_st");
       store(0, myChunk_);
@@ -47,6 +48,7 @@ class NvlsAgent : public Agent {
       c = static_cast<std::uint16_t>(c + p.contributions);
       if (c < n_) return;
       ++piecesReduced_;
+      if (nextPiece_ < pieces_) requestPieces(1);  // the window moves on
       const std::int64_t bytes = pieceBytes(p.piece);
       if (piecesReduced_ == pieces_) endPhase("ld_reduce");
       if (gather_) {
@@ -71,6 +73,18 @@ class NvlsAgent : public Agent {
   std::int64_t pieceBytes(std::uint32_t i) const {
     return std::min<std::int64_t>(piece_, myChunk_ - static_cast<std::int64_t>(i) * piece_);
   }
+  // ld_reduce of the next `count` pieces of the own chunk.
+  void requestPieces(std::uint32_t count) {
+    net::Message m;
+    m.op = net::Op::LdReduce;
+    m.firstPiece = nextPiece_;
+    m.bytes = std::min<std::int64_t>(static_cast<std::int64_t>(count) * piece_,
+                                     myChunk_ - static_cast<std::int64_t>(nextPiece_) * piece_);
+    m.group = group_;
+    m.expected = static_cast<std::uint16_t>(n_);
+    nextPiece_ += count;
+    post(m);
+  }
   void store(std::uint32_t firstPiece, std::int64_t bytes) {
     net::Message m;
     m.op = net::Op::McStore;
@@ -83,8 +97,9 @@ class NvlsAgent : public Agent {
   CollectiveOp op_;
   int n_, group_;
   std::int64_t piece_;
+  std::int64_t window_;  // ld_reduce bytes in flight
   std::int64_t myChunk_ = 0;
-  std::uint32_t pieces_ = 0, piecesReduced_ = 0;
+  std::uint32_t pieces_ = 0, piecesReduced_ = 0, nextPiece_ = 0;
   std::vector<std::uint16_t> contributions_;
   bool reduce_ = false, gather_ = false, storing_ = false;
 };

@@ -90,6 +90,8 @@ class TestNetwork : public QObject {
   void ringAllReduceMatchesClosedForm();
   void nvlsAllReduceVolumes_data();
   void nvlsAllReduceVolumes();
+  void nvlsKeepsBothDirectionsBusy_data();
+  void nvlsKeepsBothDirectionsBusy();
   void meshAllToAllLinkBytes_data();
   void meshAllToAllLinkBytes();
   void saturatedTrafficConservesPackets_data();
@@ -158,6 +160,47 @@ void TestNetwork::ringAllReduceMatchesClosedForm() {
            qPrintable(QString("ring all-reduce %1 s, closed form %2 s").arg(t).arg(expected)));
   QVERIFY(r.busbw_GBps.has_value());
   QVERIFY(std::abs(*r.busbw_GBps - B / 1e9) / (B / 1e9) < 0.02);
+}
+
+// NVLS all-reduce moves S(1 + 1/N) through each GPU's links in each direction at once:
+// its makespan stays near that volume over the GPU's link rate, and below ring's
+// 2S(N-1)/N. Requesting a GPU's whole chunk at once took 1.8x the bound (uplinks busy
+// answering reads first, downlinks storing after); with a window of ld_reduce in flight
+// both directions work together.
+void TestNetwork::nvlsKeepsBothDirectionsBusy_data() {
+  QTest::addColumn<qint64>("window");
+  QTest::addColumn<double>("atLeast");  // makespan over the bound
+  QTest::addColumn<double>("atMost");
+  QTest::addColumn<bool>("beatsRing");
+  QTest::newRow("1 MiB window (default)") << qint64(1 << 20) << 1.0 << 1.3 << true;
+  QTest::newRow("whole chunk at once") << qint64(1ll << 30) << 1.6 << 2.2 << false;
+}
+
+void TestNetwork::nvlsKeepsBothDirectionsBusy() {
+  QFETCH(qint64, window);
+  QFETCH(double, atLeast);
+  QFETCH(double, atMost);
+  QFETCH(bool, beatsRing);
+  const std::int64_t size = 256 << 20;
+  Scenario s = dgxCollective(CollectiveOp::AllReduce, CollectiveAlgorithm::Nvls, size, 8, 4, 18);
+  s.network.packet_payload = 64 << 10;  // as scenarios/dgx-h100-allreduce-ring-vs-nvls.yaml
+  s.network.vc_depth_flits = 16384;
+  s.workload.collective.nvls_window = window;
+  const Results nvls = runScenario(s);
+  QCOMPARE(nvls.agents_unfinished, qint64(0));
+  QCOMPARE(nvls.packets_in_flight, qint64(0));
+  // gpu0's uplinks: their wire bytes over their summed capacity bound the makespan.
+  double wire = 0, capacity = 0;
+  for (const LinkDirectionResult& l : nvls.links)
+    if (l.from == "gpu0") {
+      wire += static_cast<double>(l.bytes);
+      capacity += l.capacity_Bps;
+    }
+  const double ratio = toSeconds(nvls.makespan) / (wire / capacity);
+  QVERIFY2(ratio >= atLeast && ratio <= atMost, qPrintable(QString("makespan %1 x the bound").arg(ratio)));
+  s.workload.collective.algorithm = CollectiveAlgorithm::Ring;
+  const Results ring = runScenario(s);
+  QCOMPARE(nvls.makespan < ring.makespan, beatsRing);
 }
 
 void TestNetwork::nvlsAllReduceVolumes_data() {

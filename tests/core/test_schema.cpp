@@ -57,7 +57,7 @@ void TestSchema::contractKeys() {
       "network.virtual_channels", "network.vc_depth_flits", "network.switch.latency",
       "network.switch.reduction_buffer", "network.switch.reduction_throughput", "network.outstanding_requests",
       "network.acknowledged_writes", "workload.kind", "workload.collective.op", "workload.collective.algorithm",
-      "workload.collective.size", "workload.collective.source", "workload.collective.destination",
+      "workload.collective.size", "workload.collective.nvls_window", "workload.collective.source", "workload.collective.destination",
       "workload.collective.matrix", "workload.collective.skew", "workload.traffic.pattern",
       "workload.traffic.load", "workload.traffic.duration", "workload.traffic.warmup",
       "workload.traffic.hotspot_fraction", "workload.traffic.hotspots", "run.seed", "run.bin", "run.threads",
@@ -94,7 +94,7 @@ void TestSchema::defaults_data() {
       {"topology.link.efficiency", "1"}, {"topology.levels", "[]"}, {"network.flit", "16 B"},
       {"network.max_packet_payload", "256 B"}, {"network.packet_payload", "256 B"},
       {"network.switch.reduction_buffer", "64 KiB"}, {"network.switch.latency", "0 ns"},
-      {"network.acknowledged_writes", "false"}, {"workload.collective.size", "64 MiB"},
+      {"network.acknowledged_writes", "false"}, {"workload.collective.size", "64 MiB"}, {"workload.collective.nvls_window", "1 MiB"},
       {"workload.collective.algorithm", "ring"}, {"workload.traffic.load", "0.3"},
       {"workload.traffic.duration", "20 us"}, {"workload.traffic.warmup", "2 us"},
       {"workload.traffic.hotspots", "[0]"}, {"run.bin", "1 us"}, {"run.time_limit", "10 s"}, {"run.seed", "1"}};
