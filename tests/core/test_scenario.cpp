@@ -238,11 +238,13 @@ void TestScenario::missingFile() {
 }
 
 // Each file's first line: "# expect: <key path> line <N>" ("-" = no key path, line 0 =
-// no line). The lead's CLI exit-status test reads the same header.
+// no line). The lead's CLI exit-status test reads the same header. Lines after it
+// "# message: <text>" each give a part of the message.
 void TestScenario::badFiles_data() {
   QTest::addColumn<QString>("file");
   QTest::addColumn<QString>("keyPath");
   QTest::addColumn<int>("line");
+  QTest::addColumn<QStringList>("message");
   const QStringList files = QDir(kData + "/bad").entryList({"*.yaml"}, QDir::Files, QDir::Name);
   QVERIFY2(files.size() >= 24, "at least 24 bad-input files");
   const QRegularExpression header(R"(^# expect: (\S+) line (\d+)$)");
@@ -251,8 +253,11 @@ void TestScenario::badFiles_data() {
     QVERIFY(in.open(QIODevice::ReadOnly));
     const auto m = header.match(QString::fromUtf8(in.readLine()).trimmed());
     QVERIFY2(m.hasMatch(), qPrintable(f + ": bad header"));
+    QStringList message;
+    for (QString line; (line = QString::fromUtf8(in.readLine()).trimmed()).startsWith("# message: ");)
+      message << line.mid(11);
     QTest::newRow(qPrintable(f)) << in.fileName() << (m.captured(1) == "-" ? QString() : m.captured(1))
-                                 << m.captured(2).toInt();
+                                 << m.captured(2).toInt() << message;
   }
 }
 
@@ -260,11 +265,13 @@ void TestScenario::badFiles() {
   QFETCH(QString, file);
   QFETCH(QString, keyPath);
   QFETCH(int, line);
+  QFETCH(QStringList, message);
   const fl::InputError e = expectError([&] { fl::loadScenario(file.toStdString()); });
   QVERIFY2(QString::fromStdString(e.keyPath()) == keyPath, e.what());
   QVERIFY2(e.where().line == line, e.what());
   QCOMPARE(QString::fromStdString(e.where().file), file);
   QVERIFY(!e.expected().empty() && !e.found().empty());
+  for (const QString& part : message) QVERIFY2(QString::fromUtf8(e.what()).contains(part), e.what());
 }
 
 void TestScenario::overrideErrors_data() {
