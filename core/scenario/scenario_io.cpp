@@ -4,6 +4,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -33,6 +34,27 @@ std::string join(const std::string& prefix, const std::string& key) {
 std::string parentPath(const std::string& path) {
   size_t cut = path.find_last_of(".[");
   return cut == std::string::npos ? std::string() : path.substr(0, cut);
+}
+
+bool blankOrComment(const std::string& line) {
+  const size_t b = line.find_first_not_of(" \t\r");
+  return b == std::string::npos || line[b] == '#';
+}
+
+// The 1-based line of the '---' that starts the second document: the first one after
+// any content ('---' at the very start only opens the first document); else `fallback`.
+int secondDocumentLine(const std::string& text, int fallback) {
+  std::istringstream in(text);
+  bool content = false;
+  int n = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++n;
+    const bool marker =
+        line.rfind("---", 0) == 0 && (line.size() == 3 || std::isspace(static_cast<unsigned char>(line[3])));
+    if (marker && content) return n;
+    if (!blankOrComment(line) && line[0] != '%') content = true;  // directives precede documents
+  }
+  return fallback;
 }
 
 class Loader {
@@ -253,7 +275,15 @@ class Loader {
 Scenario parseScenario(const std::string& yamlText, const std::string& fileNameForErrors) {
   YAML::Node root;
   try {
-    root = YAML::Load(yamlText);
+    const std::vector<YAML::Node> documents = YAML::LoadAll(yamlText);
+    if (!documents.empty()) root = documents.front();
+    for (size_t i = 1; i < documents.size(); ++i) {
+      if (!documents[i].IsDefined() || documents[i].IsNull()) continue;  // a bare '---' at the end
+      const int line = secondDocumentLine(yamlText, documents[i].Mark().line + 1);
+      throw InputError({fileNameForErrors, line, 0}, "", "one YAML document",
+                       "a second one starting at line " + std::to_string(line),
+                       "a scenario is one document: remove the '---' and what follows, or merge it");
+    }
   } catch (const YAML::Exception& e) {
     throw InputError({fileNameForErrors, e.mark.line + 1, e.mark.column + 1}, "", "well-formed YAML",
                      "a syntax error (" + e.msg + ")");

@@ -13,7 +13,7 @@ namespace fl {
 
 // Loads and fully validates a file. The schema version `fabriclab: 1` is required;
 // topology.preset is applied before every other key, so explicit keys override it
-// whatever their order in the file.
+// whatever their order in the file. The text must be one YAML document.
 Scenario loadScenario(const std::string& path);
 Scenario parseScenario(const std::string& yamlText, const std::string& fileNameForErrors);
 

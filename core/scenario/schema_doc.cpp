@@ -98,6 +98,8 @@ types, out-of-range numbers, missing units, unknown units, bad enum values, dupl
 keys and impossible combinations (more links per GPU than switch ports allow, nvls on a
 mesh, a traffic matrix of the wrong size, ...). A combination error points at the key
 written in the file; a value that came from the preset points at `topology.preset`.
+
+A file holds one YAML document: a second `---` with more after it is an error.
 )";
 
 void sectionTable(std::ostringstream& out, const std::string& title, const std::string& prefix) {
