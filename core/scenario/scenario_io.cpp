@@ -59,7 +59,10 @@ int secondDocumentLine(const std::string& text, int fallback) {
 
 class Loader {
  public:
-  explicit Loader(std::string file) : file_(std::move(file)) {}
+  Loader(std::string file, const std::string& text) : file_(std::move(file)) {
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) lines_.push_back(line);
+  }
 
   Scenario load(const YAML::Node& root) {
     if (!root.IsDefined() || root.IsNull())
@@ -68,6 +71,10 @@ class Loader {
     if (!root.IsMap())
       throw InputError(locationOf(root), "", "a scenario map starting with 'fabriclab: 1'",
                        detail::describeNode(root));
+    // Before anything else: an unclosed quote may have taken in the keys below it.
+    for (auto it = root.begin(); it != root.end(); ++it)
+      if (const ParamSpec* p = it->first.IsScalar() ? findParam(it->first.Scalar()) : nullptr; p && p->oneLine)
+        detail::requireOneLine(valueLines(root, it), p->path, locationOf(it->second));
     checkVersion(root);
     applyPresetFirst(root);
     walk(root, "");
@@ -170,6 +177,17 @@ class Loader {
     }
   }
 
+  // The lines the value of `entry` (in a block map) spans: from its first line to the
+  // last line before the next key that holds more than a comment.
+  int valueLines(const YAML::Node& map, YAML::const_iterator entry) const {
+    const int first = entry->second.Mark().line;
+    if (map.Style() == YAML::EmitterStyle::Flow || !entry->second.IsScalar() || first < 0) return 1;
+    int last = static_cast<int>(lines_.size()) - 1;
+    if (++entry != map.end()) last = entry->first.Mark().line - 1;
+    while (last > first && blankOrComment(lines_[static_cast<size_t>(last)])) --last;
+    return std::max(last - first + 1, 1);
+  }
+
   // Remembers where list elements were written, for errors like topology.levels[2].count.
   void recordNested(const YAML::Node& n, const std::string& path) {
     if (n.IsSequence()) {
@@ -266,6 +284,7 @@ class Loader {
   }
 
   std::string file_;
+  std::vector<std::string> lines_;  // the file's text
   Scenario s_;
   std::map<std::string, InputLocation> keys_;  // every key path written, and where
 };
@@ -289,7 +308,7 @@ Scenario parseScenario(const std::string& yamlText, const std::string& fileNameF
                      "a syntax error (" + e.msg + ")");
   }
   try {
-    return Loader(fileNameForErrors).load(root);
+    return Loader(fileNameForErrors, yamlText).load(root);
   } catch (const YAML::Exception& e) {  // defensive: conversions inside yaml-cpp
     throw InputError({fileNameForErrors, e.mark.line + 1, e.mark.column + 1}, "", "valid YAML", e.msg);
   }

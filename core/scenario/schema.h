@@ -42,6 +42,7 @@ struct ParamSpec {
   std::vector<std::string> choices;        // enum values
   std::optional<QuantityKind> quantity;    // set for bytes, bandwidth, time, fraction
   bool scalar = true;  // one line of text; false: the text is a YAML flow list
+  bool oneLine = false;  // a text that may not span lines (name)
   std::string zeroMeans;  // what 0 stands for ("no limit"), when not a plain zero
   std::function<std::string(const Scenario&)> get;
   std::function<void(Scenario&, const YAML::Node&, const ValueSource&)> set;

@@ -2,6 +2,7 @@
 // value type, each binding a key path to the Scenario field it reads and writes and to
 // the parser that checks it.
 #pragma once
+#include <algorithm>
 #include <functional>
 #include <optional>
 #include <string>
@@ -115,12 +116,16 @@ ParamSpec choice(std::string path, F field, std::vector<std::pair<std::string, E
   return p;
 }
 
+// `oneLine`: a line break in the value is an error (ParamSpec::oneLine).
 template <class F>
-ParamSpec text(std::string path, F field, std::string doc) {
+ParamSpec text(std::string path, F field, std::string doc, bool oneLine = false) {
   ParamSpec p = base(std::move(path), "string", {}, std::move(doc), {});
+  p.oneLine = oneLine;
   p.get = [field](const Scenario& s) { return field(s); };
-  p.set = [field, path = p.path](Scenario& s, const YAML::Node& n, const ValueSource& src) {
-    field(s) = scalarText(n, path, src, "a text");
+  p.set = [field, path = p.path, oneLine](Scenario& s, const YAML::Node& n, const ValueSource& src) {
+    std::string value = scalarText(n, path, src, "a text");
+    if (oneLine) requireOneLine(static_cast<int>(std::count(value.begin(), value.end(), '\n')) + 1, path, src.at(n));
+    field(s) = std::move(value);
   };
   return p;
 }

@@ -99,7 +99,7 @@ keys and impossible combinations (more links per GPU than switch ports allow, nv
 mesh, a traffic matrix of the wrong size, ...). A combination error points at the key
 written in the file; a value that came from the preset points at `topology.preset`.
 
-A file holds one YAML document: a second `---` with more after it is an error.
+A file holds one YAML document (a second `---` is an error) and `name` is one line.
 )";
 
 void sectionTable(std::ostringstream& out, const std::string& title, const std::string& prefix) {

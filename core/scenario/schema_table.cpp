@@ -73,7 +73,7 @@ ParamSpec tileParam() {
 std::vector<ParamSpec> build() {
   using Q = QuantityKind;
   std::vector<ParamSpec> t;
-  t.push_back(text("name", FIELD(name), "short title shown by the GUI and in results"));
+  t.push_back(text("name", FIELD(name), "short title shown by the GUI and in results; one line", true));
   t.push_back(text("description", FIELD(description), "free text"));
 
   // --- topology

@@ -65,6 +65,13 @@ std::string describeNode(const YAML::Node& node) {
   return "'" + node.Scalar() + "'";
 }
 
+void requireOneLine(int lines, const std::string& path, const InputLocation& at) {
+  if (lines <= 1) return;
+  const std::string what = path.substr(path.rfind('.') + 1);
+  throw InputError(at, path, "a one-line " + what, "a " + what + " spanning " + std::to_string(lines) + " lines",
+                   "an unclosed quote?");
+}
+
 std::string scalarText(const YAML::Node& node, const std::string& path, const ValueSource& src,
                        const std::string& expected) {
   if (!node.IsDefined() || !node.IsScalar())

@@ -290,6 +290,8 @@ void TestScenario::overrideErrors_data() {
                                << "topology.switches" << "each GPU reaches every chip";
   QTest::newRow("nvls after mesh") << QStringList{"topology.kind=mesh", "workload.collective.algorithm=nvls"}
                                    << "workload.collective.algorithm" << "topology.kind nvswitch";
+  QTest::newRow("name over two lines") << QStringList{"name=a\nb"} << "name"
+                                       << "expected a one-line name, found a name spanning 2 lines";
 }
 
 void TestScenario::overrideErrors() {

@@ -194,6 +194,8 @@ void TestSchema::setValueErrors_data() {
                                    << "greater than 0 and at most 1";
   QTest::newRow("flow list broken") << "workload.traffic.hotspots" << "[0, 1" << "workload.traffic.hotspots"
                                     << "a YAML flow list";
+  QTest::newRow("name of three lines") << "name" << "a\nb\nc" << "name"
+                                       << "expected a one-line name, found a name spanning 3 lines (an unclosed quote?)";
   QTest::newRow("control character escaped") << "workload.collective.op" << "all\x01" << "workload.collective.op"
                                              << "found 'all\\x01'";
 }
