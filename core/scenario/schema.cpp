@@ -18,17 +18,20 @@ InputLocation ValueSource::at(const YAML::Node& node) const {
   return {file, m.line + 1, m.column + 1};
 }
 
+std::string ParamSpec::boundText(double v) const {
+  if (quantity == QuantityKind::Bandwidth && v == kMinBandwidth) return kMinBandwidthText;
+  if (quantity && *quantity != QuantityKind::Fraction) return formatQuantity(v, *quantity);
+  if (type == "int" || type == "list of ints") return std::to_string(static_cast<std::int64_t>(v));
+  return formatNumber(v);
+}
+
 std::string ParamSpec::rangeText() const {
-  auto fmt = [this](double v) {
-    if (quantity && *quantity != QuantityKind::Fraction) return formatQuantity(v, *quantity);
-    if (type == "int" || type == "list of ints") return std::to_string(static_cast<std::int64_t>(v));
-    return formatNumber(v);
-  };
+  const std::string zero = zeroAllowed ? "0 or " : "";
   if (min && max)
-    return minExclusive ? "greater than " + fmt(*min) + " and at most " + fmt(*max)
-                        : "from " + fmt(*min) + " to " + fmt(*max);
-  if (min) return (minExclusive ? "greater than " : "at least ") + fmt(*min);
-  if (max) return "at most " + fmt(*max);
+    return minExclusive ? "greater than " + boundText(*min) + " and at most " + boundText(*max)
+                        : zero + "from " + boundText(*min) + " to " + boundText(*max);
+  if (min) return zero + (minExclusive ? "greater than " : "at least ") + boundText(*min);
+  if (max) return "at most " + boundText(*max);
   return {};
 }
 

@@ -77,6 +77,7 @@ ParamSpec quantity(std::string path, QuantityKind kind, F field, Range r, std::s
   ParamSpec p = base(std::move(path), types[static_cast<int>(kind)], r, std::move(doc), std::move(source));
   p.quantity = kind;
   p.unit = siUnit(kind);
+  if (kind == QuantityKind::Bandwidth) bandwidthRange(p, r.min == 0.0 && !r.minExclusive);
   p.get = [field, kind](const Scenario& s) {
     return formatQuantity(static_cast<double>(field(s)), kind);
   };

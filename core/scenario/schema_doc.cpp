@@ -68,9 +68,11 @@ Whitespace between number and unit is optional (`25GB/s`).
 | fraction | a plain number, or a percentage: `0.8` or `80 %` | number |
 
 Bandwidths are per link and per direction: an H100's 18 NVLink 4 links at 25 GB/s give
-450 GB/s per direction (900 GB/s "bidirectional"). Saved files use the canonical
-spelling: the largest unit giving a number of at least 1 (`1.5 us`, `25 GB/s`), binary
-units for sizes that are whole multiples of 1024 (`64 KiB`).
+450 GB/s per direction (900 GB/s "bidirectional"). Every bandwidth is from 1 Mb/s to
+1000 TB/s (and 0 where the key says what 0 stands for): slower rates outgrow the
+picosecond clock. Saved files use the canonical spelling: the largest unit giving a
+number of at least 1 (`1.5 us`, `25 GB/s`), binary units for sizes that are whole
+multiples of 1024 (`64 KiB`).
 
 ## Presets
 

@@ -284,6 +284,10 @@ class TestCli : public QObject {
         << QStringList{"run", "@SMALL@", "--seed", "99999999999999999999"} << QStringList{"--seed"} << QString();
     QTest::newRow("--seed on validate")
         << QStringList{"validate", "@SMALL@", "--seed", "3"} << QStringList{"--seed"} << QString();
+    QTest::newRow("--set a tiny bandwidth")
+        << QStringList{"validate", "@SMALL@", "--set", "topology.link.bandwidth=1 B/s"}
+        << QStringList{"--set: topology.link.bandwidth: expected a bandwidth of at least 1 Mb/s, found '1 B/s'"}
+        << QString();
   }
 
   void badUsage() {

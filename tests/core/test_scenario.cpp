@@ -290,6 +290,8 @@ void TestScenario::overrideErrors_data() {
                                << "topology.switches" << "each GPU reaches every chip";
   QTest::newRow("nvls after mesh") << QStringList{"topology.kind=mesh", "workload.collective.algorithm=nvls"}
                                    << "workload.collective.algorithm" << "topology.kind nvswitch";
+  QTest::newRow("tiny bandwidth") << QStringList{"topology.link.bandwidth=1e-30 B/s"} << "topology.link.bandwidth"
+                                  << "expected a bandwidth of at least 1 Mb/s, found '1e-30 B/s'";
   QTest::newRow("name over two lines") << QStringList{"name=a\nb"} << "name"
                                        << "expected a one-line name, found a name spanning 2 lines";
 }
