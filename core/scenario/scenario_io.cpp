@@ -57,6 +57,13 @@ int secondDocumentLine(const std::string& text, int fallback) {
   return fallback;
 }
 
+// True when `path` is `key` or inside it ("topology.levels[1].uplinks" in "topology.levels").
+bool within(std::string path, const std::string& key) {
+  for (; !path.empty(); path = parentPath(path))
+    if (path == key) return true;
+  return false;
+}
+
 class Loader {
  public:
   Loader(std::string file, const std::string& text) : file_(std::move(file)) {
@@ -271,7 +278,7 @@ class Loader {
       } catch (const InputError& e) {
         size_t axis = point.size() - 1;
         for (size_t a = 0; a < point.size(); ++a)
-          if (e.keyPath() == point[a].first) axis = a;
+          if (within(e.keyPath(), point[a].first)) axis = a;
         const auto& values = s_.sweep[axis].values;
         size_t j = static_cast<size_t>(std::find(values.begin(), values.end(), point[axis].second) - values.begin());
         std::string with;
@@ -346,8 +353,10 @@ void applyOverrides(Scenario& s, const std::vector<std::string>& assignments) {
   try {
     validateScenario(s, [&](std::string_view p) { return keys.count(std::string(p)) > 0; });
   } catch (const InputError& e) {
-    InputLocation where = keys.count(e.keyPath()) ? InputLocation{"--set", 0, 0} : InputLocation{};
-    throw InputError(where, e.keyPath(), e.expected(), e.found(), e.hint());
+    const auto flagged = [&](const std::string& k) { return within(e.keyPath(), k); };
+    const bool set = std::any_of(keys.begin(), keys.end(), flagged);
+    throw InputError(set ? InputLocation{"--set", 0, 0} : InputLocation{}, e.keyPath(), e.expected(), e.found(),
+                     e.hint());
   }
 }
 

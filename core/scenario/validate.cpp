@@ -10,6 +10,7 @@
 #include "moe/routing_trace.h"
 #include "scenario/input_error.h"
 #include "scenario/quantity.h"
+#include "topology/hierarchy.h"
 
 namespace fl {
 namespace {
@@ -88,6 +89,7 @@ void checkTopology(const TopologySpec& t, const Checker& c) {
       for (size_t i = 0; i < t.levels.size(); ++i)
         if (t.levels[i].count < 1)
           c.fail({"topology.levels[" + str(i) + "].count"}, "a count of at least 1", str(t.levels[i].count));
+      topo::checkLevelUplinks(t.levels);
       if (n < 2) c.fail({"topology.levels"}, "at least 2 endpoints (product of level counts)", str(n));
       if (n > kMaxEndpoints)
         c.fail({"topology.levels"}, "at most " + str(kMaxEndpoints) + " endpoints (product of level counts)",

@@ -284,6 +284,11 @@ class TestCli : public QObject {
         << QStringList{"run", "@SMALL@", "--seed", "99999999999999999999"} << QStringList{"--seed"} << QString();
     QTest::newRow("--seed on validate")
         << QStringList{"validate", "@SMALL@", "--seed", "3"} << QStringList{"--seed"} << QString();
+    QTest::newRow("--set per_gpu uplinks on the GPU level")
+        << QStringList{"validate", "@SMALL@", "--set", "topology.kind=hierarchy", "--set",
+                       "topology.levels=[{count: 2, bandwidth: 1 GB/s, latency: 0 ns}, "
+                       "{count: 4, bandwidth: 1 GB/s, latency: 0 ns, uplinks: per_gpu}]"}
+        << QStringList{"--set: topology.levels[1].uplinks: expected shared on the GPU level"} << QString();
     QTest::newRow("--set a tiny bandwidth")
         << QStringList{"validate", "@SMALL@", "--set", "topology.link.bandwidth=1 B/s"}
         << QStringList{"--set: topology.link.bandwidth: expected a bandwidth of at least 1 Mb/s, found '1 B/s'"}

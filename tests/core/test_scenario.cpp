@@ -292,6 +292,12 @@ void TestScenario::overrideErrors_data() {
                                    << "workload.collective.algorithm" << "topology.kind nvswitch";
   QTest::newRow("tiny bandwidth") << QStringList{"topology.link.bandwidth=1e-30 B/s"} << "topology.link.bandwidth"
                                   << "expected a bandwidth of at least 1 Mb/s, found '1e-30 B/s'";
+  // The levels come from a flag as a whole: the element's error is still the flag's.
+  QTest::newRow("per_gpu on the GPU level")
+      << QStringList{"topology.kind=hierarchy",
+                     "topology.levels=[{count: 2, bandwidth: 1 GB/s, latency: 0 ns}, "
+                     "{count: 4, bandwidth: 1 GB/s, latency: 0 ns, uplinks: per_gpu}]"}
+      << "topology.levels[1].uplinks" << "expected shared on the GPU level (the last one), found per_gpu";
   QTest::newRow("name over two lines") << QStringList{"name=a\nb"} << "name"
                                        << "expected a one-line name, found a name spanning 2 lines";
 }
