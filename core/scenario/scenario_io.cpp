@@ -88,7 +88,7 @@ class Loader {
     try {
       validateScenario(s_, [this](std::string_view p) { return keys_.count(std::string(p)) > 0; });
     } catch (const InputError& e) {
-      throw InputError(locate(e.keyPath()), e.keyPath(), e.expected(), e.found(), e.hint());
+      throw InputError(locate(locateKeyOf(e)), e.keyPath(), e.expected(), e.found(), e.hint());
     }
     for (auto it = root.begin(); it != root.end(); ++it)
       if (it->first.Scalar() == "sweep") readSweep(it->second, locationOf(it->first));
@@ -278,7 +278,7 @@ class Loader {
       } catch (const InputError& e) {
         size_t axis = point.size() - 1;
         for (size_t a = 0; a < point.size(); ++a)
-          if (within(e.keyPath(), point[a].first)) axis = a;
+          if (within(locateKeyOf(e), point[a].first)) axis = a;
         const auto& values = s_.sweep[axis].values;
         size_t j = static_cast<size_t>(std::find(values.begin(), values.end(), point[axis].second) - values.begin());
         std::string with;
@@ -353,7 +353,7 @@ void applyOverrides(Scenario& s, const std::vector<std::string>& assignments) {
   try {
     validateScenario(s, [&](std::string_view p) { return keys.count(std::string(p)) > 0; });
   } catch (const InputError& e) {
-    const auto flagged = [&](const std::string& k) { return within(e.keyPath(), k); };
+    const auto flagged = [&](const std::string& k) { return within(locateKeyOf(e), k); };
     const bool set = std::any_of(keys.begin(), keys.end(), flagged);
     throw InputError(set ? InputLocation{"--set", 0, 0} : InputLocation{}, e.keyPath(), e.expected(), e.found(),
                      e.hint());

@@ -298,6 +298,9 @@ void TestScenario::overrideErrors_data() {
                      "topology.levels=[{count: 2, bandwidth: 1 GB/s, latency: 0 ns}, "
                      "{count: 4, bandwidth: 1 GB/s, latency: 0 ns, uplinks: per_gpu}]"}
       << "topology.levels[1].uplinks" << "expected shared on the GPU level (the last one), found per_gpu";
+  QTest::newRow("gpu.sms below the comm SMs")
+      << QStringList{"workload.kind=moe_layer", "gpu.sms=8"} << "scheme.comm_sms"
+      << "scheme.comm_sms: expected at most gpu.sms (8) SMs, found 20 (lower scheme.comm_sms or raise gpu.sms)";
   QTest::newRow("name over two lines") << QStringList{"name=a\nb"} << "name"
                                        << "expected a one-line name, found a name spanning 2 lines";
 }
