@@ -242,6 +242,11 @@ class Loader {
           continue;
         }
         axis.key = detail::scalarText(it->second, path + ".key", {file_, true, kat}, "a key path");
+        for (size_t a = 0; a < s_.sweep.size(); ++a)
+          if (s_.sweep[a].key == axis.key)
+            throw InputError(locationOf(it->second), path + ".key", "each sweep key once",
+                             "a second axis over " + axis.key + " (the first is sweep[" + std::to_string(a) + "])",
+                             "merge their values into one axis");
         if (!isSettablePath(s_, axis.key)) {
           try {
             (void)getValue(s_, axis.key);  // throws with the did-you-mean hint
@@ -341,6 +346,11 @@ void applyOverride(Scenario& s, std::string_view assignment) {
     throw InputError(where, "", "key.path=value", "'" + std::string(assignment) + "'");
   std::string key(assignment.substr(0, eq));
   while (!key.empty() && key.back() == ' ') key.pop_back();
+  for (size_t a = 0; a < s.sweep.size(); ++a)
+    if (within(key, s.sweep[a].key))
+      throw InputError(where, key, "a key no sweep axis sets",
+                       key + ", which sweep[" + std::to_string(a) + "] sets at every point",
+                       "the sweep's values would replace it: change sweep[" + std::to_string(a) + "].values instead");
   setValue(s, key, assignment.substr(eq + 1), where);
 }
 

@@ -21,6 +21,7 @@ Scenario parseScenario(const std::string& yamlText, const std::string& fileNameF
 // YAML flow text, "[0, 3]"). Errors are located at file "--set". Checks the key's own
 // type and range only: combinations are checked by applyOverrides or validateScenario
 // once all flags are applied, since one flag alone may pass through an impossible state.
+// A key a sweep axis of `s` sets (or a part of it) is an error: the sweep would replace it.
 void applyOverride(Scenario& s, std::string_view assignment);
 // Applies every flag in order, then validateScenario(); a cross-field error names an
 // overridden key when one is involved.

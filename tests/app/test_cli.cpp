@@ -82,6 +82,18 @@ sweep:
     values: [ring, nvls]
 )";
 
+// A sweep over run.seed, which --seed and --set run.seed would set in vain.
+const char* const kSeedSweepScenario = R"(fabriclab: 1
+name: seed-sweep
+topology: {preset: dgx-h100}
+workload:
+  kind: collective
+  collective: {op: all_reduce, algorithm: ring, size: 64 KiB}
+sweep:
+  - key: run.seed
+    values: [1, 2]
+)";
+
 // Long enough (seconds) to be interrupted.
 const char* const kLongScenario = R"(fabriclab: 1
 name: long
@@ -111,7 +123,7 @@ class TestCli : public QObject {
 
  private:
   QTemporaryDir tmp_;
-  QString small_, mesh_, sweep_, long_;
+  QString small_, mesh_, sweep_, seedSweep_, long_;
 
   QString cliPath() const { return QStringLiteral(FABRICLAB_CLI); }
   QString tmpPath(const QString& name) const { return tmp_.filePath(name); }
@@ -143,11 +155,12 @@ class TestCli : public QObject {
     return r;
   }
 
-  // Replaces @SMALL@, @MESH@ and @TMP@ in arguments.
+  // Replaces @SMALL@, @MESH@, @SEEDSWEEP@ and @TMP@ in arguments.
   QStringList expand(QStringList args) const {
     for (QString& a : args) {
       a.replace("@SMALL@", small_);
       a.replace("@MESH@", mesh_);
+      a.replace("@SEEDSWEEP@", seedSweep_);
       a.replace("@TMP@", tmp_.path());
     }
     return args;
@@ -160,8 +173,9 @@ class TestCli : public QObject {
     small_ = writeFile("small.yaml", kSmallScenario);
     mesh_ = writeFile("mesh.yaml", kMeshTrafficScenario);
     sweep_ = writeFile("sweep.yaml", kSweepScenario);
+    seedSweep_ = writeFile("seed-sweep.yaml", kSeedSweepScenario);
     long_ = writeFile("long.yaml", kLongScenario);
-    QVERIFY(!small_.isEmpty() && !mesh_.isEmpty() && !sweep_.isEmpty() && !long_.isEmpty());
+    QVERIFY(!small_.isEmpty() && !mesh_.isEmpty() && !sweep_.isEmpty() && !seedSweep_.isEmpty() && !long_.isEmpty());
   }
 
   // (a) Every bad scenario file: validate and run exit 2 and name the key path and line.
@@ -284,6 +298,14 @@ class TestCli : public QObject {
         << QStringList{"run", "@SMALL@", "--seed", "99999999999999999999"} << QStringList{"--seed"} << QString();
     QTest::newRow("--seed on validate")
         << QStringList{"validate", "@SMALL@", "--seed", "3"} << QStringList{"--seed"} << QString();
+    QTest::newRow("--seed on a sweep over run.seed")
+        << QStringList{"run", "@SEEDSWEEP@", "--seed", "3"}
+        << QStringList{"--seed: run.seed: expected a key no sweep axis sets, found run.seed, which sweep[0] sets"}
+        << QString();
+    QTest::newRow("--set a swept key")
+        << QStringList{"validate", "@SEEDSWEEP@", "--set", "run.seed=3"}
+        << QStringList{"--set: run.seed: expected a key no sweep axis sets", "change sweep[0].values instead"}
+        << QString();
     QTest::newRow("--set per_gpu uplinks on the GPU level")
         << QStringList{"validate", "@SMALL@", "--set", "topology.kind=hierarchy", "--set",
                        "topology.levels=[{count: 2, bandwidth: 1 GB/s, latency: 0 ns}, "
@@ -324,7 +346,7 @@ class TestCli : public QObject {
     QVERIFY2(out.endsWith(")"), qPrintable(out));
     QVERIFY(r.err.isEmpty());
 
-    const CliRun s = cli({"validate", sweep_, "--set", "workload.collective.size=1 MiB"});
+    const CliRun s = cli({"validate", sweep_, "--set", "run.seed=3"});
     QCOMPARE(s.exitCode, 0);
     QVERIFY2(QString::fromUtf8(s.out).contains("sweep of 4 points"), s.out.constData());
   }

@@ -40,6 +40,8 @@ class TestScenario : public QObject {
   void badFiles();
   void overrideErrors_data();
   void overrideErrors();
+  void overrideSweptKey_data();
+  void overrideSweptKey();
   void overridesApply();
 };
 
@@ -316,6 +318,27 @@ void TestScenario::overrideErrors() {
   QCOMPARE(QString::fromStdString(e.keyPath()), keyPath);
   QCOMPARE(e.where().file, std::string("--set"));
   QVERIFY2(QString(e.what()).startsWith("--set: "), e.what());
+  QVERIFY2(QString(e.what()).contains(message), e.what());
+}
+
+// A flag setting what a sweep axis sets would be replaced at every point: an error.
+void TestScenario::overrideSweptKey_data() {
+  QTest::addColumn<QString>("flag");
+  QTest::addColumn<QString>("message");
+  QTest::newRow("the swept key")
+      << "run.seed=3"
+      << "--set: run.seed: expected a key no sweep axis sets, found run.seed, which sweep[1] sets at every point";
+  QTest::newRow("inside a swept list") << "topology.levels[0].count=3"
+                                       << "found topology.levels[0].count, which sweep[0] sets at every point";
+}
+
+void TestScenario::overrideSweptKey() {
+  QFETCH(QString, flag);
+  QFETCH(QString, message);
+  fl::Scenario s = loadGood("hierarchy_three_levels.yaml");
+  s.sweep = {{"topology.levels", {"[{count: 2, bandwidth: 1 GB/s, latency: 0 ns}, {count: 4, bandwidth: 1 GB/s, latency: 0 ns}]"}},
+             {"run.seed", {"1", "2"}}};
+  const fl::InputError e = expectError([&] { fl::applyOverrides(s, {flag.toStdString()}); });
   QVERIFY2(QString(e.what()).contains(message), e.what());
 }
 
