@@ -207,6 +207,10 @@ void TestSchema::setValueErrors_data() {
   QTest::newRow("level bandwidth below 1 Mb/s")
       << "topology.levels" << "[{count: 2, bandwidth: 999 Kb/s, latency: 0 ns}]" << "topology.levels[0].bandwidth"
       << "expected a bandwidth of at least 1 Mb/s, found '999 Kb/s'";
+  QTest::newRow("unknown level field") << "topology.levels[0].speed" << "1" << "topology.levels[0].speed"
+                                       << "expected a field of a level (name, count, bandwidth, latency, uplinks), found 'speed'";
+  QTest::newRow("level field typo") << "topology.levels[0].latenc" << "1 ns" << "topology.levels[0].latenc"
+                                    << "(did you mean 'latency'?)";
   QTest::newRow("name of three lines") << "name" << "a\nb\nc" << "name"
                                        << "expected a one-line name, found a name spanning 3 lines (an unclosed quote?)";
   QTest::newRow("control character escaped") << "workload.collective.op" << "all\x01" << "workload.collective.op"
