@@ -92,6 +92,7 @@ class Loader {
     }
     for (auto it = root.begin(); it != root.end(); ++it)
       if (it->first.Scalar() == "sweep") readSweep(it->second, locationOf(it->first));
+    checkTopologyKeys();
     checkSweepPoints();
     return s_;
   }
@@ -271,6 +272,31 @@ class Loader {
         }
       }
       s_.sweep.push_back(axis);
+    }
+  }
+
+  // A key the topology kind never reads, written in the file or swept, would be silently
+  // unused: an error at that key (keys a preset filled do not count; with topology.kind
+  // swept, a key read by any of its kinds is fine).
+  void checkTopologyKeys() {
+    const std::string kind = getValue(s_, "topology.kind");
+    std::set<std::string> kinds = {kind};
+    for (const SweepAxis& a : s_.sweep)
+      if (a.key == "topology.kind") kinds.insert(a.values.begin(), a.values.end());
+    for (const ParamSpec& p : schema()) {
+      const auto& read = p.topologyKinds;
+      if (read.empty() || std::any_of(read.begin(), read.end(), [&](const std::string& k) { return kinds.count(k); }))
+        continue;
+      const std::string expected = "no " + joinList(read, " or ") + " keys for " +
+                                   (kind == "nvswitch" ? "an " : "a ") + kind + " topology";
+      const std::string hint =
+          "only " + joinList(read, " and ") + " topologies read " + p.path + ": remove it, or set topology.kind";
+      if (auto it = keys_.find(p.path); it != keys_.end()) throw InputError(it->second, p.path, expected, p.path, hint);
+      for (size_t a = 0; a < s_.sweep.size(); ++a)
+        if (within(s_.sweep[a].key, p.path)) {
+          const std::string path = "sweep[" + std::to_string(a) + "].key";
+          throw InputError(keys_[path], path, expected, s_.sweep[a].key, hint);
+        }
     }
   }
 

@@ -13,7 +13,8 @@ namespace fl {
 
 // Loads and fully validates a file. The schema version `fabriclab: 1` is required;
 // topology.preset is applied before every other key, so explicit keys override it
-// whatever their order in the file. The text must be one YAML document.
+// whatever their order in the file. The text must be one YAML document, and may not
+// write (or sweep) keys its topology kind does not read unless topology.kind is swept.
 Scenario loadScenario(const std::string& path);
 Scenario parseScenario(const std::string& yamlText, const std::string& fileNameForErrors);
 
@@ -29,7 +30,8 @@ void applyOverrides(Scenario& s, const std::vector<std::string>& assignments);
 
 // Readable YAML with quantity strings ("25 GB/s"). Writes topology.preset plus only the
 // keys whose value differs from what the preset and the defaults give, so that
-// parseScenario(saveScenarioText(s)) == s.
+// parseScenario(saveScenarioText(s)) == s, but for keys the topology kind does not read
+// (left out, unless topology.kind is swept: the loader refuses them).
 std::string saveScenarioText(const Scenario& s);
 // Writes a temporary file in the same directory, then renames it over `path`, so a
 // failed save never leaves half a file. Throws InputError naming the file.

@@ -52,6 +52,9 @@ struct ParamSpec {
   std::optional<QuantityKind> quantity;    // set for bytes, bandwidth, time, fraction
   bool scalar = true;  // one line of text; false: the text is a YAML flow list
   bool oneLine = false;  // a text that may not span lines (name)
+  // The topology.kind values a topology key applies to, as its doc begins ("mesh: ...");
+  // empty: every kind. A file may not write a key its kind ignores.
+  std::vector<std::string> topologyKinds;
   std::string zeroMeans;  // what 0 stands for ("no limit"), when not a plain zero
   std::function<std::string(const Scenario&)> get;
   std::function<void(Scenario&, const YAML::Node&, const ValueSource&)> set;

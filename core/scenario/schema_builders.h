@@ -41,6 +41,17 @@ inline ParamSpec base(std::string path, std::string type, Range r, std::string d
   return p;
 }
 
+// The topology kinds a topology key's doc starts with ("mesh: ...", "nvswitch and mesh:
+// ..."), as the GUI shows which keys apply: ParamSpec::topologyKinds.
+inline std::vector<std::string> topologyKindsOfDoc(const std::string& doc) {
+  const std::string scope = doc.substr(0, doc.find(':'));
+  std::vector<std::string> kinds;
+  if (scope.size() == doc.size()) return kinds;
+  for (const char* kind : {"nvswitch", "mesh", "hierarchy"})
+    if (scope.find(kind) != std::string::npos) kinds.emplace_back(kind);
+  return kinds;
+}
+
 // A key whose 0 is a setting of its own rather than a quantity of nothing.
 inline ParamSpec zeroMeans(ParamSpec p, std::string meaning) {
   p.zeroMeans = std::move(meaning);

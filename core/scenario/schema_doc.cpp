@@ -101,9 +101,11 @@ keys and impossible combinations (more links per GPU than switch ports allow, nv
 mesh, a traffic matrix of the wrong size, ...). A combination error points at the key
 written in the file; a value that came from the preset points at `topology.preset`.
 
-A file holds one YAML document (a second `---` is an error) and `name` is one line. A
-sweep names each key once, and `--set` (or `--seed`) may not set a key a sweep axis
-sets, since the sweep would replace it.
+A file holds one YAML document (a second `---` is an error) and `name` is one line. Keys
+the topology kind does not read (`topology.rows` in an nvswitch file, `topology.gpus` on
+a mesh, `topology.levels` outside a hierarchy) are errors, unless `topology.kind` is
+swept; keys a preset fills do not count. A sweep names each key once, and `--set` (or
+`--seed`) may not set a key a sweep axis sets, since the sweep would replace it.
 )";
 
 void sectionTable(std::ostringstream& out, const std::string& title, const std::string& prefix) {

@@ -34,6 +34,7 @@ class TestScenario : public QObject {
   void sweepExpansion();
   void savedFileIsShort();
   void roundTripAwkwardText();
+  void savedKeysFollowKind();
   void saveToFile();
   void missingFile();
   void badFiles_data();
@@ -217,6 +218,21 @@ void TestScenario::roundTripAwkwardText() {
              {"topology.levels[1].bandwidth", {"50 GB/s"}}};
   const std::string text = fl::saveScenarioText(s);
   QVERIFY2(fl::parseScenario(text, "saved") == s, text.c_str());
+}
+
+// Keys the topology kind does not read are not saved (the loader would refuse them),
+// unless topology.kind is swept and some point reads them.
+void TestScenario::savedKeysFollowKind() {
+  fl::Scenario s;
+  s.topology.rows = 4;
+  QVERIFY(fl::saveScenarioText(s).find("rows: 4") == std::string::npos);
+  s.topology.kind = fl::TopologyKind::Mesh;
+  QVERIFY(fl::saveScenarioText(s).find("rows: 4") != std::string::npos);
+  s.topology.kind = fl::TopologyKind::NvSwitch;
+  s.sweep = {{"topology.kind", {"nvswitch", "mesh"}}};
+  const std::string text = fl::saveScenarioText(s);
+  QVERIFY2(text.find("rows: 4") != std::string::npos, text.c_str());
+  QVERIFY(fl::parseScenario(text, "saved") == s);
 }
 
 void TestScenario::saveToFile() {
