@@ -1,5 +1,9 @@
 #include "scenario/input_error.h"
 
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+
 namespace fl {
 namespace {
 
@@ -39,6 +43,14 @@ std::string escaped(std::string_view text, std::size_t maxChars, bool& cut) {
 }
 
 }  // namespace
+
+std::string fileErrorText(int errorNumber) {
+  if (errorNumber == ENOENT) return "no such file";
+  if (errorNumber == EACCES || errorNumber == EPERM) return "permission denied";
+  std::string text = std::strerror(errorNumber);
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
 
 std::string printableFound(std::string_view text) {
   bool cut = false;

@@ -21,6 +21,10 @@ struct InputLocation {
 constexpr std::size_t kMaxQuotedChars = 80;
 std::string printableFound(std::string_view text);
 
+// Found-text for a file that could not be opened or examined, from its errno:
+// "no such file", "permission denied", else the system's message in lower case.
+std::string fileErrorText(int errorNumber);
+
 class InputError : public std::runtime_error {
  public:
   // `found` is kept as printableFound(found); the key path is escaped in the message.

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -352,12 +353,18 @@ Scenario parseScenario(const std::string& yamlText, const std::string& fileNameF
   }
 }
 
-Scenario loadScenario(const std::string& path) {
+void requireReadableScenarioFile(const std::string& path, const std::string& keyPath) {
+  const std::string expected = "a readable scenario file";
   std::error_code ec;
-  if (!std::filesystem::exists(path, ec))
-    throw InputError({path, 0, 0}, "", "a readable scenario file", "no such file");
-  if (std::filesystem::is_directory(path, ec))
-    throw InputError({path, 0, 0}, "", "a readable scenario file", "a directory");
+  const std::filesystem::file_status status = std::filesystem::status(path, ec);
+  if (ec) throw InputError({path, 0, 0}, keyPath, expected, fileErrorText(ec.value()));
+  if (std::filesystem::is_directory(status)) throw InputError({path, 0, 0}, keyPath, expected, "a directory");
+  const std::ifstream in(path, std::ios::binary);
+  if (!in.is_open()) throw InputError({path, 0, 0}, keyPath, expected, fileErrorText(errno));
+}
+
+Scenario loadScenario(const std::string& path) {
+  requireReadableScenarioFile(path);
   std::ifstream in(path, std::ios::binary);
   std::stringstream text;
   text << in.rdbuf();

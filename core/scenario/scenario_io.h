@@ -16,6 +16,10 @@ namespace fl {
 // whatever their order in the file. The text must be one YAML document, and may not
 // write (or sweep) keys its topology kind does not read unless topology.kind is swept.
 Scenario loadScenario(const std::string& path);
+// Throws InputError naming `keyPath` at file `path` unless it is a file this process can
+// read; found says why, from the system's error: "no such file", "permission denied"
+// (also for a directory on the way it may not enter), "a directory", ...
+void requireReadableScenarioFile(const std::string& path, const std::string& keyPath = {});
 Scenario parseScenario(const std::string& yamlText, const std::string& fileNameForErrors);
 
 // One --set flag, "key.path=value": the value is parsed exactly as in a file (lists as

@@ -4,6 +4,7 @@
 // process, are test_result_writers.
 #include <signal.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include <map>
 
@@ -315,6 +316,30 @@ class TestCli : public QObject {
         << QStringList{"validate", "@SMALL@", "--set", "topology.link.bandwidth=1 B/s"}
         << QStringList{"--set: topology.link.bandwidth: expected a bandwidth of at least 1 Mb/s, found '1 B/s'"}
         << QString();
+  }
+
+  // A scenario behind a directory the user may not enter: the system's reason, not
+  // "no such file" (as nobody when the tests run as root, who passes every check).
+  void unreadableScenario() {
+    const QString locked = tmpPath("locked");
+    QVERIFY(QDir(tmp_.path()).mkdir("locked"));
+    QVERIFY(QFile::copy(small_, locked + "/s.yaml"));
+    QVERIFY(QFile::setPermissions(locked, QFileDevice::Permissions()));
+    QProcess p;
+    const QStringList args = {"validate", locked + "/s.yaml"};
+    if (::geteuid() == 0)
+      p.start("setpriv", QStringList{"--reuid=65534", "--regid=65534", "--clear-groups", cliPath()} + args);
+    else
+      p.start(cliPath(), args);
+    const bool finished = p.waitForFinished(60000);
+    QFile::setPermissions(locked, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+    QFile::remove(locked + "/s.yaml");
+    QDir(tmp_.path()).rmdir("locked");
+    QVERIFY(finished);
+    const QString err = QString::fromUtf8(p.readAllStandardError());
+    QVERIFY2(p.exitCode() == 2, qPrintable(err));
+    QVERIFY2(err.contains(locked + "/s.yaml: SCENARIO: expected a readable scenario file, found permission denied"),
+             qPrintable(err));
   }
 
   void badUsage() {

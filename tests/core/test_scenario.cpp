@@ -1,7 +1,11 @@
 // Scenario files and overrides: presets, loading, saving, --set, sweeps and the error
 // locations of every file in tests/data/bad/ (schema and validation: test_schema.cpp).
 // Expected values come from hardware.md, the brief's closed forms and hand counts.
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <QtTest>
+#include <optional>
 
 #include "scenario/scenario_io.h"
 #include "scenario/schema.h"
@@ -36,7 +40,8 @@ class TestScenario : public QObject {
   void roundTripAwkwardText();
   void savedKeysFollowKind();
   void saveToFile();
-  void missingFile();
+  void unreadableFile_data();
+  void unreadableFile();
   void badFiles_data();
   void badFiles();
   void overrideErrors_data();
@@ -248,11 +253,40 @@ void TestScenario::saveToFile() {
   QCOMPARE(e.expected(), std::string("a writable scenario file"));
 }
 
-void TestScenario::missingFile() {
-  const fl::InputError e = expectError([] { fl::loadScenario("/nonexistent/scenario.yaml"); });
-  QCOMPARE(e.where().file, std::string("/nonexistent/scenario.yaml"));
-  QCOMPARE(e.expected(), std::string("a readable scenario file"));
-  QCOMPARE(e.found(), std::string("no such file"));
+void TestScenario::unreadableFile_data() {
+  QTest::addColumn<QString>("path");  // @TMP@: a directory of the test's own
+  QTest::addColumn<QString>("found");
+  QTest::newRow("missing") << "/nonexistent/scenario.yaml" << "no such file";
+  QTest::newRow("a directory") << "@TMP@" << "a directory";
+  QTest::newRow("behind a directory without permission") << "@TMP@/locked/s.yaml" << "permission denied";
+}
+
+void TestScenario::unreadableFile() {
+  QFETCH(QString, path);
+  QFETCH(QString, found);
+  QTemporaryDir dir;
+  QVERIFY(QDir(dir.path()).mkdir("locked"));
+  QFile file(dir.path() + "/locked/s.yaml");
+  QVERIFY(file.open(QIODevice::WriteOnly));
+  file.write("fabriclab: 1\n");
+  file.close();
+  const std::string locked = (dir.path() + "/locked").toStdString(), p = path.replace("@TMP@", dir.path()).toStdString();
+  QCOMPARE(::chmod(locked.c_str(), 0), 0);
+  // Root passes every permission check: read as nobody, as a user would.
+  const bool root = ::geteuid() == 0;
+  if (root) QCOMPARE(::seteuid(65534), 0);
+  std::optional<fl::InputError> e;
+  try {
+    fl::loadScenario(p);
+  } catch (const fl::InputError& error) {
+    e = error;
+  }
+  if (root) QCOMPARE(::seteuid(0), 0);
+  QCOMPARE(::chmod(locked.c_str(), 0700), 0);
+  QVERIFY(e);
+  QCOMPARE(e->where().file, p);
+  QCOMPARE(e->expected(), std::string("a readable scenario file"));
+  QCOMPARE(QString::fromStdString(e->found()), found);
 }
 
 // Each file's first line: "# expect: <key path> line <N>" ("-" = no key path, line 0 =
