@@ -89,15 +89,7 @@ struct ScenarioOptions {
   std::string seed, threads;  // shorthands for --set run.seed= / run.threads=
 };
 
-void requireReadableFile(const std::string& path) {
-  std::error_code ec;
-  if (!fs::exists(path, ec))
-    throw fl::InputError({path, 0, 0}, "SCENARIO", "an existing scenario file", "no such file");
-  if (fs::is_directory(path, ec))
-    throw fl::InputError({path, 0, 0}, "SCENARIO", "a scenario file", "a directory");
-  std::ifstream in(path);
-  if (!in) throw fl::InputError({path, 0, 0}, "SCENARIO", "a readable scenario file", "no read permission");
-}
+void requireReadableFile(const std::string& path) { fl::requireReadableScenarioFile(path, "SCENARIO"); }
 
 // Applies `key=value` for a shorthand option, reporting errors against the option.
 void applyShorthand(fl::Scenario& s, const std::string& option, const std::string& key,

@@ -4,6 +4,8 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -35,9 +37,40 @@ std::string parentPath(const std::string& path) {
   return cut == std::string::npos ? std::string() : path.substr(0, cut);
 }
 
+bool blankOrComment(const std::string& line) {
+  const size_t b = line.find_first_not_of(" \t\r");
+  return b == std::string::npos || line[b] == '#';
+}
+
+// The 1-based line of the '---' that starts the second document: the first one after
+// any content ('---' at the very start only opens the first document); else `fallback`.
+int secondDocumentLine(const std::string& text, int fallback) {
+  std::istringstream in(text);
+  bool content = false;
+  int n = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++n;
+    const bool marker =
+        line.rfind("---", 0) == 0 && (line.size() == 3 || std::isspace(static_cast<unsigned char>(line[3])));
+    if (marker && content) return n;
+    if (!blankOrComment(line) && line[0] != '%') content = true;  // directives precede documents
+  }
+  return fallback;
+}
+
+// True when `path` is `key` or inside it ("topology.levels[1].uplinks" in "topology.levels").
+bool within(std::string path, const std::string& key) {
+  for (; !path.empty(); path = parentPath(path))
+    if (path == key) return true;
+  return false;
+}
+
 class Loader {
  public:
-  explicit Loader(std::string file) : file_(std::move(file)) {}
+  Loader(std::string file, const std::string& text) : file_(std::move(file)) {
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) lines_.push_back(line);
+  }
 
   Scenario load(const YAML::Node& root) {
     if (!root.IsDefined() || root.IsNull())
@@ -46,16 +79,21 @@ class Loader {
     if (!root.IsMap())
       throw InputError(locationOf(root), "", "a scenario map starting with 'fabriclab: 1'",
                        detail::describeNode(root));
+    // Before anything else: an unclosed quote may have taken in the keys below it.
+    for (auto it = root.begin(); it != root.end(); ++it)
+      if (const ParamSpec* p = it->first.IsScalar() ? findParam(it->first.Scalar()) : nullptr; p && p->oneLine)
+        detail::requireOneLine(valueLines(root, it), p->path, locationOf(it->second));
     checkVersion(root);
     applyPresetFirst(root);
     walk(root, "");
     try {
       validateScenario(s_, [this](std::string_view p) { return keys_.count(std::string(p)) > 0; });
     } catch (const InputError& e) {
-      throw InputError(locate(e.keyPath()), e.keyPath(), e.expected(), e.found(), e.hint());
+      throw InputError(locate(locateKeyOf(e)), e.keyPath(), e.expected(), e.found(), e.hint());
     }
     for (auto it = root.begin(); it != root.end(); ++it)
       if (it->first.Scalar() == "sweep") readSweep(it->second, locationOf(it->first));
+    checkTopologyKeys();
     checkSweepPoints();
     return s_;
   }
@@ -148,6 +186,17 @@ class Loader {
     }
   }
 
+  // The lines the value of `entry` (in a block map) spans: from its first line to the
+  // last line before the next key that holds more than a comment.
+  int valueLines(const YAML::Node& map, YAML::const_iterator entry) const {
+    const int first = entry->second.Mark().line;
+    if (map.Style() == YAML::EmitterStyle::Flow || !entry->second.IsScalar() || first < 0) return 1;
+    int last = static_cast<int>(lines_.size()) - 1;
+    if (++entry != map.end()) last = entry->first.Mark().line - 1;
+    while (last > first && blankOrComment(lines_[static_cast<size_t>(last)])) --last;
+    return std::max(last - first + 1, 1);
+  }
+
   // Remembers where list elements were written, for errors like topology.levels[2].count.
   void recordNested(const YAML::Node& n, const std::string& path) {
     if (n.IsSequence()) {
@@ -195,6 +244,11 @@ class Loader {
           continue;
         }
         axis.key = detail::scalarText(it->second, path + ".key", {file_, true, kat}, "a key path");
+        for (size_t a = 0; a < s_.sweep.size(); ++a)
+          if (s_.sweep[a].key == axis.key)
+            throw InputError(locationOf(it->second), path + ".key", "each sweep key once",
+                             "a second axis over " + axis.key + " (the first is sweep[" + std::to_string(a) + "])",
+                             "merge their values into one axis");
         if (!isSettablePath(s_, axis.key)) {
           try {
             (void)getValue(s_, axis.key);  // throws with the did-you-mean hint
@@ -222,6 +276,31 @@ class Loader {
     }
   }
 
+  // A key the topology kind never reads, written in the file or swept, would be silently
+  // unused: an error at that key (keys a preset filled do not count; with topology.kind
+  // swept, a key read by any of its kinds is fine).
+  void checkTopologyKeys() {
+    const std::string kind = getValue(s_, "topology.kind");
+    std::set<std::string> kinds = {kind};
+    for (const SweepAxis& a : s_.sweep)
+      if (a.key == "topology.kind") kinds.insert(a.values.begin(), a.values.end());
+    for (const ParamSpec& p : schema()) {
+      const auto& read = p.topologyKinds;
+      if (read.empty() || std::any_of(read.begin(), read.end(), [&](const std::string& k) { return kinds.count(k); }))
+        continue;
+      const std::string expected = "no " + joinList(read, " or ") + " keys for " +
+                                   (kind == "nvswitch" ? "an " : "a ") + kind + " topology";
+      const std::string hint =
+          "only " + joinList(read, " and ") + " topologies read " + p.path + ": remove it, or set topology.kind";
+      if (auto it = keys_.find(p.path); it != keys_.end()) throw InputError(it->second, p.path, expected, p.path, hint);
+      for (size_t a = 0; a < s_.sweep.size(); ++a)
+        if (within(s_.sweep[a].key, p.path)) {
+          const std::string path = "sweep[" + std::to_string(a) + "].key";
+          throw InputError(keys_[path], path, expected, s_.sweep[a].key, hint);
+        }
+    }
+  }
+
   // Every point must be a valid scenario: errors name the value that breaks it.
   void checkSweepPoints() {
     if (s_.sweep.empty() || sweepPointCount(s_) > kMaxSweepPointsChecked) return;
@@ -231,7 +310,7 @@ class Loader {
       } catch (const InputError& e) {
         size_t axis = point.size() - 1;
         for (size_t a = 0; a < point.size(); ++a)
-          if (e.keyPath() == point[a].first) axis = a;
+          if (within(locateKeyOf(e), point[a].first)) axis = a;
         const auto& values = s_.sweep[axis].values;
         size_t j = static_cast<size_t>(std::find(values.begin(), values.end(), point[axis].second) - values.begin());
         std::string with;
@@ -244,6 +323,7 @@ class Loader {
   }
 
   std::string file_;
+  std::vector<std::string> lines_;  // the file's text
   Scenario s_;
   std::map<std::string, InputLocation> keys_;  // every key path written, and where
 };
@@ -253,24 +333,38 @@ class Loader {
 Scenario parseScenario(const std::string& yamlText, const std::string& fileNameForErrors) {
   YAML::Node root;
   try {
-    root = YAML::Load(yamlText);
+    const std::vector<YAML::Node> documents = YAML::LoadAll(yamlText);
+    if (!documents.empty()) root = documents.front();
+    for (size_t i = 1; i < documents.size(); ++i) {
+      if (!documents[i].IsDefined() || documents[i].IsNull()) continue;  // a bare '---' at the end
+      const int line = secondDocumentLine(yamlText, documents[i].Mark().line + 1);
+      throw InputError({fileNameForErrors, line, 0}, "", "one YAML document",
+                       "a second one starting at line " + std::to_string(line),
+                       "a scenario is one document: remove the '---' and what follows, or merge it");
+    }
   } catch (const YAML::Exception& e) {
     throw InputError({fileNameForErrors, e.mark.line + 1, e.mark.column + 1}, "", "well-formed YAML",
                      "a syntax error (" + e.msg + ")");
   }
   try {
-    return Loader(fileNameForErrors).load(root);
+    return Loader(fileNameForErrors, yamlText).load(root);
   } catch (const YAML::Exception& e) {  // defensive: conversions inside yaml-cpp
     throw InputError({fileNameForErrors, e.mark.line + 1, e.mark.column + 1}, "", "valid YAML", e.msg);
   }
 }
 
-Scenario loadScenario(const std::string& path) {
+void requireReadableScenarioFile(const std::string& path, const std::string& keyPath) {
+  const std::string expected = "a readable scenario file";
   std::error_code ec;
-  if (!std::filesystem::exists(path, ec))
-    throw InputError({path, 0, 0}, "", "a readable scenario file", "no such file");
-  if (std::filesystem::is_directory(path, ec))
-    throw InputError({path, 0, 0}, "", "a readable scenario file", "a directory");
+  const std::filesystem::file_status status = std::filesystem::status(path, ec);
+  if (ec) throw InputError({path, 0, 0}, keyPath, expected, fileErrorText(ec.value()));
+  if (std::filesystem::is_directory(status)) throw InputError({path, 0, 0}, keyPath, expected, "a directory");
+  const std::ifstream in(path, std::ios::binary);
+  if (!in.is_open()) throw InputError({path, 0, 0}, keyPath, expected, fileErrorText(errno));
+}
+
+Scenario loadScenario(const std::string& path) {
+  requireReadableScenarioFile(path);
   std::ifstream in(path, std::ios::binary);
   std::stringstream text;
   text << in.rdbuf();
@@ -285,6 +379,11 @@ void applyOverride(Scenario& s, std::string_view assignment) {
     throw InputError(where, "", "key.path=value", "'" + std::string(assignment) + "'");
   std::string key(assignment.substr(0, eq));
   while (!key.empty() && key.back() == ' ') key.pop_back();
+  for (size_t a = 0; a < s.sweep.size(); ++a)
+    if (within(key, s.sweep[a].key))
+      throw InputError(where, key, "a key no sweep axis sets",
+                       key + ", which sweep[" + std::to_string(a) + "] sets at every point",
+                       "the sweep's values would replace it: change sweep[" + std::to_string(a) + "].values instead");
   setValue(s, key, assignment.substr(eq + 1), where);
 }
 
@@ -297,8 +396,10 @@ void applyOverrides(Scenario& s, const std::vector<std::string>& assignments) {
   try {
     validateScenario(s, [&](std::string_view p) { return keys.count(std::string(p)) > 0; });
   } catch (const InputError& e) {
-    InputLocation where = keys.count(e.keyPath()) ? InputLocation{"--set", 0, 0} : InputLocation{};
-    throw InputError(where, e.keyPath(), e.expected(), e.found(), e.hint());
+    const auto flagged = [&](const std::string& k) { return within(locateKeyOf(e), k); };
+    const bool set = std::any_of(keys.begin(), keys.end(), flagged);
+    throw InputError(set ? InputLocation{"--set", 0, 0} : InputLocation{}, e.keyPath(), e.expected(), e.found(),
+                     e.hint());
   }
 }
 

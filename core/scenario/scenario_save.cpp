@@ -1,6 +1,7 @@
 // Saving scenarios: short, readable files that load back to an equal Scenario.
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -76,10 +77,16 @@ std::string saveScenarioText(const Scenario& s) {
   // What loading would give without any key but the preset.
   Scenario base;
   if (!s.topology.preset.empty()) applyTopologyPreset(s.topology.preset, base.topology);
+  // Keys the topology kind does not read are left out: the loader refuses them (unless
+  // topology.kind is swept), and they mean nothing for this scenario.
+  const std::string kind = getValue(s, "topology.kind");
+  const bool kindSwept =
+      std::any_of(s.sweep.begin(), s.sweep.end(), [](const SweepAxis& a) { return a.key == "topology.kind"; });
   Section root;
   for (const ParamSpec& p : schema()) {
     const bool keep = p.path == "topology.preset" ? !s.topology.preset.empty() : p.get(s) != p.get(base);
-    if (!keep) continue;
+    const auto& read = p.topologyKinds;
+    if (!keep || (!kindSwept && !read.empty() && std::find(read.begin(), read.end(), kind) == read.end())) continue;
     Section* sec = &root;
     for (size_t start = 0;;) {
       size_t dot = p.path.find('.', start);

@@ -18,17 +18,20 @@ InputLocation ValueSource::at(const YAML::Node& node) const {
   return {file, m.line + 1, m.column + 1};
 }
 
+std::string ParamSpec::boundText(double v) const {
+  if (quantity == QuantityKind::Bandwidth && v == kMinBandwidth) return kMinBandwidthText;
+  if (quantity && *quantity != QuantityKind::Fraction) return formatQuantity(v, *quantity);
+  if (type == "int" || type == "list of ints") return std::to_string(static_cast<std::int64_t>(v));
+  return formatNumber(v);
+}
+
 std::string ParamSpec::rangeText() const {
-  auto fmt = [this](double v) {
-    if (quantity && *quantity != QuantityKind::Fraction) return formatQuantity(v, *quantity);
-    if (type == "int" || type == "list of ints") return std::to_string(static_cast<std::int64_t>(v));
-    return formatNumber(v);
-  };
+  const std::string zero = zeroAllowed ? "0 or " : "";
   if (min && max)
-    return minExclusive ? "greater than " + fmt(*min) + " and at most " + fmt(*max)
-                        : "from " + fmt(*min) + " to " + fmt(*max);
-  if (min) return (minExclusive ? "greater than " : "at least ") + fmt(*min);
-  if (max) return "at most " + fmt(*max);
+    return minExclusive ? "greater than " + boundText(*min) + " and at most " + boundText(*max)
+                        : zero + "from " + boundText(*min) + " to " + boundText(*max);
+  if (min) return zero + (minExclusive ? "greater than " : "at least ") + boundText(*min);
+  if (max) return "at most " + boundText(*max);
   return {};
 }
 
@@ -58,7 +61,8 @@ std::vector<std::string> childKeys(std::string_view prefix) {
 
 namespace {
 
-// "topology.levels[2].bandwidth" -> index 2, field "bandwidth"; false for other paths.
+// "topology.levels[2].bandwidth" -> index 2, field "bandwidth" (any field name); false
+// for other paths.
 bool parseLevelPath(std::string_view path, size_t& index, std::string& field) {
   constexpr std::string_view head = "topology.levels[";
   if (path.substr(0, head.size()) != head) return false;
@@ -68,9 +72,25 @@ bool parseLevelPath(std::string_view path, size_t& index, std::string& field) {
   path.remove_prefix(static_cast<size_t>(p - path.data()));
   if (path.substr(0, 2) != "].") return false;
   field = std::string(path.substr(2));
-  for (const ParamSpec& f : detail::levelFieldSpecs())
-    if (f.path == field) return true;
-  return false;
+  return true;
+}
+
+bool isLevelField(const std::string& field) {
+  const std::vector<std::string> names = detail::levelFieldNames();
+  return std::find(names.begin(), names.end(), field) != names.end();
+}
+
+// An element path names a level field and a level `s` has: else an error suggesting the
+// level's own fields, or saying how many levels there are.
+void checkLevelPath(const Scenario& s, std::string_view path, size_t index, const std::string& field,
+                    const InputLocation& where) {
+  if (!isLevelField(field))
+    throw InputError(where, std::string(path), "a field of a level (" + joinList(detail::levelFieldNames()) + ")",
+                     "'" + field + "'", closeMatchHint(field, detail::levelFieldNames()));
+  const size_t n = s.topology.levels.size();
+  if (index >= n)
+    throw InputError(where, std::string(path), "a level index below " + std::to_string(n), std::to_string(index),
+                     "topology.levels has " + std::to_string(n) + (n == 1 ? " entry" : " entries"));
 }
 
 std::vector<std::string> allPaths() {
@@ -131,24 +151,18 @@ std::string getValue(const Scenario& s, std::string_view path) {
   if (const ParamSpec* p = findParam(path)) return p->get(s);
   size_t index = 0;
   std::string field;
-  if (parseLevelPath(path, index, field) && index < s.topology.levels.size())
-    return detail::getLevelField(s.topology.levels[index], field);
-  unknownPath(path, {});
+  if (!parseLevelPath(path, index, field)) unknownPath(path, {});
+  checkLevelPath(s, path, index, field, {});
+  return detail::getLevelField(s.topology.levels[index], field);
 }
 
 void setValue(Scenario& s, std::string_view path, const YAML::Node& value, const ValueSource& src) {
   if (const ParamSpec* p = findParam(path)) return p->set(s, value, src);
   size_t index = 0;
   std::string field;
-  if (parseLevelPath(path, index, field)) {
-    if (index >= s.topology.levels.size())
-      throw InputError(src.fallback, std::string(path),
-                       "a level index below " + std::to_string(s.topology.levels.size()),
-                       std::to_string(index), "topology.levels has " +
-                           std::to_string(s.topology.levels.size()) + " entries");
-    return detail::setLevelField(s.topology.levels[index], field, value, std::string(path), src);
-  }
-  unknownPath(path, src.fallback);
+  if (!parseLevelPath(path, index, field)) unknownPath(path, src.fallback);
+  checkLevelPath(s, path, index, field, src.fallback);
+  detail::setLevelField(s.topology.levels[index], field, value, std::string(path), src);
 }
 
 void setValue(Scenario& s, std::string_view path, std::string_view text, const InputLocation& where) {
@@ -171,7 +185,7 @@ bool isSettablePath(const Scenario& s, std::string_view path) {
   if (findParam(path)) return true;
   size_t index = 0;
   std::string field;
-  return parseLevelPath(path, index, field) && index < s.topology.levels.size();
+  return parseLevelPath(path, index, field) && isLevelField(field) && index < s.topology.levels.size();
 }
 
 }  // namespace fl

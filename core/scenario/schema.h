@@ -29,6 +29,14 @@ struct ValueSource {
   InputLocation at(const YAML::Node& node) const;
 };
 
+// The range of every bandwidth key (and level bandwidth): below 1 Mb/s a packet's time
+// on the wire outgrows the picosecond clock and the time bins (1e-30 B/s overflowed and
+// acted as unlimited, 1 B/s allocated tens of GB); above 1000 TB/s is no link. Keys
+// whose 0 stands for a setting ("unlimited", "as topology.link.bandwidth") accept 0 too.
+constexpr double kMinBandwidth = 125'000;  // 1 Mb/s
+constexpr const char* kMinBandwidthText = "1 Mb/s";
+constexpr double kMaxBandwidth = 1e15;     // 1000 TB/s
+
 struct ParamSpec {
   std::string path;         // "topology.link.bandwidth"
   std::string type;         // int, float, fraction, bool, enum, string, bytes, bandwidth,
@@ -39,15 +47,22 @@ struct ParamSpec {
   std::string source;       // citation for the default
   std::optional<double> min, max;  // in the held unit (bytes, B/s, ps)
   bool minExclusive = false;       // min is a strict bound ("> 0")
+  bool zeroAllowed = false;        // 0 is accepted besides [min, max] (bandwidths)
   std::vector<std::string> choices;        // enum values
   std::optional<QuantityKind> quantity;    // set for bytes, bandwidth, time, fraction
   bool scalar = true;  // one line of text; false: the text is a YAML flow list
+  bool oneLine = false;  // a text that may not span lines (name)
+  // The topology.kind values a topology key applies to, as its doc begins ("mesh: ...");
+  // empty: every kind. A file may not write a key its kind ignores.
+  std::vector<std::string> topologyKinds;
   std::string zeroMeans;  // what 0 stands for ("no limit"), when not a plain zero
   std::function<std::string(const Scenario&)> get;
   std::function<void(Scenario&, const YAML::Node&, const ValueSource&)> set;
 
-  // "1 to 64", "> 0 B/s", "≥ 0 ns"; "" when unbounded.
+  // "from 1 to 64", "greater than 0", "0 or from 1 Mb/s to 1000 TB/s"; "" when unbounded.
   std::string rangeText() const;
+  // A bound as rangeText() writes it ("1 Mb/s", "250 ns", "64").
+  std::string boundText(double v) const;
   // A value's text as shown to a reader: "0 B/s (no limit)" when 0 has a meaning of its
   // own (zeroMeans), else `valueText` itself.
   std::string describe(const std::string& valueText) const;

@@ -2,6 +2,7 @@
 // value type, each binding a key path to the Scenario field it reads and writes and to
 // the parser that checks it.
 #pragma once
+#include <algorithm>
 #include <functional>
 #include <optional>
 #include <string>
@@ -40,6 +41,17 @@ inline ParamSpec base(std::string path, std::string type, Range r, std::string d
   return p;
 }
 
+// The topology kinds a topology key's doc starts with ("mesh: ...", "nvswitch and mesh:
+// ..."), as the GUI shows which keys apply: ParamSpec::topologyKinds.
+inline std::vector<std::string> topologyKindsOfDoc(const std::string& doc) {
+  const std::string scope = doc.substr(0, doc.find(':'));
+  std::vector<std::string> kinds;
+  if (scope.size() == doc.size()) return kinds;
+  for (const char* kind : {"nvswitch", "mesh", "hierarchy"})
+    if (scope.find(kind) != std::string::npos) kinds.emplace_back(kind);
+  return kinds;
+}
+
 // A key whose 0 is a setting of its own rather than a quantity of nothing.
 inline ParamSpec zeroMeans(ParamSpec p, std::string meaning) {
   p.zeroMeans = std::move(meaning);
@@ -76,6 +88,7 @@ ParamSpec quantity(std::string path, QuantityKind kind, F field, Range r, std::s
   ParamSpec p = base(std::move(path), types[static_cast<int>(kind)], r, std::move(doc), std::move(source));
   p.quantity = kind;
   p.unit = siUnit(kind);
+  if (kind == QuantityKind::Bandwidth) bandwidthRange(p, r.min == 0.0 && !r.minExclusive);
   p.get = [field, kind](const Scenario& s) {
     return formatQuantity(static_cast<double>(field(s)), kind);
   };
@@ -115,12 +128,16 @@ ParamSpec choice(std::string path, F field, std::vector<std::pair<std::string, E
   return p;
 }
 
+// `oneLine`: a line break in the value is an error (ParamSpec::oneLine).
 template <class F>
-ParamSpec text(std::string path, F field, std::string doc) {
+ParamSpec text(std::string path, F field, std::string doc, bool oneLine = false) {
   ParamSpec p = base(std::move(path), "string", {}, std::move(doc), {});
+  p.oneLine = oneLine;
   p.get = [field](const Scenario& s) { return field(s); };
-  p.set = [field, path = p.path](Scenario& s, const YAML::Node& n, const ValueSource& src) {
-    field(s) = scalarText(n, path, src, "a text");
+  p.set = [field, path = p.path, oneLine](Scenario& s, const YAML::Node& n, const ValueSource& src) {
+    std::string value = scalarText(n, path, src, "a text");
+    if (oneLine) requireOneLine(static_cast<int>(std::count(value.begin(), value.end(), '\n')) + 1, path, src.at(n));
+    field(s) = std::move(value);
   };
   return p;
 }

@@ -68,9 +68,11 @@ Whitespace between number and unit is optional (`25GB/s`).
 | fraction | a plain number, or a percentage: `0.8` or `80 %` | number |
 
 Bandwidths are per link and per direction: an H100's 18 NVLink 4 links at 25 GB/s give
-450 GB/s per direction (900 GB/s "bidirectional"). Saved files use the canonical
-spelling: the largest unit giving a number of at least 1 (`1.5 us`, `25 GB/s`), binary
-units for sizes that are whole multiples of 1024 (`64 KiB`).
+450 GB/s per direction (900 GB/s "bidirectional"). Every bandwidth is from 1 Mb/s to
+1000 TB/s (and 0 where the key says what 0 stands for): slower rates outgrow the
+picosecond clock. Saved files use the canonical spelling: the largest unit giving a
+number of at least 1 (`1.5 us`, `25 GB/s`), binary units for sizes that are whole
+multiples of 1024 (`64 KiB`).
 
 ## Presets
 
@@ -98,6 +100,12 @@ types, out-of-range numbers, missing units, unknown units, bad enum values, dupl
 keys and impossible combinations (more links per GPU than switch ports allow, nvls on a
 mesh, a traffic matrix of the wrong size, ...). A combination error points at the key
 written in the file; a value that came from the preset points at `topology.preset`.
+
+A file holds one YAML document (a second `---` is an error) and `name` is one line. Keys
+the topology kind does not read (`topology.rows` in an nvswitch file, `topology.gpus` on
+a mesh, `topology.levels` outside a hierarchy) are errors, unless `topology.kind` is
+swept; keys a preset fills do not count. A sweep names each key once, and `--set` (or
+`--seed`) may not set a key a sweep axis sets, since the sweep would replace it.
 )";
 
 void sectionTable(std::ostringstream& out, const std::string& title, const std::string& prefix) {

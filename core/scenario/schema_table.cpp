@@ -73,7 +73,7 @@ ParamSpec tileParam() {
 std::vector<ParamSpec> build() {
   using Q = QuantityKind;
   std::vector<ParamSpec> t;
-  t.push_back(text("name", FIELD(name), "short title shown by the GUI and in results"));
+  t.push_back(text("name", FIELD(name), "short title shown by the GUI and in results; one line", true));
   t.push_back(text("description", FIELD(description), "free text"));
 
   // --- topology
@@ -97,7 +97,8 @@ std::vector<ParamSpec> build() {
                        "nvswitch and mesh: propagation delay of every link, per direction",
                        "seed 000 §V-A; hardware.md: NVLink latency row"));
   t.push_back(real("topology.link.efficiency", "fraction", FIELD(topology.link_efficiency), {0, 1, true},
-                   "data-link layer efficiency (CRC, replay, DL flits): usable rate = bandwidth x efficiency",
+                   "nvswitch and mesh: data-link layer efficiency (CRC, replay, DL flits): usable rate = "
+                   "bandwidth x efficiency",
                    "1 = ideal; presets use 0.98, calibrated to hardware.md: H100 usable GPU-to-GPU bandwidth row"));
   t.push_back(integer("topology.rows", FIELD(topology.rows), {1, 100'000}, "mesh: rows of dies per wafer"));
   t.push_back(integer("topology.cols", FIELD(topology.cols), {1, 100'000}, "mesh: columns of dies per wafer"));
@@ -126,6 +127,9 @@ std::vector<ParamSpec> build() {
     };
     t.push_back(p);
   }
+
+  // The kinds each topology key applies to, from its doc ("mesh: rows of dies per wafer").
+  for (ParamSpec& p : t) p.topologyKinds = topologyKindsOfDoc(p.doc);
 
   // --- network
   t.push_back(quantity("network.flit", Q::Bytes, FIELD(network.flit_bytes), {1, 4096}, "flit size",

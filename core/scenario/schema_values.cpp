@@ -36,10 +36,17 @@ std::string withRange(const std::string& what, const ParamSpec& r) {
 
 void checkRange(double v, const std::string& text, const std::string& path, const ParamSpec& r,
                 const InputLocation& loc, const char* fallbackNoun) {
+  if (v == 0 && r.zeroAllowed) return;
   bool low = r.min && (r.minExclusive ? v <= *r.min : v < *r.min);
   bool high = r.max && v > *r.max;
-  if (low || high)
-    throw InputError(loc, path, withRange(noun(r, fallbackNoun), r), "'" + text + "'");
+  if (!low && !high) return;
+  // A bandwidth names the bound it missed: the ceiling would only distract from the floor.
+  const std::string expected =
+      r.quantity != QuantityKind::Bandwidth
+          ? withRange(noun(r, fallbackNoun), r)
+          : noun(r, fallbackNoun) + " of " + (r.zeroAllowed ? "0 or " : "") +
+                (low ? "at least " + r.boundText(*r.min) : "at most " + r.boundText(*r.max));
+  throw InputError(loc, path, expected, "'" + text + "'");
 }
 
 template <class T>
@@ -58,11 +65,25 @@ ParamSpec spec(std::string path, std::string type, std::string doc) {
 
 }  // namespace
 
+void bandwidthRange(ParamSpec& p, bool zeroAllowed) {
+  p.min = kMinBandwidth;
+  p.max = kMaxBandwidth;
+  p.minExclusive = false;
+  p.zeroAllowed = zeroAllowed;
+}
+
 std::string describeNode(const YAML::Node& node) {
   if (!node.IsDefined() || node.IsNull()) return "nothing";
   if (node.IsMap()) return "a map";
   if (node.IsSequence()) return "a list";
   return "'" + node.Scalar() + "'";
+}
+
+void requireOneLine(int lines, const std::string& path, const InputLocation& at) {
+  if (lines <= 1) return;
+  const std::string what = path.substr(path.rfind('.') + 1);
+  throw InputError(at, path, "a one-line " + what, "a " + what + " spanning " + std::to_string(lines) + " lines",
+                   "an unclosed quote?");
 }
 
 std::string scalarText(const YAML::Node& node, const std::string& path, const ValueSource& src,
@@ -162,8 +183,7 @@ const std::vector<ParamSpec>& levelFieldSpecs() {
     v.push_back(spec("bandwidth", "bandwidth", "per link, per direction, child to parent switch"));
     v.back().quantity = QuantityKind::Bandwidth;
     v.back().unit = "B/s";
-    v.back().min = 0;
-    v.back().minExclusive = true;
+    bandwidthRange(v.back(), false);
     v.push_back(spec("latency", "time", "per link, per direction"));
     v.back().quantity = QuantityKind::Time;
     v.back().unit = "ps";

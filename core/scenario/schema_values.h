@@ -13,6 +13,14 @@ namespace fl::detail {
 // "a map", "a list", "nothing", or the scalar quoted: "'abc'".
 std::string describeNode(const YAML::Node& node);
 
+// Gives a bandwidth key its range: kMinBandwidth to kMaxBandwidth, and 0 when
+// `zeroAllowed` (the key documents what 0 stands for).
+void bandwidthRange(ParamSpec& p, bool zeroAllowed);
+
+// A one-line text key (ParamSpec::oneLine) whose value spans `lines` lines (more than 1)
+// is an error at `at`: an unclosed quote takes in the lines after it.
+void requireOneLine(int lines, const std::string& path, const InputLocation& at);
+
 // The node's scalar text, or an InputError "expected <expected>, found a map".
 std::string scalarText(const YAML::Node& node, const std::string& path, const ValueSource& src,
                        const std::string& expected);

@@ -10,6 +10,7 @@
 #include "moe/routing_trace.h"
 #include "scenario/input_error.h"
 #include "scenario/quantity.h"
+#include "topology/hierarchy.h"
 
 namespace fl {
 namespace {
@@ -41,17 +42,25 @@ class Checker {
   // Names the first explicitly written key among `paths` (else the first path).
   [[noreturn]] void fail(std::initializer_list<std::string> paths, std::string expected,
                          std::string found, std::string hint = {}) const {
-    std::string path = *paths.begin();
-    if (isExplicit_)
-      for (const std::string& p : paths)
-        if (isExplicit_(p)) {
-          path = p;
-          break;
-        }
-    throw InputError({}, path, std::move(expected), std::move(found), std::move(hint));
+    const std::string path = firstExplicit(paths);
+    throw ValidationError(path, path, std::move(expected), std::move(found), std::move(hint));
+  }
+
+  // Names the first of `paths` always, and points at the first explicit one.
+  [[noreturn]] void failAbout(std::initializer_list<std::string> paths, std::string expected,
+                              std::string found, std::string hint = {}) const {
+    throw ValidationError(*paths.begin(), firstExplicit(paths), std::move(expected), std::move(found),
+                          std::move(hint));
   }
 
  private:
+  std::string firstExplicit(std::initializer_list<std::string> paths) const {
+    if (isExplicit_)
+      for (const std::string& p : paths)
+        if (isExplicit_(p)) return p;
+    return *paths.begin();
+  }
+
   const ExplicitKeyPredicate& isExplicit_;
 };
 
@@ -88,6 +97,7 @@ void checkTopology(const TopologySpec& t, const Checker& c) {
       for (size_t i = 0; i < t.levels.size(); ++i)
         if (t.levels[i].count < 1)
           c.fail({"topology.levels[" + str(i) + "].count"}, "a count of at least 1", str(t.levels[i].count));
+      topo::checkLevelUplinks(t.levels);
       if (n < 2) c.fail({"topology.levels"}, "at least 2 endpoints (product of level counts)", str(n));
       if (n > kMaxEndpoints)
         c.fail({"topology.levels"}, "at most " + str(kMaxEndpoints) + " endpoints (product of level counts)",
@@ -188,8 +198,8 @@ void checkScheme(const Scenario& s, const Checker& c) {
   const SchemeSpec& k = s.scheme;
   const int sms = s.gpu.sms;
   if (k.comm_sms > sms)
-    c.fail({"scheme.comm_sms", "gpu.sms", "gpu.preset"}, "at most gpu.sms (" + str(sms) + ") SMs",
-           str(k.comm_sms));
+    c.failAbout({"scheme.comm_sms", "gpu.sms", "gpu.preset"}, "at most gpu.sms (" + str(sms) + ") SMs",
+                str(k.comm_sms), "lower scheme.comm_sms or raise gpu.sms");
   const TokenCentricSpec& t = k.token_centric;
   const int groups[] = {t.dispatch_sms, t.gemm1_sms, t.gemm2_sms, t.combine_sms};
   const bool automatic = groups[0] == 0 && groups[1] == 0 && groups[2] == 0 && groups[3] == 0;
@@ -287,6 +297,16 @@ void checkMoe(const Scenario& s, const Checker& c) {
 }
 
 }  // namespace
+
+ValidationError::ValidationError(std::string keyPath, std::string locateAt, std::string expected,
+                                 std::string found, std::string hint)
+    : InputError({}, std::move(keyPath), std::move(expected), std::move(found), std::move(hint)),
+      locateAt_(std::move(locateAt)) {}
+
+const std::string& locateKeyOf(const InputError& e) {
+  const auto* v = dynamic_cast<const ValidationError*>(&e);
+  return v ? v->locateAt() : e.keyPath();
+}
 
 int endpointCount(const TopologySpec& t) {
   const std::int64_t n = endpoints64(t);

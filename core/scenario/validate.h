@@ -5,6 +5,7 @@
 #include <functional>
 #include <string_view>
 
+#include "scenario/input_error.h"
 #include "scenario/scenario.h"
 
 namespace fl {
@@ -14,11 +15,28 @@ namespace fl {
 // Saturates at INT_MAX instead of overflowing.
 int endpointCount(const TopologySpec& topology);
 
-// Throws InputError without a location, naming the offending key path. When a check
-// involves several keys, it names the first one `isExplicit` accepts (keys written in
-// the file or given with --set), so the message points at what the user wrote; with no
-// predicate or no explicit key, the first key of the check.
+// Throws ValidationError (an InputError) without a location, naming the offending key
+// path. When a check involves several keys, it names the first one `isExplicit` accepts
+// (keys written in the file or given with --set), so the message points at what the user
+// wrote; with no predicate or no explicit key, the first key of the check. A few checks
+// always name one key, and then put the explicit one in locateAt().
 using ExplicitKeyPredicate = std::function<bool(std::string_view keyPath)>;
 void validateScenario(const Scenario& s, const ExplicitKeyPredicate& isExplicit = {});
+
+// A cross-field error: keyPath() is what the message is about, locateAt() the key whose
+// place the error points at (scheme.comm_sms left at its default but too many for a
+// written gpu.sms: about scheme.comm_sms, at gpu.sms' line).
+class ValidationError : public InputError {
+ public:
+  ValidationError(std::string keyPath, std::string locateAt, std::string expected, std::string found,
+                  std::string hint);
+  const std::string& locateAt() const { return locateAt_; }
+
+ private:
+  std::string locateAt_;
+};
+
+// The key an error points at: locateAt() for a ValidationError, else keyPath().
+const std::string& locateKeyOf(const InputError& e);
 
 }  // namespace fl

@@ -27,19 +27,28 @@ void validate(const TopologySpec& s) {
     requireAtLeast(key + ".count", l.count, 1);
     requirePositive(key + ".bandwidth", l.bandwidth);
     requireNonNegative(key + ".latency", static_cast<double>(l.latency));
-    // The GPU level's members are GPUs: "per GPU" would be its one link again, and a
-    // GPU without a link to its leaf switch would leave that switch disconnected.
-    if (perGpu(l) && i + 1 == s.levels.size())
-      throw InputError({}, key + ".uplinks", "shared on the GPU level (the last one)", "per_gpu",
-                       "put uplinks: per_gpu on the level whose members hold the GPUs, e.g. the node level");
     railLevels += perGpu(l) ? 1 : 0;
     width = std::min(width * l.count, kMaxNodes + 1);
     nodes = std::min(nodes + width, kMaxNodes + 1);
   }
+  checkLevelUplinks(s.levels);
   requireBudget("topology.levels", nodes, "nodes");
   // Tree links (fewer than nodes) plus one Nic link per GPU per per-GPU level.
   requireBudget("topology.levels", std::min(nodes + width * railLevels, kMaxNodes + 1), "links");
 }
+
+}  // namespace
+
+// The GPU level's members are GPUs: "per GPU" would be its one link again, and a GPU
+// without a link to its leaf switch would leave that switch disconnected.
+void checkLevelUplinks(const std::vector<LevelSpec>& levels) {
+  if (!levels.empty() && perGpu(levels.back()))
+    throw InputError({}, "topology.levels[" + std::to_string(levels.size() - 1) + "].uplinks",
+                     "shared on the GPU level (the last one)", "per_gpu",
+                     "put uplinks: per_gpu on the level whose members hold the GPUs, e.g. the node level");
+}
+
+namespace {
 
 // Adds the members of level `depth` under `parent` in preorder.
 void addChildren(Topology& t, const std::vector<LevelSpec>& levels, NodeId parent, size_t depth,

@@ -18,12 +18,19 @@
 // levels named dc, node, gpu.
 #pragma once
 #include <memory>
+#include <vector>
 
+#include "scenario/scenario.h"
 #include "topology/topology.h"
 
 namespace fl::topo {
 
 // Throws fl::InputError (key "topology.levels..." ) for impossible hierarchies.
 std::unique_ptr<Topology> buildHierarchy(const TopologySpec& spec);
+
+// The GPU level (the last) must have shared uplinks: throws fl::InputError naming
+// topology.levels[i].uplinks, without a location. validateScenario() checks it too, so
+// the loader can point at the line.
+void checkLevelUplinks(const std::vector<LevelSpec>& levels);
 
 }  // namespace fl::topo

@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include <map>
 
@@ -83,6 +84,18 @@ sweep:
     values: [ring, nvls]
 )";
 
+// A sweep over run.seed, which --seed and --set run.seed would set in vain.
+const char* const kSeedSweepScenario = R"(fabriclab: 1
+name: seed-sweep
+topology: {preset: dgx-h100}
+workload:
+  kind: collective
+  collective: {op: all_reduce, algorithm: ring, size: 64 KiB}
+sweep:
+  - key: run.seed
+    values: [1, 2]
+)";
+
 // Long enough (seconds) to be interrupted.
 const char* const kLongScenario = R"(fabriclab: 1
 name: long
@@ -112,7 +125,7 @@ class TestCli : public QObject {
 
  private:
   QTemporaryDir tmp_;
-  QString small_, mesh_, sweep_, long_;
+  QString small_, mesh_, sweep_, seedSweep_, long_;
 
   QString cliPath() const { return QStringLiteral(FABRICLAB_CLI); }
   QString tmpPath(const QString& name) const { return tmp_.filePath(name); }
@@ -144,11 +157,12 @@ class TestCli : public QObject {
     return r;
   }
 
-  // Replaces @SMALL@, @MESH@ and @TMP@ in arguments.
+  // Replaces @SMALL@, @MESH@, @SEEDSWEEP@ and @TMP@ in arguments.
   QStringList expand(QStringList args) const {
     for (QString& a : args) {
       a.replace("@SMALL@", small_);
       a.replace("@MESH@", mesh_);
+      a.replace("@SEEDSWEEP@", seedSweep_);
       a.replace("@TMP@", tmp_.path());
     }
     return args;
@@ -161,8 +175,9 @@ class TestCli : public QObject {
     small_ = writeFile("small.yaml", kSmallScenario);
     mesh_ = writeFile("mesh.yaml", kMeshTrafficScenario);
     sweep_ = writeFile("sweep.yaml", kSweepScenario);
+    seedSweep_ = writeFile("seed-sweep.yaml", kSeedSweepScenario);
     long_ = writeFile("long.yaml", kLongScenario);
-    QVERIFY(!small_.isEmpty() && !mesh_.isEmpty() && !sweep_.isEmpty() && !long_.isEmpty());
+    QVERIFY(!small_.isEmpty() && !mesh_.isEmpty() && !sweep_.isEmpty() && !seedSweep_.isEmpty() && !long_.isEmpty());
   }
 
   // (a) Every bad scenario file: validate and run exit 2 and name the key path and line.
@@ -298,6 +313,47 @@ class TestCli : public QObject {
         << QStringList{"small.yaml: run.bin: expected at most", "time bins of traffic per link"} << QString();
     QTest::newRow("--report to '-'")
         << QStringList{"run", "@SMALL@", "--report", "-"} << QStringList{"--report", "only --json"} << QString();
+    QTest::newRow("--seed on a sweep over run.seed")
+        << QStringList{"run", "@SEEDSWEEP@", "--seed", "3"}
+        << QStringList{"--seed: run.seed: expected a key no sweep axis sets, found run.seed, which sweep[0] sets"}
+        << QString();
+    QTest::newRow("--set a swept key")
+        << QStringList{"validate", "@SEEDSWEEP@", "--set", "run.seed=3"}
+        << QStringList{"--set: run.seed: expected a key no sweep axis sets", "change sweep[0].values instead"}
+        << QString();
+    QTest::newRow("--set per_gpu uplinks on the GPU level")
+        << QStringList{"validate", "@SMALL@", "--set", "topology.kind=hierarchy", "--set",
+                       "topology.levels=[{count: 2, bandwidth: 1 GB/s, latency: 0 ns}, "
+                       "{count: 4, bandwidth: 1 GB/s, latency: 0 ns, uplinks: per_gpu}]"}
+        << QStringList{"--set: topology.levels[1].uplinks: expected shared on the GPU level"} << QString();
+    QTest::newRow("--set a tiny bandwidth")
+        << QStringList{"validate", "@SMALL@", "--set", "topology.link.bandwidth=1 B/s"}
+        << QStringList{"--set: topology.link.bandwidth: expected a bandwidth of at least 1 Mb/s, found '1 B/s'"}
+        << QString();
+  }
+
+  // A scenario behind a directory the user may not enter: the system's reason, not
+  // "no such file" (as nobody when the tests run as root, who passes every check).
+  void unreadableScenario() {
+    const QString locked = tmpPath("locked");
+    QVERIFY(QDir(tmp_.path()).mkdir("locked"));
+    QVERIFY(QFile::copy(small_, locked + "/s.yaml"));
+    QVERIFY(QFile::setPermissions(locked, QFileDevice::Permissions()));
+    QProcess p;
+    const QStringList args = {"validate", locked + "/s.yaml"};
+    if (::geteuid() == 0)
+      p.start("setpriv", QStringList{"--reuid=65534", "--regid=65534", "--clear-groups", cliPath()} + args);
+    else
+      p.start(cliPath(), args);
+    const bool finished = p.waitForFinished(60000);
+    QFile::setPermissions(locked, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+    QFile::remove(locked + "/s.yaml");
+    QDir(tmp_.path()).rmdir("locked");
+    QVERIFY(finished);
+    const QString err = QString::fromUtf8(p.readAllStandardError());
+    QVERIFY2(p.exitCode() == 2, qPrintable(err));
+    QVERIFY2(err.contains(locked + "/s.yaml: SCENARIO: expected a readable scenario file, found permission denied"),
+             qPrintable(err));
   }
 
   void badUsage() {
@@ -329,7 +385,7 @@ class TestCli : public QObject {
     QVERIFY2(out.endsWith(")"), qPrintable(out));
     QVERIFY(r.err.isEmpty());
 
-    const CliRun s = cli({"validate", sweep_, "--set", "workload.collective.size=1 MiB"});
+    const CliRun s = cli({"validate", sweep_, "--set", "run.seed=3"});
     QCOMPARE(s.exitCode, 0);
     QVERIFY2(QString::fromUtf8(s.out).contains("sweep of 4 points"), s.out.constData());
   }

@@ -1,7 +1,11 @@
 // Scenario files and overrides: presets, loading, saving, --set, sweeps and the error
 // locations of every file in tests/data/bad/ (schema and validation: test_schema.cpp).
 // Expected values come from hardware.md, the brief's closed forms and hand counts.
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <QtTest>
+#include <optional>
 
 #include "scenario/scenario_io.h"
 #include "scenario/schema.h"
@@ -34,12 +38,16 @@ class TestScenario : public QObject {
   void sweepExpansion();
   void savedFileIsShort();
   void roundTripAwkwardText();
+  void savedKeysFollowKind();
   void saveToFile();
-  void missingFile();
+  void unreadableFile_data();
+  void unreadableFile();
   void badFiles_data();
   void badFiles();
   void overrideErrors_data();
   void overrideErrors();
+  void overrideSweptKey_data();
+  void overrideSweptKey();
   void overridesApply();
 };
 
@@ -217,6 +225,21 @@ void TestScenario::roundTripAwkwardText() {
   QVERIFY2(fl::parseScenario(text, "saved") == s, text.c_str());
 }
 
+// Keys the topology kind does not read are not saved (the loader would refuse them),
+// unless topology.kind is swept and some point reads them.
+void TestScenario::savedKeysFollowKind() {
+  fl::Scenario s;
+  s.topology.rows = 4;
+  QVERIFY(fl::saveScenarioText(s).find("rows: 4") == std::string::npos);
+  s.topology.kind = fl::TopologyKind::Mesh;
+  QVERIFY(fl::saveScenarioText(s).find("rows: 4") != std::string::npos);
+  s.topology.kind = fl::TopologyKind::NvSwitch;
+  s.sweep = {{"topology.kind", {"nvswitch", "mesh"}}};
+  const std::string text = fl::saveScenarioText(s);
+  QVERIFY2(text.find("rows: 4") != std::string::npos, text.c_str());
+  QVERIFY(fl::parseScenario(text, "saved") == s);
+}
+
 void TestScenario::saveToFile() {
   QTemporaryDir dir;
   const std::string path = (dir.path() + "/saved.yaml").toStdString();
@@ -230,19 +253,50 @@ void TestScenario::saveToFile() {
   QCOMPARE(e.expected(), std::string("a writable scenario file"));
 }
 
-void TestScenario::missingFile() {
-  const fl::InputError e = expectError([] { fl::loadScenario("/nonexistent/scenario.yaml"); });
-  QCOMPARE(e.where().file, std::string("/nonexistent/scenario.yaml"));
-  QCOMPARE(e.expected(), std::string("a readable scenario file"));
-  QCOMPARE(e.found(), std::string("no such file"));
+void TestScenario::unreadableFile_data() {
+  QTest::addColumn<QString>("path");  // @TMP@: a directory of the test's own
+  QTest::addColumn<QString>("found");
+  QTest::newRow("missing") << "/nonexistent/scenario.yaml" << "no such file";
+  QTest::newRow("a directory") << "@TMP@" << "a directory";
+  QTest::newRow("behind a directory without permission") << "@TMP@/locked/s.yaml" << "permission denied";
+}
+
+void TestScenario::unreadableFile() {
+  QFETCH(QString, path);
+  QFETCH(QString, found);
+  QTemporaryDir dir;
+  QVERIFY(QDir(dir.path()).mkdir("locked"));
+  QFile file(dir.path() + "/locked/s.yaml");
+  QVERIFY(file.open(QIODevice::WriteOnly));
+  file.write("fabriclab: 1\n");
+  file.close();
+  const std::string locked = (dir.path() + "/locked").toStdString(), p = path.replace("@TMP@", dir.path()).toStdString();
+  QCOMPARE(::chmod(locked.c_str(), 0), 0);
+  // Root passes every permission check: read as nobody, as a user would.
+  const bool root = ::geteuid() == 0;
+  if (root) QCOMPARE(::seteuid(65534), 0);
+  std::optional<fl::InputError> e;
+  try {
+    fl::loadScenario(p);
+  } catch (const fl::InputError& error) {
+    e = error;
+  }
+  if (root) QCOMPARE(::seteuid(0), 0);
+  QCOMPARE(::chmod(locked.c_str(), 0700), 0);
+  QVERIFY(e);
+  QCOMPARE(e->where().file, p);
+  QCOMPARE(e->expected(), std::string("a readable scenario file"));
+  QCOMPARE(QString::fromStdString(e->found()), found);
 }
 
 // Each file's first line: "# expect: <key path> line <N>" ("-" = no key path, line 0 =
-// no line). The lead's CLI exit-status test reads the same header.
+// no line). The lead's CLI exit-status test reads the same header. Lines after it
+// "# message: <text>" each give a part of the message.
 void TestScenario::badFiles_data() {
   QTest::addColumn<QString>("file");
   QTest::addColumn<QString>("keyPath");
   QTest::addColumn<int>("line");
+  QTest::addColumn<QStringList>("message");
   const QStringList files = QDir(kData + "/bad").entryList({"*.yaml"}, QDir::Files, QDir::Name);
   QVERIFY2(files.size() >= 24, "at least 24 bad-input files");
   const QRegularExpression header(R"(^# expect: (\S+) line (\d+)$)");
@@ -251,8 +305,11 @@ void TestScenario::badFiles_data() {
     QVERIFY(in.open(QIODevice::ReadOnly));
     const auto m = header.match(QString::fromUtf8(in.readLine()).trimmed());
     QVERIFY2(m.hasMatch(), qPrintable(f + ": bad header"));
+    QStringList message;
+    for (QString line; (line = QString::fromUtf8(in.readLine()).trimmed()).startsWith("# message: ");)
+      message << line.mid(11);
     QTest::newRow(qPrintable(f)) << in.fileName() << (m.captured(1) == "-" ? QString() : m.captured(1))
-                                 << m.captured(2).toInt();
+                                 << m.captured(2).toInt() << message;
   }
 }
 
@@ -260,11 +317,13 @@ void TestScenario::badFiles() {
   QFETCH(QString, file);
   QFETCH(QString, keyPath);
   QFETCH(int, line);
+  QFETCH(QStringList, message);
   const fl::InputError e = expectError([&] { fl::loadScenario(file.toStdString()); });
   QVERIFY2(QString::fromStdString(e.keyPath()) == keyPath, e.what());
   QVERIFY2(e.where().line == line, e.what());
   QCOMPARE(QString::fromStdString(e.where().file), file);
   QVERIFY(!e.expected().empty() && !e.found().empty());
+  for (const QString& part : message) QVERIFY2(QString::fromUtf8(e.what()).contains(part), e.what());
 }
 
 void TestScenario::overrideErrors_data() {
@@ -283,6 +342,19 @@ void TestScenario::overrideErrors_data() {
                                << "topology.switches" << "each GPU reaches every chip";
   QTest::newRow("nvls after mesh") << QStringList{"topology.kind=mesh", "workload.collective.algorithm=nvls"}
                                    << "workload.collective.algorithm" << "topology.kind nvswitch";
+  QTest::newRow("tiny bandwidth") << QStringList{"topology.link.bandwidth=1e-30 B/s"} << "topology.link.bandwidth"
+                                  << "expected a bandwidth of at least 1 Mb/s, found '1e-30 B/s'";
+  // The levels come from a flag as a whole: the element's error is still the flag's.
+  QTest::newRow("per_gpu on the GPU level")
+      << QStringList{"topology.kind=hierarchy",
+                     "topology.levels=[{count: 2, bandwidth: 1 GB/s, latency: 0 ns}, "
+                     "{count: 4, bandwidth: 1 GB/s, latency: 0 ns, uplinks: per_gpu}]"}
+      << "topology.levels[1].uplinks" << "expected shared on the GPU level (the last one), found per_gpu";
+  QTest::newRow("gpu.sms below the comm SMs")
+      << QStringList{"workload.kind=moe_layer", "gpu.sms=8"} << "scheme.comm_sms"
+      << "scheme.comm_sms: expected at most gpu.sms (8) SMs, found 20 (lower scheme.comm_sms or raise gpu.sms)";
+  QTest::newRow("name over two lines") << QStringList{"name=a\nb"} << "name"
+                                       << "expected a one-line name, found a name spanning 2 lines";
 }
 
 void TestScenario::overrideErrors() {
@@ -296,6 +368,27 @@ void TestScenario::overrideErrors() {
   QCOMPARE(QString::fromStdString(e.keyPath()), keyPath);
   QCOMPARE(e.where().file, std::string("--set"));
   QVERIFY2(QString(e.what()).startsWith("--set: "), e.what());
+  QVERIFY2(QString(e.what()).contains(message), e.what());
+}
+
+// A flag setting what a sweep axis sets would be replaced at every point: an error.
+void TestScenario::overrideSweptKey_data() {
+  QTest::addColumn<QString>("flag");
+  QTest::addColumn<QString>("message");
+  QTest::newRow("the swept key")
+      << "run.seed=3"
+      << "--set: run.seed: expected a key no sweep axis sets, found run.seed, which sweep[1] sets at every point";
+  QTest::newRow("inside a swept list") << "topology.levels[0].count=3"
+                                       << "found topology.levels[0].count, which sweep[0] sets at every point";
+}
+
+void TestScenario::overrideSweptKey() {
+  QFETCH(QString, flag);
+  QFETCH(QString, message);
+  fl::Scenario s = loadGood("hierarchy_three_levels.yaml");
+  s.sweep = {{"topology.levels", {"[{count: 2, bandwidth: 1 GB/s, latency: 0 ns}, {count: 4, bandwidth: 1 GB/s, latency: 0 ns}]"}},
+             {"run.seed", {"1", "2"}}};
+  const fl::InputError e = expectError([&] { fl::applyOverrides(s, {flag.toStdString()}); });
   QVERIFY2(QString(e.what()).contains(message), e.what());
 }
 

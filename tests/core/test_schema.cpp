@@ -133,6 +133,9 @@ void TestSchema::setValue_data() {
   QTest::newRow("matrix") << "workload.collective.matrix" << "[[0, 1024 B], [1 MB, 0]]"
                           << "[[0 B, 1 KiB], [1 MB, 0 B]]";
   QTest::newRow("enum") << "workload.collective.op" << " all_gather " << "all_gather";
+  QTest::newRow("bandwidth floor") << "topology.link.bandwidth" << "1 Mb/s" << "125 KB/s";
+  QTest::newRow("bandwidth ceiling") << "gpu.hbm_bandwidth" << "1000 TB/s" << "1000 TB/s";
+  QTest::newRow("0: no limit") << "gpu.sm_comm_bandwidth" << "0" << "0 B/s";
 }
 
 void TestSchema::setValue() {
@@ -194,6 +197,24 @@ void TestSchema::setValueErrors_data() {
                                    << "greater than 0 and at most 1";
   QTest::newRow("flow list broken") << "workload.traffic.hotspots" << "[0, 1" << "workload.traffic.hotspots"
                                     << "a YAML flow list";
+  QTest::newRow("bandwidth below 1 Mb/s") << "gpu.hbm_bandwidth" << "1 B/s" << "gpu.hbm_bandwidth"
+                                          << "expected a bandwidth of at least 1 Mb/s, found '1 B/s'";
+  QTest::newRow("bandwidth of 1e18 B/s") << "topology.link.bandwidth" << "1e18 B/s" << "topology.link.bandwidth"
+                                         << "expected a bandwidth of at most 1000 TB/s, found '1e18 B/s'";
+  QTest::newRow("bandwidth with a 0 of its own")
+      << "gpu.sm_comm_bandwidth" << "100 B/s" << "gpu.sm_comm_bandwidth"
+      << "expected a bandwidth of 0 or at least 1 Mb/s, found '100 B/s'";
+  QTest::newRow("level bandwidth below 1 Mb/s")
+      << "topology.levels" << "[{count: 2, bandwidth: 999 Kb/s, latency: 0 ns}]" << "topology.levels[0].bandwidth"
+      << "expected a bandwidth of at least 1 Mb/s, found '999 Kb/s'";
+  QTest::newRow("unknown level field") << "topology.levels[0].speed" << "1" << "topology.levels[0].speed"
+                                       << "expected a field of a level (name, count, bandwidth, latency, uplinks), found 'speed'";
+  QTest::newRow("level field typo") << "topology.levels[0].latenc" << "1 ns" << "topology.levels[0].latenc"
+                                    << "(did you mean 'latency'?)";
+  QTest::newRow("name of three lines") << "name" << "a\nb\nc" << "name"
+                                       << "expected a one-line name, found a name spanning 3 lines (an unclosed quote?)";
+  QTest::newRow("control character escaped") << "workload.collective.op" << "all\x01" << "workload.collective.op"
+                                             << "found 'all\\x01'";
 }
 
 void TestSchema::setValueErrors() {
