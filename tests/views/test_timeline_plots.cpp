@@ -83,6 +83,9 @@ class TestTimelinePlots : public QObject {
   void latency();
   void inspector();
   void heatControls();
+  void sideBySideDefaults_data();
+  void sideBySideDefaults();
+  void sideBySideBFollowsLivePhases();
 };
 
 void TestTimelinePlots::step_data() {
@@ -321,6 +324,55 @@ void TestTimelinePlots::heatControls() {
   QCOMPARE(cleared.count(), 1);
   saveArtefact(heat, "heat-controls", {400, 240});
   saveArtefact(bar, "timeline", {1000, 48});
+}
+
+// Side B opens on the phase after side A's (the last phase has none after it: B = A),
+// and follows A until picked by hand. traffic() has three phases: warmup, measure, drain.
+void TestTimelinePlots::sideBySideDefaults_data() {
+  QTest::addColumn<int>("a");
+  QTest::addColumn<int>("b");
+  QTest::newRow("warmup -> measure") << 0 << 1;
+  QTest::newRow("measure -> drain") << 1 << 2;
+  QTest::newRow("drain: the last") << 2 << 2;
+}
+
+void TestTimelinePlots::sideBySideDefaults() {
+  QFETCH(int, a);
+  QFETCH(int, b);
+  RunModel model;
+  HeatControls heat(&model);
+  load(model, traffic());
+  QCOMPARE(heat.phaseBCombo()->count(), 3);
+  QCOMPARE(heat.phaseACombo()->currentIndex(), 0);
+  QCOMPARE(heat.phaseBCombo()->currentIndex(), 1);
+  QSignalSpy requested(&heat, &HeatControls::sideBySideRequested);
+  heat.sideBySideCheck()->setChecked(true);
+  heat.phaseACombo()->setCurrentIndex(a);
+  QCOMPARE(heat.phaseBCombo()->currentIndex(), b);
+  QCOMPARE(requested.last()[0].toInt(), a);
+  QCOMPARE(requested.last()[1].toInt(), b);
+  // Picked by hand, B stays where it was put.
+  heat.phaseBCombo()->setCurrentIndex(0);
+  emit heat.phaseBCombo()->activated(0);
+  heat.phaseACombo()->setCurrentIndex(a == 1 ? 2 : 1);
+  QCOMPARE(heat.phaseBCombo()->currentIndex(), 0);
+}
+
+// A live run publishes its phases one at a time: with only the first known, B shows it
+// too, and moves on to the second as soon as that arrives.
+void TestTimelinePlots::sideBySideBFollowsLivePhases() {
+  RunModel model;
+  HeatControls heat(&model);
+  model.setTopology(traffic().topology);
+  auto first = std::make_shared<Results>(*traffic().results);
+  first->phases.resize(1);
+  model.setResults(first, false);
+  QCOMPARE(heat.phaseBCombo()->count(), 1);
+  QCOMPARE(heat.phaseBCombo()->currentIndex(), 0);
+  model.setResults(traffic().results, true);
+  QCOMPARE(heat.phaseBCombo()->count(), 3);
+  QCOMPARE(heat.phaseACombo()->currentIndex(), 0);
+  QCOMPARE(heat.phaseBCombo()->currentIndex(), 1);
 }
 
 QTEST_MAIN(TestTimelinePlots)
