@@ -154,6 +154,9 @@ class TestMoeDocks : public QObject {
     auto* pipelines = w->pipelineCompareDialog();
     QVERIFY(pipelines && pipelines->isVisible());
     pipelines->fusionBox()->setCurrentIndex(pipelines->fusionBox()->findData("comm_only"));
+    // Before it runs, the lower pane names the variant the boxes describe.
+    QCOMPARE(pipelines->view()->title(1), QString("variant (fusion = comm_only): not run yet"));
+    QVERIFY(pipelines->grab().save(t::artefactsDir() + "/moe_compare_pipelines_before.png"));
     QSignalSpy finished(pipelines, &fl::gui::PipelineCompareDialog::variantFinished);
     pipelines->runButton()->click();
     QVERIFY(pipelines->isRunning());
