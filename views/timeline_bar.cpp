@@ -42,8 +42,9 @@ TimelineBar::TimelineBar(RunModel* model, QWidget* parent) : QWidget(parent), mo
   slider_->setMinimumWidth(200);
   slider_->setPageStep(10);
   binLabel_ = new QLabel(this);
+  binLabel_->setObjectName(QStringLiteral("timelineBin"));
   timeLabel_ = new QLabel(this);
-  binLabel_->setMinimumWidth(binLabel_->fontMetrics().horizontalAdvance("bin 0000 / 0000") + 4);
+  binLabel_->setMinimumWidth(binLabel_->fontMetrics().horizontalAdvance("bin 0000 of 0000") + 4);
   binLabel_->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
   timeLabel_->setMinimumWidth(timeLabel_->fontMetrics().horizontalAdvance("000 µs – 000 µs") + 4);
   timeLabel_->setToolTip(tr("Simulated time covered by the current bin"));
@@ -152,7 +153,7 @@ void TimelineBar::sync() {
   slider_->setEnabled(n > 1);
   for (QWidget* w : std::initializer_list<QWidget*>{play_, back_, forward_, speedBox_}) w->setEnabled(n > 1);
   play_->setIcon(style()->standardIcon(isPlaying() ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
-  binLabel_->setText(n > 0 ? tr("bin %1 / %2").arg(bin + 1).arg(n) : tr("no results"));
+  binLabel_->setText(n > 0 ? tr("bin %1").arg(binNumber(bin, n)) : tr("no results"));
   const Time w = model_->binWidth();
   timeLabel_->setText(n > 0 ? QString("%1 – %2").arg(formatTime(Time(bin) * w), formatTime(Time(bin + 1) * w))
                             : QString());

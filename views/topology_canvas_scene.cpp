@@ -214,9 +214,8 @@ void TopologyCanvas::updateInfo() {
     text += tr("\nmean utilisation over phase \"%1\" (%2 – %3)").arg(q(ph.name), formatTime(ph.start), formatTime(ph.end));
   } else {
     const int bin = model_->currentBin();
-    text += tr("\nbin %1 / %2: %3 – %4%5")
-                .arg(bin + 1)
-                .arg(r->bins)
+    text += tr("\nbin %1: %2 – %3%4")
+                .arg(binNumber(bin, r->bins))
                 .arg(formatTime(Time(bin) * r->bin), formatTime(Time(bin + 1) * r->bin))
                 .arg(model_->isFinal() ? QString() : tr("  (running)"));
   }
@@ -314,9 +313,8 @@ QString TopologyCanvas::laneToolTip(int link, int direction, int copy) const {
     const int phase = isSideBySide() ? (copy == 0 ? phaseA_ : phaseB_) : model_->phase();
     s += tr("<br>phase: %1").arg(q(r->phases[static_cast<size_t>(phase)].name).toHtmlEscaped());
   }
-  s += tr("<br>this bin (%1 of %2, %3 – %4): %5")
-           .arg(bin + 1)
-           .arg(std::max(1, r->bins))
+  s += tr("<br>this bin (%1, %2 – %3): %4")
+           .arg(binNumber(bin, std::max(1, r->bins)))
            .arg(formatTime(Time(bin) * r->bin), formatTime(Time(bin + 1) * r->bin), formatBytes(double(l.bin_bytes.at(bin))));
   s += tr("<br>total: %1").arg(formatBytes(double(l.bytes)));
   s += tr("<br>utilisation: <b>%1</b> (%2)").arg(formatPercent(u), state);

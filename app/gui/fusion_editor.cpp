@@ -273,13 +273,14 @@ QWidget* FusionEditor::addReal(QFormLayout* form, const QString& label, const st
 QLineEdit* FusionEditor::addQuantity(QFormLayout* form, const QString& label, const std::string& path) {
   auto* edit = new QLineEdit;
   edit->setPlaceholderText(tr("e.g. %1").arg(q(findParam(path)->defaultText)));
+  // Shown with "µs" as the rest of the GUI writes it; either spelling is accepted.
   bind(path, edit, [edit](const std::string& v) {
-    edit->setText(q(v));
+    edit->setText(views::displayUnits(q(v)));
     edit->setStyleSheet({});
   });
   connect(edit, &QLineEdit::editingFinished, this, [this, edit, path] {
-    const std::string text = edit->text().trimmed().toStdString();
-    if (text != doc_->valueText(path)) commit({{path, text}}, {}, edit);
+    const QString text = edit->text().trimmed();
+    if (text != views::displayUnits(q(doc_->valueText(path)))) commit({{path, text.toStdString()}}, {}, edit);
   });
   form->addRow(label, edit);
   return edit;

@@ -3,6 +3,7 @@
 // and tick arithmetic. Grabs of each widget go to <build>/tests/artefacts/.
 #include <QCheckBox>
 #include <QComboBox>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QtTest>
@@ -12,6 +13,8 @@
 #include <memory>
 
 #include "../common/view_helpers.h"
+#include "report/html_report.h"
+#include "report/report_data.h"
 #include "scenario/scenario_io.h"
 #include "sim/run.h"
 #include "topology/topology.h"
@@ -86,6 +89,7 @@ class TestTimelinePlots : public QObject {
   void sideBySideDefaults_data();
   void sideBySideDefaults();
   void sideBySideBFollowsLivePhases();
+  void binNumbersAgreeWithReport();
 };
 
 void TestTimelinePlots::step_data() {
@@ -373,6 +377,30 @@ void TestTimelinePlots::sideBySideBFollowsLivePhases() {
   QCOMPARE(heat.phaseBCombo()->count(), 3);
   QCOMPARE(heat.phaseACombo()->currentIndex(), 0);
   QCOMPARE(heat.phaseBCombo()->currentIndex(), 1);
+}
+
+// Bins are numbered from 0, as the report's topology caption ("bin 201 of 218") and the
+// CSV's link_bins number them: the timeline says the same of the report's busiest bin.
+void TestTimelinePlots::binNumbersAgreeWithReport() {
+  RunModel model;
+  TimelineBar bar(&model);
+  load(model, p2p());
+  const Results& r = *p2p().results;
+  auto* label = bar.findChild<QLabel*>("timelineBin");
+  QVERIFY(label);
+  model.setCurrentBin(0);
+  QCOMPARE(label->text(), QString("bin 0 of %1").arg(r.bins));
+  model.setCurrentBin(r.bins - 1);
+  QCOMPARE(label->text(), QString("bin %1 of %2").arg(r.bins - 1).arg(r.bins));
+  const int busiest = report::busiestBin(r);
+  QVERIFY(busiest > 0);
+  Scenario s = loadScenario(FABRICLAB_SCENARIOS "/dgx-h100-p2p.yaml");
+  applyOverride(s, "workload.collective.size=64 MiB");
+  const std::string html = report::renderHtmlReport(s, {SweepPoint{{}, r}}, *p2p().topology);
+  const QString phrase = QString("bin %1 of %2").arg(busiest).arg(r.bins);
+  QVERIFY2(QString::fromStdString(html).contains(phrase), qPrintable(phrase));
+  model.setCurrentBin(busiest);
+  QCOMPARE(label->text(), phrase);
 }
 
 QTEST_MAIN(TestTimelinePlots)
