@@ -40,7 +40,7 @@ TopologyCanvas::TopologyCanvas(RunModel* model, QWidget* parent)
   // Recolouring touches most items at once; one full repaint is cheaper than merging rects.
   setViewportUpdateMode(QGraphicsView::FullViewportUpdate);
   setOptimizationFlags(QGraphicsView::DontAdjustForAntialiasing);
-  setMinimumSize(320, 240);
+  setMinimumSize(300, 160);  // a laptop screen keeps room for the docks around it
 
   legend_ = new ColourLegend(viewport());
   legend_->setOverlay(true);

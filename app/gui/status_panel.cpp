@@ -33,6 +33,7 @@ StatusPanel::StatusPanel(QStatusBar* bar, views::RunModel* model, RunController*
   bar->addPermanentWidget(time_);
 
   progress_ = new QProgressBar(bar);
+  progress_->setObjectName(QStringLiteral("statusProgress"));
   progress_->setRange(0, 1000);
   progress_->setMaximumWidth(180);
   progress_->setFormat(QStringLiteral("%p%"));
