@@ -14,6 +14,7 @@
 #include "gui/main_window.h"
 #include "gui/run_controller.h"
 #include "gui_test_util.h"
+#include "main_window_fixture.h"
 
 using fl::gui::MainWindow;
 namespace t = fl::gui::test;
@@ -21,13 +22,6 @@ namespace t = fl::gui::test;
 namespace {
 
 const QSize kScreen(1024, 700);
-
-bool waitIdle(MainWindow& w, int ms = 120000) {
-  QElapsedTimer timer;
-  timer.start();
-  while (w.controller()->isBusy() && timer.elapsed() < ms) QTest::qWait(20);
-  return !w.controller()->isBusy();
-}
 
 // The part of `w` that shows inside the window (0 x 0 when hidden or outside).
 QRect visibleIn(const QWidget& w, const QWidget& window) {
@@ -67,15 +61,10 @@ class TestWindowFit : public QObject {
     QFETCH(QString, scenario);
     QFETCH(QString, dock);
     QFETCH(QStringList, controls);
-    fl::gui::MainWindowOptions o;
-    o.autosave = false;
-    o.restoreLayout = false;
-    auto w = std::make_unique<MainWindow>(o);
-    w->setSavePrompt([] { return QMessageBox::Discard; });
-    w->show();
+    auto w = t::makeWindow();
     QVERIFY(QTest::qWaitForWindowExposed(w.get()));
     QCOMPARE(w->openFile(QStringLiteral(FABRICLAB_SCENARIOS "/") + scenario), QString());
-    QVERIFY(waitIdle(*w));
+    QVERIFY(t::waitIdle(*w, 120000));
     auto* d = w->findChild<QDockWidget*>(dock);
     QVERIFY(d);
     d->show();
