@@ -37,13 +37,30 @@ QFont fitted(const QString& text, double width, int maxPx, bool bold) {
 
 DeviceItem::DeviceItem(int node, const QRectF& rect, Style style, const QString& label,
                        const QString& sublabel, const QString& sizeBy)
-    : node_(node), rect_(rect), style_(style), label_(label), sublabel_(sublabel) {
+    : node_(node), rect_(rect), style_(style), label_(label), sublabel_(sublabel),
+      sizeBy_(sizeBy.isEmpty() ? label : sizeBy) {
   const double h = rect.height(), w = rect.width() - 10;
   const bool two = !sublabel.isEmpty();
-  labelFont_ = fitted(sizeBy.isEmpty() ? label : sizeBy, w, std::clamp(int(h * (two ? 0.34 : 0.4)), 8, 22), true);
+  labelFont_ = fitted(sizeBy_, w, std::clamp(int(h * (two ? 0.34 : 0.4)), 8, 22), true);
   subFont_ = fitted(sublabel, w, std::clamp(int(h * 0.24), 7, 15), false);
   setCacheMode(DeviceCoordinateCache);  // text is the costly part; it rarely changes
   setZValue(2);
+}
+
+int DeviceItem::oneLinePixelSize(const QString& text, const QSizeF& box, int maxPx) {
+  QFont f;
+  f.setBold(true);
+  for (int px = std::min(maxPx, int((box.height() - 2) / 1.2)); px >= kMinLabelPx; --px) {
+    f.setPixelSize(px);
+    if (QFontMetricsF(f).horizontalAdvance(text) <= box.width() - 4) return px;
+  }
+  return 0;
+}
+
+DeviceItem::LabelMode DeviceItem::labelModeAt(double lod) const {
+  if (lod * labelFont_.pixelSize() >= 6) return LabelMode::Scene;
+  if (oneLinePixelSize(sizeBy_, rect_.size() * lod) > 0) return LabelMode::OneLine;
+  return LabelMode::None;
 }
 
 void DeviceItem::setHighlighted(bool on) {
@@ -70,7 +87,19 @@ void DeviceItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWid
     p->drawLine(c - QPointF(s / 2, 0), c + QPointF(s / 2, 0));
     p->drawLine(c - QPointF(0, s / 2), c + QPointF(0, s / 2));
   }
-  if (lod * labelFont_.pixelSize() < 6) return;  // unreadable: leave the box plain
+  const LabelMode mode = labelModeAt(lod);
+  if (mode == LabelMode::None) return;  // no room for legible text: leave the box plain
+  if (mode == LabelMode::OneLine) {     // the name alone, sized in device pixels
+    QFont f = labelFont_;
+    f.setPixelSize(oneLinePixelSize(sizeBy_, rect_.size() * lod));
+    p->save();
+    p->scale(1 / lod, 1 / lod);
+    p->setPen(QColor(240, 242, 245));
+    p->setFont(f);
+    p->drawText(QRectF(rect_.topLeft() * lod, rect_.size() * lod), Qt::AlignCenter, label_);
+    p->restore();
+    return;
+  }
   const bool two = !sublabel_.isEmpty() && lod * subFont_.pixelSize() >= 6;
   const QFontMetricsF lm(labelFont_), sm(subFont_);
   const double block = lm.height() + (two ? sm.height() : 0);

@@ -1,7 +1,9 @@
 // A device on the canvas: a labelled rounded rectangle coloured by kind (GPU/die green,
 // switch blue), or a collapsed hierarchy group (one box standing for everything inside,
 // drawn with a dashed border and a "+" badge; double-click opens it). Labels are sized to
-// fit the box and skipped when too small on screen to read.
+// fit the box; where the box is too small on screen for them at their scene size (a
+// zoomed-out NVL32) the name alone is drawn at the largest legible pixel size that fits
+// the box on screen, and nothing only where not even that fits.
 #pragma once
 #include <QFont>
 #include <QGraphicsItem>
@@ -27,6 +29,16 @@ class DeviceItem : public QGraphicsItem {
   const QString& label() const { return label_; }
   void setHighlighted(bool on);
 
+  // Smallest text drawn, in device pixels: below it a label is not legible.
+  static constexpr int kMinLabelPx = 7;
+  // The pixel size at which a one-line label as wide as `text` fits a box of `box` device
+  // pixels (the largest that fits, at most `maxPx`); 0 where not even kMinLabelPx fits.
+  static int oneLinePixelSize(const QString& text, const QSizeF& box, int maxPx = 14);
+  // Whether the label is drawn at `lod` device pixels per scene unit, and how: both lines
+  // at their scene fonts, or the name alone at oneLinePixelSize.
+  enum class LabelMode { None, Scene, OneLine };
+  LabelMode labelModeAt(double lod) const;
+
   QRectF boundingRect() const override { return rect_.adjusted(-4, -4, 4, 4); }
   void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
@@ -34,7 +46,7 @@ class DeviceItem : public QGraphicsItem {
   int node_;
   QRectF rect_;
   Style style_;
-  QString label_, sublabel_;
+  QString label_, sublabel_, sizeBy_;
   QFont labelFont_, subFont_;
   bool highlighted_ = false;
 };

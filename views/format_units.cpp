@@ -1,5 +1,7 @@
 #include "views/format_units.h"
 
+#include <QRegularExpression>
+
 #include <cmath>
 
 namespace fl::views {
@@ -43,6 +45,13 @@ QString formatCount(std::int64_t n) {
   for (int i = s.size() - 3; i > (n < 0 ? 1 : 0); i -= 3) s.insert(i, QChar(0x2009));  // thin space
   return s;
 }
+
+QString displayUnits(const QString& value) {
+  static const QRegularExpression us(QStringLiteral("(\\d)\\s*us\\b"));
+  return QString(value).replace(us, QStringLiteral("\\1 µs"));
+}
+
+QString binNumber(int bin, int count) { return QStringLiteral("%1 of %2").arg(bin).arg(count); }
 
 TimeUnit timeUnitFor(Time span) {
   if (span >= 2 * kSecond) return {"s", static_cast<double>(kSecond)};

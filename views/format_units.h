@@ -14,6 +14,12 @@ QString formatRate(double bytesPerSecond);  // "371 GB/s"
 QString formatTime(Time t);                 // "12.5 µs", "3.20 ms"
 QString formatPercent(double fraction);     // "83.4 %"
 QString formatCount(std::int64_t n);        // "1 234 567"
+// A time bin as the report and the CSVs number it, from 0: "201 of 218" (bin 201 is the
+// 202nd of 218). Every view says "bin " + this, so that the GUI and the report agree.
+QString binNumber(int bin, int count);
+// A scenario value as the GUI shows it: microseconds as "µs", as every view writes them,
+// where files and the schema's canonical text say "us" ("5 us" -> "5 µs"; both parse).
+QString displayUnits(const QString& value);
 
 // The unit that suits a span of time (for plot axes): its name and its length in ps.
 struct TimeUnit {

@@ -5,10 +5,13 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
+#include <algorithm>
 #include <cmath>
 
+#include "views/elided_combo_box.h"
 #include "views/format_units.h"
 #include "views/run_model.h"
 
@@ -33,13 +36,26 @@ HeatControls::HeatControls(RunModel* model, QWidget* parent) : QWidget(parent), 
   auto* form = new QFormLayout(this);
   form->addRow(tr("cold ≤"), pair(coldSlider_, coldSpin_, tr("Lanes at or below this utilisation are drawn dimmed")));
   form->addRow(tr("hot ≥"), pair(hotSlider_, hotSpin_, tr("Lanes at or above this utilisation are drawn thick with a bright outline")));
-  phase_ = new QComboBox(this);
-  phase_->setToolTip(tr("Colour by the current bin of the timeline, or by a phase's mean utilisation"));
+  coldSlider_->setObjectName(QStringLiteral("heatColdSlider"));
+  coldSpin_->setObjectName(QStringLiteral("heatColdSpin"));
+  hotSlider_->setObjectName(QStringLiteral("heatHotSlider"));
+  hotSpin_->setObjectName(QStringLiteral("heatHotSpin"));
+  // Phase names with their times are long ("2. all_gather (637 µs – 1.27 ms)"): elided
+  // in the middle, so that the end of the span stays in view, whole in the tooltip.
+  auto* phase = new ElidedComboBox(this);
+  phase->setObjectName(QStringLiteral("heatPhase"));
+  phase->setDescription(tr("Colour by the current bin of the timeline, or by a phase's mean utilisation"));
+  phase_ = phase;
   form->addRow(tr("colour by"), phase_);
   compare_ = new QCheckBox(tr("compare two phases side by side"), this);
   form->addRow(compare_);
-  phaseA_ = new QComboBox(this);
-  phaseB_ = new QComboBox(this);
+  auto* phaseA = new ElidedComboBox(this), *phaseB = new ElidedComboBox(this);
+  phaseA->setObjectName(QStringLiteral("heatPhaseA"));
+  phaseB->setObjectName(QStringLiteral("heatPhaseB"));
+  phaseA->setDescription(tr("The phase drawn on the left"));
+  phaseB->setDescription(tr("The phase drawn on the right"));
+  phaseA_ = phaseA;
+  phaseB_ = phaseB;
   form->addRow(tr("left (A)"), phaseA_);
   form->addRow(tr("right (B)"), phaseB_);
 
@@ -53,7 +69,15 @@ HeatControls::HeatControls(RunModel* model, QWidget* parent) : QWidget(parent), 
     if (!syncing_) model_->setPhase(i - 1);
   });
   connect(compare_, &QCheckBox::toggled, this, &HeatControls::emitSideBySide);
-  connect(phaseA_, &QComboBox::currentIndexChanged, this, &HeatControls::emitSideBySide);
+  // B defaults to the phase after A's and follows A until B is picked by hand.
+  connect(phaseA_, &QComboBox::currentIndexChanged, this, [this](int a) {
+    if (!syncing_ && !bPicked_) {
+      const QSignalBlocker block(phaseB_);
+      phaseB_->setCurrentIndex(followingPhase(a));
+    }
+    emitSideBySide();
+  });
+  connect(phaseB_, &QComboBox::activated, this, [this] { bPicked_ = true; });
   connect(phaseB_, &QComboBox::currentIndexChanged, this, &HeatControls::emitSideBySide);
   connect(model_, &RunModel::thresholdsChanged, this, &HeatControls::syncThresholds);
   connect(model_, &RunModel::phaseChanged, this, &HeatControls::syncPhases);
@@ -101,7 +125,8 @@ void HeatControls::syncPhases() {
     phaseA_->addItems(names);
     phaseB_->addItems(names);
     phaseA_->setCurrentIndex(a >= 0 && a < names.size() ? a : 0);
-    phaseB_->setCurrentIndex(b >= 0 && b < names.size() ? b : std::min<int>(1, names.size() - 1));
+    // Live snapshots add phases one by one: B moves on to A's next as soon as it exists.
+    phaseB_->setCurrentIndex(bPicked_ && b >= 0 && b < names.size() ? b : followingPhase(phaseA_->currentIndex()));
   }
   phase_->setCurrentIndex(model_->phase() + 1);
   const bool any = !names.isEmpty();
@@ -112,6 +137,10 @@ void HeatControls::syncPhases() {
   compare_->setToolTip(any ? tr("Draw the fabric twice, coloured by the mean utilisation of two phases")
                            : tr("This run has no phases"));
   syncing_ = false;
+}
+
+int HeatControls::followingPhase(int a) const {
+  return std::min(a + 1, phaseB_->count() - 1);
 }
 
 void HeatControls::emitSideBySide() {

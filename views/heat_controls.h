@@ -1,6 +1,7 @@
 // What the canvas colours by: the cold and hot thresholds (in %, slider + spin box each),
 // the phase shown ("timeline (per bin)" or one of the run's phases, averaged), and a
-// side-by-side comparison of two phases. The comparison is a canvas matter, so it is
+// side-by-side comparison of two phases (B defaults to the phase after A's, and follows
+// A until picked by hand). The comparison is a canvas matter, so it is
 // offered as signals: connect sideBySideRequested to TopologyCanvas::setSideBySidePhases
 // and sideBySideCleared to TopologyCanvas::clearSideBySide.
 #pragma once
@@ -36,6 +37,7 @@ class HeatControls : public QWidget {
   void syncPhases();
   void applyThresholds(int coldPercent, int hotPercent);
   void emitSideBySide();
+  int followingPhase(int a) const;  // the phase after `a` (the last if none)
 
   RunModel* model_;
   QSlider *coldSlider_, *hotSlider_;
@@ -43,6 +45,7 @@ class HeatControls : public QWidget {
   QComboBox *phase_, *phaseA_, *phaseB_;
   QCheckBox* compare_;
   bool syncing_ = false;
+  bool bPicked_ = false;  // the user chose B: it no longer follows A
 };
 
 }  // namespace fl::views

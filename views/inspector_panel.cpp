@@ -206,9 +206,8 @@ void InspectorPanel::showLink(int id) {
   row(tr("busy time"), formatTime(l0.busy), formatTime(l1.busy));
   row(tr("utilisation (run)"), formatPercent(l0.utilization), formatPercent(l1.utilization));
   row(tr("capacity"), formatRate(l0.capacity_Bps), formatRate(l1.capacity_Bps));
-  section(tr("Bin %1 of %2 (%3 – %4)")
-              .arg(bin + 1)
-              .arg(r->bins)
+  section(tr("Bin %1 (%2 – %3)")
+              .arg(binNumber(bin, r->bins))
               .arg(formatTime(Time(bin) * r->bin), formatTime(Time(bin + 1) * r->bin)));
   row(tr("bytes in bin"), formatBytes(double(l0.bin_bytes.at(bin))), formatBytes(double(l1.bin_bytes.at(bin))));
   row(tr("utilisation (bin)"), formatPercent(model_->utilisation(d0, bin)), formatPercent(model_->utilisation(d1, bin)));

@@ -64,7 +64,7 @@ void PipelineCompareView::setResults(const QString& labelA, std::shared_ptr<cons
       for (const PipelineTask& t : r->pipeline->tasks) end = std::max(end, t.end);
   for (int side = 0; side < 2; ++side) {
     const Results* r = runs[side].get();
-    titles_[side]->setText(r ? pipelineTitle(labels[side], *r) : tr("%1: no results").arg(labels[side]));
+    titles_[side]->setText(r ? pipelineTitle(labels[side], *r) : tr("%1: not run yet").arg(labels[side]));
     gantts_[side]->setFitEnd(end);  // "Fit" on either shows both runs whole
     gantts_[side]->setResults(runs[side]);
   }

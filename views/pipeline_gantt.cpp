@@ -1,6 +1,5 @@
 #include "views/pipeline_gantt.h"
 
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QMenu>
 #include <QMouseEvent>
@@ -13,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "views/flow_layout.h"
 #include "views/format_units.h"
 #include "views/run_model.h"
 
@@ -44,6 +44,7 @@ PipelineGantt::PipelineGantt(RunModel* model, QWidget* parent) : QWidget(parent)
 
   // Controls: view, rows, and the token/tile selector.
   auto* fitButton = new QPushButton(tr("Fit"), page);
+  fitButton->setObjectName(QStringLiteral("pipelineFit"));
   fitButton->setToolTip(tr("Show the whole run and every row (wheel: zoom time, drag: pan)"));
   auto* collapse = new QPushButton(tr("Collapse all"), page);
   collapse->setToolTip(tr("One row per GPU with all its tasks (double-click a row to toggle its GPU)"));
@@ -63,22 +64,21 @@ PipelineGantt::PipelineGantt(RunModel* model, QWidget* parent) : QWidget(parent)
   pick->setToolTip(tr("Select the GEMM task of this tile on this GPU and show its dependency chain"));
   status_ = new QLabel(page);
   status_->setObjectName(QStringLiteral("pipelineStatus"));
-  auto* controls = new QHBoxLayout;
+  status_->setWordWrap(true);
+  status_->setContentsMargins(4, 0, 4, 0);
+  status_->hide();  // until there is something to say
+  // Two groups that wrap onto a second line in a narrow dock rather than widen it.
+  auto* controlsBox = new QWidget(page);
+  auto* controls = new FlowLayout(controlsBox, 12);
   controls->setContentsMargins(2, 2, 2, 0);
-  for (QWidget* w : {static_cast<QWidget*>(fitButton), static_cast<QWidget*>(collapse), static_cast<QWidget*>(expand),
-                     static_cast<QWidget*>(gpuMenuButton_)})
-    controls->addWidget(w);
-  controls->addSpacing(12);
-  controls->addWidget(new QLabel(tr("GPU"), page));
-  controls->addWidget(gpuSpin_);
-  controls->addWidget(new QLabel(tr("tile"), page));
-  controls->addWidget(tileSpin_);
-  controls->addWidget(pick);
-  controls->addWidget(status_, 1);
+  controls->addWidget(flowGroup(controlsBox, {fitButton, collapse, expand, gpuMenuButton_}));
+  auto* gpuLabel = new QLabel(tr("GPU"), page);
+  auto* tileLabel = new QLabel(tr("tile"), page);
+  controls->addWidget(flowGroup(controlsBox, {gpuLabel, gpuSpin_, tileLabel, tileSpin_, pick}));
 
   plot_ = new QCustomPlot(page);
   plot_->setObjectName(QStringLiteral("pipelinePlot"));
-  plot_->setMinimumSize(360, 220);
+  plot_->setMinimumSize(300, 170);
   plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
   QCPAxisRect* gantt = plot_->axisRect();
   gantt->setRangeDrag(Qt::Horizontal | Qt::Vertical);
@@ -129,7 +129,8 @@ PipelineGantt::PipelineGantt(RunModel* model, QWidget* parent) : QWidget(parent)
 
   auto* chart = new QVBoxLayout(page);
   chart->setContentsMargins(0, 0, 0, 0);
-  chart->addLayout(controls);
+  chart->addWidget(controlsBox);
+  chart->addWidget(status_);
   chart->addWidget(plot_, 1);
   stack_->addWidget(notice_);
   stack_->addWidget(page);

@@ -71,7 +71,10 @@ bool PipelineGantt::selectTile(int gpu, int tile) {
   return true;
 }
 
-void PipelineGantt::showTileStatus(const QString& text) { status_->setText(text); }
+void PipelineGantt::showTileStatus(const QString& text) {
+  status_->setText(text);
+  status_->setVisible(!text.isEmpty());
+}
 
 // An arrow from each chain task's predecessor (its end) to it (its start).
 void PipelineGantt::updateArrows() {

@@ -81,7 +81,7 @@ QCustomPlot* PlotsPanel::makePlot(const QString& xLabel, const QString& yLabel) 
   auto* plot = new QCustomPlot(this);
   plot->xAxis->setLabel(xLabel);
   plot->yAxis->setLabel(yLabel);
-  plot->setMinimumSize(320, 200);
+  plot->setMinimumSize(280, 170);
   plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
   plot->axisRect()->setRangeDrag(Qt::Horizontal);
   plot->axisRect()->setRangeZoom(Qt::Horizontal);

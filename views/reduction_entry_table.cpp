@@ -98,11 +98,10 @@ void ReductionEntryTable::showEntries(const EntriesAt& at) {
     }
   }
   table_->setUpdatesEnabled(true);
-  QString header = tr("%1 entries alive at %2 (middle of bin %3 of %4)")
+  QString header = tr("%1 entries alive at %2 (middle of bin %3)")
                        .arg(alive.size())
                        .arg(formatTime(t))
-                       .arg(at.bin + 1)
-                       .arg(at.bins);
+                       .arg(binNumber(at.bin, at.bins));
   if (int(alive.size()) > rows) header += tr(", first %1 shown").arg(rows);
   // Entries that came and went between two bin middles never show as rows: say how many.
   // An entry is allocated by its first contribution, so one whose contributions all

@@ -3,6 +3,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QStackedWidget>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -13,6 +14,8 @@
 
 #include "report/metric_format.h"
 #include "results/sweep_metrics.h"
+#include "views/elided_combo_box.h"
+#include "views/format_units.h"
 
 namespace fl::views {
 
@@ -41,28 +44,37 @@ SweepChart::SweepChart(QWidget* parent) : QWidget(parent) {
   layout->setContentsMargins(0, 0, 0, 0);
   auto* bar = new QHBoxLayout;
   bar->setContentsMargins(6, 4, 6, 0);
-  auto* label = new QLabel(tr("Figure:"), this);
-  metricBox_ = new QComboBox(this);
+  metricLabel_ = new QLabel(tr("Figure:"), this);
+  // Figure names and key paths are long: in a narrow dock they are elided, not the dock widened.
+  auto* metricBox = new ElidedComboBox(this);
+  metricBox->setDescription(tr("The figure of each sweep point to plot against the first sweep axis"));
+  metricBox_ = metricBox;
   metricBox_->setObjectName(QStringLiteral("sweepMetric"));
-  metricBox_->setToolTip(tr("The figure of each sweep point to plot against the first sweep axis"));
-  metricBox_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-  label->setBuddy(metricBox_);
-  bar->addWidget(label);
+  metricLabel_->setBuddy(metricBox_);
+  bar->addWidget(metricLabel_);
   bar->addWidget(metricBox_);
   axisLabel_ = new QLabel(tr("against:"), this);
-  axisBox_ = new QComboBox(this);
+  auto* axisBox = new ElidedComboBox(this);
+  axisBox->setDescription(tr("The sweep axis along the x axis; the other axes make the series"));
+  axisBox_ = axisBox;
   axisBox_->setObjectName(QStringLiteral("sweepAxis"));
-  axisBox_->setToolTip(tr("The sweep axis along the x axis; the other axes make the series"));
-  axisBox_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
   axisLabel_->setBuddy(axisBox_);
   bar->addSpacing(12);
   bar->addWidget(axisLabel_);
   bar->addWidget(axisBox_);
   bar->addStretch(1);
   layout->addLayout(bar);
-  plot_ = new QCustomPlot(this);
-  plot_->setMinimumSize(320, 200);
-  layout->addWidget(plot_, 1);
+  // Nothing to chart: one centred, wrapped explanation in place of the chart (as the other
+  // docks' empty states), never empty axes squeezed into a corner.
+  stack_ = new QStackedWidget(this);
+  notice_ = makeNoticeLabel(stack_);
+  notice_->setObjectName(QStringLiteral("sweepNotice"));
+  notice_->setMargin(12);
+  stack_->addWidget(notice_);
+  plot_ = new QCustomPlot(stack_);
+  plot_->setMinimumSize(280, 160);
+  stack_->addWidget(plot_);
+  layout->addWidget(stack_, 1);
 
   plot_->plotLayout()->insertRow(0);
   title_ = new QCPTextElement(plot_, QString(), QFont(font().family(), font().pointSize(), QFont::Bold));
@@ -72,12 +84,6 @@ SweepChart::SweepChart(QWidget* parent) : QWidget(parent) {
   plot_->axisRect()->insetLayout()->take(plot_->legend);
   plot_->legend->setBorderPen(Qt::NoPen);
   placeLegend(false);
-  notice_ = new QCPItemText(plot_);
-  notice_->position->setType(QCPItemPosition::ptAxisRectRatio);
-  notice_->position->setCoords(0.5, 0.5);
-  notice_->setPositionAlignment(Qt::AlignCenter);
-  notice_->setFont(QFont(font().family(), font().pointSize() + 1));
-  notice_->setColor(QColor(90, 90, 90));
   selection_ = nullptr;
 
   connect(metricBox_, &QComboBox::activated, this, [this](int i) {
@@ -90,6 +96,7 @@ SweepChart::SweepChart(QWidget* parent) : QWidget(parent) {
     if (p >= 0) emit pointClicked(p);
   });
   connect(plot_, &QCustomPlot::mouseMove, this, &SweepChart::onMouseMove);
+  connect(plot_, &QCustomPlot::afterLayout, this, &SweepChart::fitYTitle);
   rebuild();
 }
 
@@ -151,7 +158,8 @@ bool SweepChart::setMetric(const QString& id) {
 }
 
 QString SweepChart::title() const { return title_->text(); }
-bool SweepChart::noticeVisible() const { return notice_->visible(); }
+bool SweepChart::noticeVisible() const { return stack_->currentWidget() == notice_; }
+QString SweepChart::noticeText() const { return noticeVisible() ? notice_->text() : QString(); }
 
 void SweepChart::refreshMetrics() {
   std::vector<const Results*> finished;
@@ -162,8 +170,14 @@ void SweepChart::refreshMetrics() {
   for (const fl::SweepMetric* m : available)
     if (m->id == chosen_) current = chosen_;
   if (current.empty() && !available.empty()) {
+    // The figure the x axis is about, unless it does not tell the points apart: then the
+    // headline (no figure answers an empty key). The redundant share is 43.2 % with and
+    // without fusion, so it says nothing of what fusion changes, while the makespan does.
     const auto charted = fl::chartedMetrics(xKey_, available);
-    current = (charted.empty() ? available.front() : charted.front())->id;
+    const auto headline = fl::chartedMetrics(std::string(), available);
+    const fl::SweepMetric* pick = charted.empty() ? available.front() : charted.front();
+    if (!headline.empty() && flatAlongSomeAxis(*pick)) pick = headline.front();
+    current = pick->id;
   }
   QSignalBlocker block(metricBox_);
   metricBox_->clear();
@@ -171,29 +185,66 @@ void SweepChart::refreshMetrics() {
   metricBox_->setCurrentIndex(metricBox_->findData(QString::fromStdString(current)));
 }
 
+// Whether `m` is (nearly) the same between every two finished points that differ in one
+// axis only, for some axis: within a percentage point for shares and rates, within 10 %
+// of the larger value for other figures. Unknown (no such two points yet) is not flat.
+bool SweepChart::flatAlongSomeAxis(const fl::SweepMetric& m) const {
+  std::vector<report::PointSettings> settings;
+  for (const Point& p : points_) settings.push_back(p.settings);
+  for (const std::string& axis : keys_) {
+    std::vector<std::string> keys = {axis};
+    for (const std::string& k : keys_)
+      if (k != axis) keys.push_back(k);
+    bool compared = false, flat = true;
+    for (const report::SweepSeries& line : report::seriesByOtherAxes(settings, keys)) {
+      std::vector<double> values;
+      for (std::size_t i : line.points)
+        if (points_[i].results)
+          if (const auto v = m.value(*points_[i].results)) values.push_back(*v);
+      if (values.size() < 2) continue;
+      compared = true;
+      const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+      const double tolerance =
+          m.kind == fl::MetricKind::Fraction ? 0.01 : 0.1 * std::max(std::fabs(*lo), std::fabs(*hi));
+      flat = flat && *hi - *lo <= tolerance;
+    }
+    if (compared && flat) return true;
+  }
+  return false;
+}
+
 void SweepChart::showNotice(const QString& text) {
   notice_->setText(text);
-  notice_->setVisible(true);
+  stack_->setCurrentWidget(notice_);
   title_->setText(QString());
   plot_->legend->setVisible(false);
   plot_->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
   plot_->xAxis->setScaleType(QCPAxis::stLinear);
   plot_->xAxis->setLabel(QString());
+  yTitle_.clear();
   plot_->yAxis->setLabel(QString());
   plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void SweepChart::rebuild() {
   plot_->clearPlottables();
-  for (QCPItemText* t : valueLabels_) plot_->removeItem(t);
+  for (const auto& [point, label] : valueLabels_) plot_->removeItem(label);
   valueLabels_.clear();
+  if (selectedBar_) plot_->removeItem(selectedBar_);
+  selectedBar_ = nullptr;
   selection_ = nullptr;
   marks_.clear();
   barWidth_ = 0;
   const fl::SweepMetric* m = fl::findSweepMetric(metric().toStdString());
-  if (keys_.empty()) return showNotice(tr("Not a sweep: add an axis under \"sweep\" to compare points here"));
-  if (!m) return showNotice(tr("No sweep point has finished yet"));
-  notice_->setVisible(false);
+  // No figure to pick without a sweep.
+  metricLabel_->setVisible(!keys_.empty());
+  metricBox_->setVisible(!keys_.empty());
+  if (keys_.empty())
+    return showNotice(tr("This scenario has no sweep: add a sweep: section (e.g. sweep: [{key: "
+                         "topology.link.bandwidth, values: [25 GB/s, 50 GB/s]}]) to run it at several "
+                         "settings and compare them here; see \"Sweeps\" in docs/scenario.md."));
+  if (!m) return showNotice(tr("No sweep point has finished yet: each point's figure appears here as it finishes."));
+  stack_->setCurrentWidget(plot_);
 
   const std::vector<std::string> keys = orderedKeys();
   const std::string& key = keys.front();
@@ -267,42 +318,80 @@ void SweepChart::rebuild() {
         const std::string category = report::settingOf(settings[i], key);
         const auto c = std::find(categories.begin(), categories.end(), category) - categories.begin();
         const double k = double(c + 1) - 0.4 + width * (double(g) + 0.5);
-        if (const auto v = valueOf(i)) {
+        const auto v = valueOf(i);
+        if (v) {
           bars->addData(k, *v);
           marks_.push_back({static_cast<int>(i), k, *v});
-          // The value over its bar: a zero (DySHARP's redundant share) reads as a result,
-          // not as a missing bar. Not over a dozen thin bars, where they would collide.
-          if (series.size() > 4) continue;
-          auto* label = new QCPItemText(plot_);
-          label->position->setCoords(k, *v);
-          label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
-          label->setText(QString::fromStdString(report::formatMetric(*m, *v / axis.scale)));
-          label->setFont(QFont(font().family(), font().pointSize() - 1));
-          label->setClipToAxisRect(false);
-          valueLabels_.push_back(label);
         }
+        // The value over its bar: a zero (DySHARP's redundant share) reads as a result,
+        // not as a missing bar; a finished point the figure does not apply to (no AL TLB
+        // without DySHARP) says "n/a" where its bar would stand, rather than pass for a
+        // zero. Not over a dozen thin bars, where they would collide.
+        if (series.size() > 4 || !points_[i].results) continue;
+        auto* label = new QCPItemText(plot_);
+        label->position->setCoords(k, v.value_or(0));
+        label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+        label->setText(v ? QString::fromStdString(report::formatMetric(*m, *v / axis.scale)) : tr("n/a"));
+        label->setFont(QFont(font().family(), font().pointSize() - 1));
+        label->setColor(v ? QColor(Qt::black) : QColor(110, 110, 110));
+        label->setClipToAxisRect(false);
+        valueLabels_.push_back({static_cast<int>(i), label});
       }
     }
   }
   plot_->xAxis->setTicker(ticker);
   plot_->xAxis->grid()->setVisible(numeric);
   plot_->xAxis->setLabel(QString::fromStdString(key));
-  plot_->yAxis->setLabel(QString::fromStdString(axis.title));
+  yTitle_ = QString::fromStdString(axis.title);
+  plot_->yAxis->setLabel(yTitle_);  // fitted to the axis's height once laid out (fitYTitle)
   double top = 0;
   for (const Mark& k : marks_) top = std::max(top, k.value);
   plot_->yAxis->setRange(0, top > 0 ? top * 1.15 : 1);
   plot_->legend->setVisible(series.size() > 1);
-  placeLegend(series.size() > 4);
+  if (series.size() > 1) placeLegend(series.size() > 4);
+  else dropLegend();  // one series: the title names it, and the axes get the row
   title_->setText(QString::fromUtf8(m->name) + tr(" vs ") + QString::fromStdString(key));
 
+  // The shown point: a ring on a line; on a bar, a thick outline of the bar (a ring halfway
+  // up read as data and struck through the labels of zero bars) and its value in bold.
   selection_ = plot_->addGraph();
   selection_->setName(tr("shown point"));
   selection_->setLineStyle(QCPGraph::lsNone);
   selection_->setScatterStyle(
       QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(QColor(20, 20, 20), 2), Qt::NoBrush, 17));
   selection_->removeFromLegend();
+  if (barWidth_ > 0) {
+    selectedBar_ = new QCPItemRect(plot_);
+    selectedBar_->setPen(QPen(QColor(20, 20, 20), 3));
+    selectedBar_->setBrush(Qt::NoBrush);
+  }
   placeSelection();
   plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+// The y axis title within the axis's height (a dock is short, figure names long): whole,
+// else broken before its unit ("symmetric layout per GPU" over "(MiB)"), each line elided
+// in the middle if still too long.
+void SweepChart::fitYTitle() {
+  if (yTitle_.isEmpty()) return;
+  const int room = plot_->axisRect()->height();
+  const QFontMetrics metrics(plot_->yAxis->labelFont());
+  QString text = yTitle_;
+  if (metrics.horizontalAdvance(text) > room) {
+    const qsizetype unit = text.lastIndexOf(QLatin1String(" ("));
+    QStringList lines = unit > 0 ? QStringList{text.left(unit), text.mid(unit + 1)} : QStringList{text};
+    for (QString& line : lines) line = metrics.elidedText(line, Qt::ElideMiddle, room);
+    text = lines.join(QLatin1Char('\n'));
+  }
+  if (text == plot_->yAxis->label()) return;
+  plot_->yAxis->setLabel(text);
+  plot_->replot(QCustomPlot::rpQueuedReplot);  // the margin follows the title's lines
+}
+
+void SweepChart::dropLegend() {
+  if (plot_->legend->layout() != plot_->plotLayout()) return;
+  plot_->plotLayout()->take(plot_->legend);
+  plot_->plotLayout()->simplify();
 }
 
 // A few series in a row under the axes; more in a column at their right, where they
@@ -340,9 +429,29 @@ void SweepChart::placeLegend(bool side) {
 void SweepChart::placeSelection() {
   if (!selection_) return;
   selection_->data()->clear();
-  // On a bar the ring sits halfway up, clear of the value written over it.
-  for (const Mark& k : marks_)
-    if (k.point == selected_) selection_->addData(k.key, barWidth_ > 0 ? k.value / 2 : k.value);
+  if (selectedBar_) selectedBar_->setVisible(false);
+  for (const Mark& k : marks_) {
+    if (k.point != selected_) continue;
+    if (!selectedBar_) {
+      selection_->addData(k.key, k.value);
+      continue;
+    }
+    selectedBar_->topLeft->setCoords(k.key - barWidth_ / 2, k.value);
+    selectedBar_->bottomRight->setCoords(k.key + barWidth_ / 2, 0);
+    selectedBar_->setVisible(true);
+  }
+  for (const auto& [point, label] : valueLabels_) {
+    QFont f = label->font();
+    f.setBold(point == selected_);
+    label->setFont(f);
+  }
+}
+
+int SweepChart::selectedBarOutline(QRectF* coords) const {
+  if (!selectedBar_ || !selectedBar_->visible()) return -1;
+  if (coords)
+    *coords = QRectF(selectedBar_->topLeft->coords(), selectedBar_->bottomRight->coords()).normalized();
+  return selected_;
 }
 
 QPointF SweepChart::pixelOf(const Mark& k) const {

@@ -2,9 +2,11 @@
 // unless picked), one series per value of the others (as the report's sweep charts): a line over numeric
 // settings ("64 KiB", "512"), bars over names ("deepep", "dysharp"). The figure is
 // picked from those the points have (results/sweep_metrics.h); by default the one the
-// swept parameter is about (the AL TLB hit rate for an AL TLB size sweep). Points fill
-// in as they finish; the point the other views show is ringed, and clicking a point
-// asks for it (pointClicked).
+// swept parameter is about (the AL TLB hit rate for an AL TLB size sweep), unless it is
+// (nearly) the same along some axis: then the headline (makespan, bus bandwidth). Points fill
+// in as they finish; the point the other views show is ringed (its bar outlined), a
+// finished point the figure does not apply to reads "n/a" on a bar chart, and clicking
+// a point asks for it (pointClicked).
 #pragma once
 #include <QWidget>
 #include <memory>
@@ -16,10 +18,16 @@
 
 class QComboBox;
 class QLabel;
+class QStackedWidget;
 class QCustomPlot;
+class QCPItemRect;
 class QCPItemText;
 class QCPTextElement;
 class QCPGraph;
+
+namespace fl {
+struct SweepMetric;
+}
 
 namespace fl::views {
 
@@ -51,7 +59,12 @@ class SweepChart : public QWidget {
   QComboBox* metricBox() const { return metricBox_; }
   QComboBox* axisBox() const { return axisBox_; }
   QString title() const;
+  // The centred explanation shown instead of the chart (not a sweep, nothing finished).
   bool noticeVisible() const;
+  QString noticeText() const;
+  // The point whose bar is outlined as the shown one (its bar's corners in plot
+  // coordinates in `coords`); -1 when none is (a line chart rings its point instead).
+  int selectedBarOutline(QRectF* coords = nullptr) const;
   // Where point `point`'s mark is drawn, in plot pixels; null when it is not drawn.
   QPointF pointPixel(int point) const;
   // The drawn point within `radius` pixels of `pixel`, nearest first; -1 for none.
@@ -67,10 +80,13 @@ class SweepChart : public QWidget {
   };
   std::vector<std::string> orderedKeys() const;  // x axis first
   void refreshMetrics();
+  bool flatAlongSomeAxis(const fl::SweepMetric& m) const;
   void rebuild();
   void showNotice(const QString& text);
   void placeLegend(bool side);
+  void dropLegend();  // out of the layout, so that it takes no room
   void placeSelection();
+  void fitYTitle();
   QPointF pixelOf(const Mark& k) const;
   void onMouseMove(QMouseEvent* event);
 
@@ -79,15 +95,19 @@ class SweepChart : public QWidget {
   int selected_ = -1;
   std::string chosen_;  // the user's pick, kept while available
   std::string xKey_;    // the axis along x
+  QString yTitle_;      // the y axis title in full (the axis may show it broken or elided)
+  QLabel* metricLabel_;
   QComboBox* metricBox_;
   QLabel* axisLabel_;
   QComboBox* axisBox_;
+  QStackedWidget* stack_;  // the notice (page 0) or the chart (page 1)
+  QLabel* notice_;
   QCustomPlot* plot_;
   QCPTextElement* title_;
-  QCPItemText* notice_;
   QCPGraph* selection_;  // a ring around the selected point
   std::vector<Mark> marks_;
-  std::vector<QCPItemText*> valueLabels_;  // over bars
+  std::vector<std::pair<int, QCPItemText*>> valueLabels_;  // point -> its value (or "n/a") over its bar
+  QCPItemRect* selectedBar_ = nullptr;                     // outlines the shown point's bar
   double barWidth_ = 0;  // in x units; 0: points on lines, not bars
   bool legendAtSide_ = false;
 };

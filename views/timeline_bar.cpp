@@ -1,13 +1,13 @@
 #include "views/timeline_bar.h"
 
 #include <QComboBox>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QSlider>
 #include <QStyle>
 #include <QToolButton>
 #include <cmath>
 
+#include "views/flow_layout.h"
 #include "views/format_units.h"
 #include "views/run_model.h"
 
@@ -39,11 +39,12 @@ TimelineBar::TimelineBar(RunModel* model, QWidget* parent) : QWidget(parent), mo
   live_->setToolTip(tr("Follow the newest bin of the running simulation"));
 
   slider_ = new QSlider(Qt::Horizontal, this);
-  slider_->setMinimumWidth(200);
+  slider_->setMinimumWidth(120);
   slider_->setPageStep(10);
   binLabel_ = new QLabel(this);
+  binLabel_->setObjectName(QStringLiteral("timelineBin"));
   timeLabel_ = new QLabel(this);
-  binLabel_->setMinimumWidth(binLabel_->fontMetrics().horizontalAdvance("bin 0000 / 0000") + 4);
+  binLabel_->setMinimumWidth(binLabel_->fontMetrics().horizontalAdvance("bin 0000 of 0000") + 4);
   binLabel_->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
   timeLabel_->setMinimumWidth(timeLabel_->fontMetrics().horizontalAdvance("000 µs – 000 µs") + 4);
   timeLabel_->setToolTip(tr("Simulated time covered by the current bin"));
@@ -52,16 +53,13 @@ TimelineBar::TimelineBar(RunModel* model, QWidget* parent) : QWidget(parent), mo
   speedBox_->setCurrentIndex(2);
   speedBox_->setToolTip(tr("Playback speed: bins advanced per frame (30 frames per second)"));
 
-  auto* row = new QHBoxLayout(this);
+  // One line where the canvas is wide; in a narrow window the bin and speed groups wrap
+  // under the slider rather than widen the window.
+  auto* row = new FlowLayout(this, 8);
   row->setContentsMargins(6, 2, 6, 2);
-  for (QWidget* w : std::initializer_list<QWidget*>{back_, play_, forward_}) row->addWidget(w);
-  row->addWidget(slider_, 1);
-  row->addWidget(binLabel_);
-  row->addWidget(timeLabel_);
-  row->addWidget(new QLabel(tr("speed"), this));
-  row->addWidget(speedBox_);
-  row->addWidget(loop_);
-  row->addWidget(live_);
+  row->addWidget(flowGroup(this, {back_, play_, forward_, slider_}, 3));
+  row->addWidget(flowGroup(this, {binLabel_, timeLabel_}));
+  row->addWidget(flowGroup(this, {new QLabel(tr("speed"), this), speedBox_, loop_, live_}));
 
   timer_.setInterval(kTickMs);
   connect(&timer_, &QTimer::timeout, this, &TimelineBar::tick);
@@ -152,7 +150,7 @@ void TimelineBar::sync() {
   slider_->setEnabled(n > 1);
   for (QWidget* w : std::initializer_list<QWidget*>{play_, back_, forward_, speedBox_}) w->setEnabled(n > 1);
   play_->setIcon(style()->standardIcon(isPlaying() ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
-  binLabel_->setText(n > 0 ? tr("bin %1 / %2").arg(bin + 1).arg(n) : tr("no results"));
+  binLabel_->setText(n > 0 ? tr("bin %1").arg(binNumber(bin, n)) : tr("no results"));
   const Time w = model_->binWidth();
   timeLabel_->setText(n > 0 ? QString("%1 – %2").arg(formatTime(Time(bin) * w), formatTime(Time(bin + 1) * w))
                             : QString());

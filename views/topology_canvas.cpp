@@ -40,7 +40,7 @@ TopologyCanvas::TopologyCanvas(RunModel* model, QWidget* parent)
   // Recolouring touches most items at once; one full repaint is cheaper than merging rects.
   setViewportUpdateMode(QGraphicsView::FullViewportUpdate);
   setOptimizationFlags(QGraphicsView::DontAdjustForAntialiasing);
-  setMinimumSize(320, 240);
+  setMinimumSize(300, 160);  // a laptop screen keeps room for the docks around it
 
   legend_ = new ColourLegend(viewport());
   legend_->setOverlay(true);
@@ -89,7 +89,7 @@ void TopologyCanvas::initialView() { fitScene(true); }
 void TopologyCanvas::fitScene(bool readable) {
   const QRectF r = scene_->sceneRect();
   if (r.isEmpty() || viewport()->width() < 10) return;
-  const double top = info_->sizeHint().height() + 12, bottom = legend_->sizeHint().height() + 16;
+  const double top = overlayTop(), bottom = legend_->sizeHint().height() + 16;
   const double vw = viewport()->width(), vh = viewport()->height();
   double s = std::min((vw - 16) / r.width(), (vh - top - bottom) / r.height());
   s = std::min(s, kMaxFitScale);
@@ -107,8 +107,13 @@ void TopologyCanvas::fitScene(bool readable) {
 // nothing has to hide under the caption or the legend.
 void TopologyCanvas::updateViewRect() {
   const double s = std::max(transform().m11(), 1e-6);
-  const double top = info_->sizeHint().height() + 12, bottom = legend_->sizeHint().height() + 16;
+  const double top = overlayTop(), bottom = legend_->sizeHint().height() + 16;
   setSceneRect(scene_->sceneRect().adjusted(0, -top / s, 0, bottom / s));
+  updateCaptions();
+}
+
+double TopologyCanvas::overlayTop() const {
+  return info_->sizeHint().height() + 12 + (isSideBySide() ? captionHeight() : 0);
 }
 
 void TopologyCanvas::showEvent(QShowEvent* e) {
@@ -143,6 +148,7 @@ void TopologyCanvas::wheelEvent(QWheelEvent* e) {
   if (s == transform().m11()) return;
   fitMode_ = FitMode::User;
   scale(s / transform().m11(), s / transform().m11());
+  updateCaptions();
   e->accept();
 }
 

@@ -21,6 +21,7 @@
 #include "views/link_item.h"
 
 class QGraphicsScene;
+class QGraphicsSimpleTextItem;
 class QLabel;
 
 namespace fl::views {
@@ -42,6 +43,9 @@ class TopologyCanvas : public QGraphicsView {
 
   int deviceItemCount() const;
   int linkItemCount() const;  // visible links (each one item with two lanes)
+  // The device names drawn at the current zoom (the main copy's; a box too small on screen
+  // for legible text goes unlabelled).
+  QStringList drawnLabels() const;
   // Colour and hot/cold state of a lane as drawn now; invalid colour if the link is hidden.
   QColor laneColour(int link, int direction) const;
   LaneHeat laneHeat(int link, int direction) const;
@@ -82,7 +86,10 @@ class TopologyCanvas : public QGraphicsView {
   QString laneToolTip(int link, int direction, int copy) const;
   QString deviceToolTip(const DeviceItem& d) const;
   double laneUtilisation(int linkDirection, int copy) const;
-  QString phaseCaption(int phase) const;
+  QString phaseCaption(int copy) const;
+  int captionHeight() const;  // of a side-by-side caption, in pixels
+  void updateCaptions();
+  double overlayTop() const;  // pixels above the fabric kept clear for the captions
   void renderExport(QPainter& p, const QRectF& target, double ui);
 
   RunModel* model_;
@@ -95,6 +102,8 @@ class TopologyCanvas : public QGraphicsView {
   std::vector<DeviceItem*> devices_[2]; // per copy, by node id (null when hidden)
   LaneGeometry lanes_;
   int phaseA_ = -1, phaseB_ = -1;
+  QGraphicsSimpleTextItem* captions_[2] = {nullptr, nullptr};  // side by side: A's and B's
+  QString captionText_[2];
   enum class FitMode { Initial, Fit, User };  // what a resize does to the zoom
   FitMode fitMode_ = FitMode::Initial;
   bool shownOnce_ = false;

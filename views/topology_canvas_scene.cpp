@@ -37,6 +37,7 @@ LaneGeometry lanesFor(const std::string& kind) {
 
 void TopologyCanvas::rebuild() {
   scene_->clear();
+  captions_[0] = captions_[1] = nullptr;
   for (auto& v : links_) v.clear();
   for (auto& v : devices_) v.clear();
   const topo::Topology* t = model_->topology();
@@ -51,14 +52,18 @@ void TopologyCanvas::rebuild() {
   if (isSideBySide()) {
     buildCopy(0, QPointF(0, kCaption));
     buildCopy(1, QPointF(layout_.width + kCopyGap, kCaption));
+    // Each copy's caption in the canvas's own type, whatever the zoom (a scene-sized font
+    // shrank to a few pixels with two NVL32s side by side), just above the copy.
+    QFont f = font();
+    f.setBold(true);
     for (int copy = 0; copy < 2; ++copy) {
-      auto* caption = scene_->addSimpleText(phaseCaption(copy == 0 ? phaseA_ : phaseB_));
-      QFont f;
-      f.setPixelSize(26);
-      f.setBold(true);
-      caption->setFont(f);
+      captionText_[copy] = phaseCaption(copy);
+      auto* caption = captions_[copy] = scene_->addSimpleText(captionText_[copy], f);
+      caption->setFlag(QGraphicsItem::ItemIgnoresTransformations);
       caption->setBrush(QColor(235, 238, 244));
-      caption->setPos(copy * (layout_.width + kCopyGap) + 30, 18);
+      caption->setPos(copy * (layout_.width + kCopyGap), kCaption);
+      caption->setTransform(QTransform::fromTranslate(0, -captionHeight()));
+      caption->setZValue(3);
     }
     scene_->setSceneRect(0, 0, 2 * layout_.width + kCopyGap, layout_.height + kCaption);
   } else {
@@ -209,9 +214,8 @@ void TopologyCanvas::updateInfo() {
     text += tr("\nmean utilisation over phase \"%1\" (%2 – %3)").arg(q(ph.name), formatTime(ph.start), formatTime(ph.end));
   } else {
     const int bin = model_->currentBin();
-    text += tr("\nbin %1 / %2: %3 – %4%5")
-                .arg(bin + 1)
-                .arg(r->bins)
+    text += tr("\nbin %1: %2 – %3%4")
+                .arg(binNumber(bin, r->bins))
                 .arg(formatTime(Time(bin) * r->bin), formatTime(Time(bin + 1) * r->bin))
                 .arg(model_->isFinal() ? QString() : tr("  (running)"));
   }
@@ -239,6 +243,14 @@ int TopologyCanvas::deviceItemCount() const {
   return static_cast<int>(std::count_if(devices_[0].begin(), devices_[0].end(), [](auto* d) { return d != nullptr; }));
 }
 
+QStringList TopologyCanvas::drawnLabels() const {
+  QStringList labels;
+  const double lod = transform().m11();
+  for (const DeviceItem* d : devices_[0])
+    if (d && d->labelModeAt(lod) != DeviceItem::LabelMode::None) labels << d->label();
+  return labels;
+}
+
 int TopologyCanvas::linkItemCount() const {
   return static_cast<int>(std::count_if(links_[0].begin(), links_[0].end(), [](auto* l) { return l != nullptr; }));
 }
@@ -254,12 +266,30 @@ LaneHeat TopologyCanvas::laneHeat(int link, int direction) const {
   return links_[0][static_cast<size_t>(link)]->laneHeat(direction & 1);
 }
 
-QString TopologyCanvas::phaseCaption(int phase) const {
+QString TopologyCanvas::phaseCaption(int copy) const {
+  const int phase = copy == 0 ? phaseA_ : phaseB_;
   const auto& ph = model_->results()->phases[static_cast<size_t>(phase)];
-  return tr("%1 · phase %2: %3 (%4 – %5), mean utilisation")
-      .arg(phase == phaseA_ ? "A" : "B")
+  return tr("%1: phase %2, %3 (%4 – %5)")
+      .arg(copy == 0 ? "A" : "B")
       .arg(phase + 1)
       .arg(q(ph.name), formatTime(ph.start), formatTime(ph.end));
+}
+
+int TopologyCanvas::captionHeight() const {
+  QFont f = font();
+  f.setBold(true);
+  return QFontMetrics(f).height() + 6;
+}
+
+// Each caption as wide as its copy on screen (and the gap after it), elided beyond.
+void TopologyCanvas::updateCaptions() {
+  const double s = transform().m11();
+  for (int copy = 0; copy < 2; ++copy) {
+    if (!captions_[copy]) continue;
+    const int width = std::max(80, int((layout_.width + kCopyGap * 0.8) * s));
+    captions_[copy]->setText(QFontMetrics(captions_[copy]->font()).elidedText(captionText_[copy], Qt::ElideRight, width));
+    captions_[copy]->setToolTip(captionText_[copy]);
+  }
 }
 
 QString TopologyCanvas::laneToolTip(int link, int direction, int copy) const {
@@ -283,9 +313,8 @@ QString TopologyCanvas::laneToolTip(int link, int direction, int copy) const {
     const int phase = isSideBySide() ? (copy == 0 ? phaseA_ : phaseB_) : model_->phase();
     s += tr("<br>phase: %1").arg(q(r->phases[static_cast<size_t>(phase)].name).toHtmlEscaped());
   }
-  s += tr("<br>this bin (%1 of %2, %3 – %4): %5")
-           .arg(bin + 1)
-           .arg(std::max(1, r->bins))
+  s += tr("<br>this bin (%1, %2 – %3): %4")
+           .arg(binNumber(bin, std::max(1, r->bins)))
            .arg(formatTime(Time(bin) * r->bin), formatTime(Time(bin + 1) * r->bin), formatBytes(double(l.bin_bytes.at(bin))));
   s += tr("<br>total: %1").arg(formatBytes(double(l.bytes)));
   s += tr("<br>utilisation: <b>%1</b> (%2)").arg(formatPercent(u), state);

@@ -56,7 +56,7 @@ QColor TrafficBreakdownBars::classColour(Class c) {
 
 TrafficBreakdownBars::TrafficBreakdownBars(RunModel* model, QWidget* parent) : QWidget(parent), model_(model) {
   plot_ = new QCustomPlot(this);
-  plot_->setMinimumSize(320, 220);
+  plot_->setMinimumSize(280, 170);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(plot_);

@@ -5,7 +5,6 @@
 #include <QCoreApplication>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
-#include <QGridLayout>
 #include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -26,6 +25,7 @@
 #include "pipeline/fusion_layout.h"
 #include "scenario/schema.h"
 #include "scenario/sweep.h"
+#include "views/flow_layout.h"
 #include "views/format_units.h"
 
 namespace fl::gui {
@@ -46,12 +46,23 @@ views::SmGroups automaticSplit(const Scenario& s) {
   return {split[0], split[1], split[2], split[3]};
 }
 
-QGroupBox* section(const QString& title, QWidget* parent, QFormLayout*& form) {
-  auto* box = new QGroupBox(title, parent);
-  form = new QFormLayout(box);
+// A form whose fields go under their labels where the dock is too narrow for both side
+// by side (a small screen), rather than scroll sideways.
+QFormLayout* newForm() {
+  auto* form = new QFormLayout;
   form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
   form->setLabelAlignment(Qt::AlignLeft);
-  box->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);  // scroll rather than squeeze
+  form->setRowWrapPolicy(QFormLayout::WrapLongRows);
+  return form;
+}
+
+QGroupBox* section(const QString& title, QWidget* parent, QFormLayout*& form) {
+  auto* box = new QGroupBox(title, parent);
+  form = newForm();
+  box->setLayout(form);
+  // Scroll rather than squeeze; Minimum, not Fixed: a box whose rows wrap grows to the
+  // height its width needs.
+  box->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
   return box;
 }
 
@@ -111,8 +122,13 @@ FusionEditor::FusionEditor(ScenarioDocument* doc, QWidget* parent)
 }
 
 QWidget* FusionEditor::buildSchemeBox() {
-  QFormLayout* form;
-  QGroupBox* box = section(tr("Scheme"), this, form);
+  // Combos, the explanation, the named schemes and the SM fields one under the other: the
+  // wrapped texts and buttons take the height their width needs.
+  auto* box = new QGroupBox(tr("Scheme"), this);
+  box->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
+  auto* column = new QVBoxLayout(box);
+  QFormLayout* form = newForm();
+  column->addLayout(form);
   addCombo(form, tr("Fusion:"), "scheme.fusion");
   addCombo(form, tr("Communication:"), "scheme.communication");
   explanation_ = new QLabel(box);
@@ -121,18 +137,21 @@ QWidget* FusionEditor::buildSchemeBox() {
   // Room for four lines, so that the form does not jump as the text changes.
   explanation_->setMinimumHeight(explanation_->fontMetrics().lineSpacing() * 4);
   explanation_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
-  form->addRow(explanation_);
+  column->addWidget(explanation_);
 
-  auto* presets = new QGridLayout;
-  presets->setSpacing(4);
+  // The named schemes wrap to the dock's width (three to a line in a wide one).
+  auto* presetBox = new QWidget(box);
+  auto* presets = new views::FlowLayout(presetBox, 4);
+  presets->setContentsMargins(0, 0, 0, 0);
   const auto& all = schemePresets();
   for (int i = 0; i < int(all.size()); ++i) {
     auto* button = new QPushButton(all[i].name, box);
+    button->setObjectName(QStringLiteral("schemePreset%1").arg(i));
     button->setCheckable(true);  // shows which named combination is in use
     button->setToolTip(QStringLiteral("<b>%1</b>: communication %2, fusion %3<br>%4")
                            .arg(all[i].name, QString::fromLatin1(all[i].communication),
                                 QString::fromLatin1(all[i].fusion), all[i].explanation));
-    presets->addWidget(button, i / 3, i % 3);
+    presets->addWidget(button);
     presetButtons_.push_back(button);
     connect(button, &QPushButton::clicked, this, [this, i] {
       const SchemePreset& p = schemePresets()[i];
@@ -140,15 +159,17 @@ QWidget* FusionEditor::buildSchemeBox() {
              tr("Use scheme %1").arg(p.name));
     });
   }
-  form->addRow(presets);
-  addInteger(form, tr("Comm SMs:"), "scheme.comm_sms");
-  addInteger(form, tr("Tile tokens:"), "scheme.token_centric.tile_tokens");
+  column->addWidget(presetBox);
+  QFormLayout* sms = newForm();
+  column->addLayout(sms);
+  addInteger(sms, tr("Comm SMs:"), "scheme.comm_sms");
+  addInteger(sms, tr("Tile tokens:"), "scheme.token_centric.tile_tokens");
   return box;
 }
 
 QWidget* FusionEditor::buildPartitionBox() {
   auto* box = new QGroupBox(tr("SM partition (token_centric)"), this);
-  box->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+  box->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
   auto* layout = new QVBoxLayout(box);
   partition_ = new views::SmPartitionSlider(box);
   layout->addWidget(partition_);
@@ -273,13 +294,14 @@ QWidget* FusionEditor::addReal(QFormLayout* form, const QString& label, const st
 QLineEdit* FusionEditor::addQuantity(QFormLayout* form, const QString& label, const std::string& path) {
   auto* edit = new QLineEdit;
   edit->setPlaceholderText(tr("e.g. %1").arg(q(findParam(path)->defaultText)));
+  // Shown with "µs" as the rest of the GUI writes it; either spelling is accepted.
   bind(path, edit, [edit](const std::string& v) {
-    edit->setText(q(v));
+    edit->setText(views::displayUnits(q(v)));
     edit->setStyleSheet({});
   });
   connect(edit, &QLineEdit::editingFinished, this, [this, edit, path] {
-    const std::string text = edit->text().trimmed().toStdString();
-    if (text != doc_->valueText(path)) commit({{path, text}}, {}, edit);
+    const QString text = edit->text().trimmed();
+    if (text != views::displayUnits(q(doc_->valueText(path)))) commit({{path, text.toStdString()}}, {}, edit);
   });
   form->addRow(label, edit);
   return edit;

@@ -85,9 +85,11 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
 
   resize(QSize(1500, 950).boundedTo(screen()->availableGeometry().size() * 0.95));
   // Initial dock sizes (after resize(), or they are scaled down): the scenario tree wide
-  // enough for key names and values, the plots readable.
-  resizeDocks({scenarioDock_}, {440}, Qt::Horizontal);
-  resizeDocks({findChild<QDockWidget*>(QStringLiteral("InspectorDock"))}, {300}, Qt::Horizontal);
+  // enough for key names and values, the plots readable; on a small screen the canvas
+  // keeps about half the width.
+  resizeDocks({scenarioDock_}, {std::min(440, width() * 28 / 100)}, Qt::Horizontal);
+  resizeDocks({findChild<QDockWidget*>(QStringLiteral("InspectorDock"))}, {std::min(300, width() * 24 / 100)},
+              Qt::Horizontal);
   resizeDocks({findChild<QDockWidget*>(QStringLiteral("PlotsDock"))}, {260}, Qt::Vertical);
   if (options_.restoreLayout) {
     restoreGeometry(Settings::windowGeometry());
@@ -97,6 +99,29 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
 }
 
 MainWindow::~MainWindow() = default;
+
+void MainWindow::showEvent(QShowEvent* event) {
+  QMainWindow::showEvent(event);
+  if (!fittedToScreen_) {
+    fittedToScreen_ = true;
+    fitToScreen();
+  }
+}
+
+// The whole frame, title bar included, within the screen's available area (a restored
+// geometry may come from a larger screen): the size was capped before showing, but the
+// frame's margins are known only now. The window cannot be made smaller than its
+// minimum size: that is the docks' business (wrapping rows, eliding texts).
+void MainWindow::fitToScreen() {
+  const QRect available = screen()->availableGeometry();
+  const QSize margins = frameGeometry().size() - size();
+  const QSize room = available.size() - margins;
+  if (width() > room.width() || height() > room.height()) resize(size().boundedTo(room));
+  const QRect frame = frameGeometry();
+  const QPoint at(std::clamp(frame.left(), available.left(), std::max(available.left(), available.right() + 1 - frame.width())),
+                  std::clamp(frame.top(), available.top(), std::max(available.top(), available.bottom() + 1 - frame.height())));
+  if (at != frame.topLeft()) move(at);
+}
 
 void MainWindow::buildCentral() {
   auto* central = new QWidget(this);

@@ -87,8 +87,10 @@ class MainWindow : public QMainWindow {
 
  protected:
   void closeEvent(QCloseEvent* event) override;
+  void showEvent(QShowEvent* event) override;
 
  private:
+  void fitToScreen();
   void buildCentral();
   void buildDocks();
   QDockWidget* buildPipelineDock();  // main_window_pipeline.cpp
@@ -116,6 +118,7 @@ class MainWindow : public QMainWindow {
   QTimer* rerun_ = nullptr;
   CompareDialog* compare_ = nullptr;
   PipelineCompareDialog* pipelineCompare_ = nullptr;
+  bool fittedToScreen_ = false;
   bool raiseMoeDock_ = true;  // raise the breakdown tab on a document's first MoE results
   std::function<QMessageBox::StandardButton()> savePrompt_;
   std::function<bool()> recoveryPrompt_;

@@ -45,6 +45,11 @@ PipelineCompareDialog::PipelineCompareDialog(QWidget* parent) : QDialog(parent) 
   layout->addWidget(view_, 1);
   resize(1300, 950);
   connect(run_, &QPushButton::clicked, this, &PipelineCompareDialog::runVariant);
+  // Before any variant has run, the lower pane is named after the one the boxes describe.
+  for (QComboBox* box : {fusion_, communication_})
+    connect(box, &QComboBox::currentIndexChanged, this, [this] {
+      if (!variant_) showBoth();
+    });
 }
 
 PipelineCompareDialog::~PipelineCompareDialog() {
@@ -132,7 +137,8 @@ void PipelineCompareDialog::onDone(const std::shared_ptr<Job>& job, std::shared_
 }
 
 void PipelineCompareDialog::showBoth() {
-  view_->setResults(tr("current (%1)").arg(currentLabel_), current_, shownVariantLabel_, variant_);
+  view_->setResults(tr("current (%1)").arg(currentLabel_), current_,
+                    variant_ ? shownVariantLabel_ : variantLabel(), variant_);
 }
 
 }  // namespace fl::gui

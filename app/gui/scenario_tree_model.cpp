@@ -9,6 +9,7 @@
 #include "scenario/input_error.h"
 #include "scenario/schema.h"
 #include "scenario/schema_values.h"  // the schema's own rules for level fields
+#include "views/format_units.h"
 
 namespace fl::gui {
 
@@ -234,15 +235,16 @@ QVariant ScenarioTreeModel::data(const QModelIndex& index, int role) const {
         // that means something else ("no limit") says so.
         const QString swept = sweptValues(*it);
         const QString shown = it->spec ? q(it->spec->describe(valueText(*it).toStdString())) : valueText(*it);
-        return swept.isEmpty() ? shown : tr("%1 (swept: %2)").arg(shown, swept);
+        return views::displayUnits(swept.isEmpty() ? shown : tr("%1 (swept: %2)").arg(shown, swept));
       }
       if (index.column() == DefaultColumn && it->spec && it->kind == Kind::Key)
-        return q(it->spec->describe(it->spec->defaultText));
+        return views::displayUnits(q(it->spec->describe(it->spec->defaultText)));
       return {};
     case Qt::ToolTipRole:
       if (index.column() != KeyColumn && it->kind != Kind::Section) {
         // The value column is narrow: its tooltip starts with the whole value.
-        const QString v = index.column() == ValueColumn ? valueText(*it) : data(index, Qt::DisplayRole).toString();
+        const QString v = index.column() == ValueColumn ? views::displayUnits(valueText(*it))
+                                                         : data(index, Qt::DisplayRole).toString();
         if (!v.isEmpty()) return QStringLiteral("<p><code>%1</code></p>%2").arg(v.toHtmlEscaped(), toolTip(*it));
       }
       return toolTip(*it);

@@ -8,7 +8,7 @@
 #include <cmath>
 
 #include "gui/run_controller.h"
-#include "scenario/quantity.h"
+#include "views/format_units.h"
 #include "views/run_model.h"
 
 namespace fl::gui {
@@ -29,10 +29,11 @@ StatusPanel::StatusPanel(QStatusBar* bar, views::RunModel* model, RunController*
 
   time_ = new QLabel(bar);
   time_->setToolTip(tr("Simulated time at the end of the current bin"));
-  time_->setMinimumWidth(time_->fontMetrics().horizontalAdvance(QStringLiteral("t = 999.999 ms (bin 99999 / 99999)")));
+  time_->setMinimumWidth(time_->fontMetrics().horizontalAdvance(QStringLiteral("t = 999 µs (bin 9999 of 9999)")));
   bar->addPermanentWidget(time_);
 
   progress_ = new QProgressBar(bar);
+  progress_->setObjectName(QStringLiteral("statusProgress"));
   progress_->setRange(0, 1000);
   progress_->setMaximumWidth(180);
   progress_->setFormat(QStringLiteral("%p%"));
@@ -85,7 +86,7 @@ void StatusPanel::updateTime() {
   }
   const int bin = model_->currentBin();
   const Time end = static_cast<Time>(bin + 1) * model_->binWidth();
-  time_->setText(tr("t = %1 (bin %2 / %3)").arg(QString::fromStdString(formatTime(end))).arg(bin + 1).arg(bins));
+  time_->setText(tr("t = %1 (bin %2)").arg(views::formatTime(end), views::binNumber(bin, bins)));
 }
 
 void StatusPanel::setMessage(const QString& text, bool error, int timeoutMs) {

@@ -324,7 +324,11 @@ class TestFusionEditor : public QObject {
     QTest::keyClick(edit, Qt::Key_Return);
     QVERIFY(f.editor.errorText().isEmpty());
     QCOMPARE(fl::getValue(f.doc.scenario(), path.toStdString()), std::string("7 us"));
-    QCOMPARE(edit->text(), QString("7 us"));
+    QCOMPARE(edit->text(), QString("7 µs"));  // the GUI's spelling of microseconds
+    // Confirming the text as shown is no edit.
+    const int edits = f.doc.undoStack()->count();
+    QTest::keyClick(edit, Qt::Key_Return);
+    QCOMPARE(f.doc.undoStack()->count(), edits);
   }
 
   void crossFieldError() {

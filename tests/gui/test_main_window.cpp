@@ -26,6 +26,7 @@
 #include "gui/status_panel.h"
 #include "gui/sweep_results.h"
 #include "gui_test_util.h"
+#include "main_window_fixture.h"
 #include "scenario/scenario_io.h"
 #include "views/run_model.h"
 #include "views/topology_canvas.h"
@@ -33,27 +34,12 @@
 using fl::gui::MainWindow;
 using State = fl::gui::RunController::State;
 namespace t = fl::gui::test;
+using t::makeWindow;
+using t::waitIdle;
 
 namespace {
 
 const QString kDefault = QStringLiteral(FABRICLAB_SCENARIOS "/default.yaml");
-
-std::unique_ptr<MainWindow> makeWindow() {
-  fl::gui::MainWindowOptions o;
-  o.autosave = false;
-  o.restoreLayout = false;
-  auto w = std::make_unique<MainWindow>(o);
-  w->setSavePrompt([] { return QMessageBox::Discard; });
-  w->show();
-  return w;
-}
-
-bool waitIdle(MainWindow& w, int ms = 60000) {
-  QElapsedTimer t;
-  t.start();
-  while (w.controller()->isBusy() && t.elapsed() < ms) QTest::qWait(20);
-  return !w.controller()->isBusy();
-}
 
 // Distinct colours on a 4-pixel grid and the share of pixels unlike the commonest one.
 void pixelStats(const QImage& image, int& colours, double& nonBackground) {

@@ -19,6 +19,7 @@
 #include "gui/run_controller.h"
 #include "gui/sweep_results.h"
 #include "gui_test_util.h"
+#include "main_window_fixture.h"
 #include "../common/view_helpers.h"
 #include "../views/pipeline_fixture.h"
 #include "topology/topology.h"
@@ -34,20 +35,11 @@
 using fl::gui::MainWindow;
 using State = fl::gui::RunController::State;
 namespace t = fl::gui::test;
+using t::makeWindow;
 
 namespace {
 
 const QByteArray kMoe = fl::test::kMoeSchemesYaml;
-
-std::unique_ptr<MainWindow> makeWindow() {
-  fl::gui::MainWindowOptions o;
-  o.autosave = false;
-  o.restoreLayout = false;
-  auto w = std::make_unique<MainWindow>(o);
-  w->setSavePrompt([] { return QMessageBox::Discard; });
-  w->show();
-  return w;
-}
 
 QDockWidget* dock(MainWindow& w, const char* name) { return w.findChild<QDockWidget*>(name); }
 
@@ -154,6 +146,9 @@ class TestMoeDocks : public QObject {
     auto* pipelines = w->pipelineCompareDialog();
     QVERIFY(pipelines && pipelines->isVisible());
     pipelines->fusionBox()->setCurrentIndex(pipelines->fusionBox()->findData("comm_only"));
+    // Before it runs, the lower pane names the variant the boxes describe.
+    QCOMPARE(pipelines->view()->title(1), QString("variant (fusion = comm_only): not run yet"));
+    QVERIFY(pipelines->grab().save(t::artefactsDir() + "/moe_compare_pipelines_before.png"));
     QSignalSpy finished(pipelines, &fl::gui::PipelineCompareDialog::variantFinished);
     pipelines->runButton()->click();
     QVERIFY(pipelines->isRunning());

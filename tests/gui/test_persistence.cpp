@@ -16,27 +16,16 @@
 #include "gui/settings.h"
 #include "views/run_model.h"
 #include "gui_test_util.h"
+#include "main_window_fixture.h"
 
 using fl::gui::MainWindow;
 namespace t = fl::gui::test;
+using t::waitIdle;
 
 namespace {
 
-std::unique_ptr<MainWindow> makeWindow(bool restoreLayout = false) {
-  fl::gui::MainWindowOptions o;
-  o.autosave = false;
-  o.restoreLayout = restoreLayout;
-  auto w = std::make_unique<MainWindow>(o);
-  w->setSavePrompt([] { return QMessageBox::Discard; });
-  return w;
-}
-
-bool waitIdle(MainWindow& w, int ms = 60000) {
-  QElapsedTimer t;
-  t.start();
-  while (w.controller()->isBusy() && t.elapsed() < ms) QTest::qWait(20);
-  return !w.controller()->isBusy();
-}
+// Not shown: what is saved and restored does not need a window on screen.
+std::unique_ptr<MainWindow> makeWindow(bool restoreLayout = false) { return t::makeWindow(restoreLayout, false); }
 
 }  // namespace
 

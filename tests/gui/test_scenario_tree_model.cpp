@@ -77,22 +77,27 @@ class TestScenarioTreeModel : public QObject {
     QTest::addColumn<QString>("path");
     QTest::addColumn<QString>("text");
     QTest::addColumn<QString>("canonical");  // as docs/scenario.md spells it
-    QTest::newRow("bandwidth") << "topology.link.bandwidth" << "50GB/s" << "50 GB/s";
-    QTest::newRow("bandwidth in bits") << "topology.link.bandwidth" << "400 Gb/s" << "50 GB/s";
-    QTest::newRow("latency") << "topology.link.latency" << "300ns" << "300 ns";
-    QTest::newRow("efficiency %") << "topology.link.efficiency" << "95 %" << "0.95";
-    QTest::newRow("packet payload") << "network.packet_payload" << "8 KiB" << "8 KiB";
-    QTest::newRow("collective size") << "workload.collective.size" << "1 GiB" << "1 GiB";
-    QTest::newRow("bin") << "run.bin" << "2500 ns" << "2.5 us";
-    QTest::newRow("enum") << "workload.collective.op" << "reduce_scatter" << "reduce_scatter";
-    QTest::newRow("bool") << "network.acknowledged_writes" << "true" << "true";
-    QTest::newRow("name") << "name" << "my fabric" << "my fabric";
+    QTest::addColumn<QString>("display");    // as the tree shows it: microseconds as µs
+    QTest::addColumn<QString>("displayBefore");  // default.yaml's value as shown; "": as in the file
+    QTest::newRow("bandwidth") << "topology.link.bandwidth" << "50GB/s" << "50 GB/s" << "50 GB/s" << "";
+    QTest::newRow("bandwidth in bits") << "topology.link.bandwidth" << "400 Gb/s" << "50 GB/s" << "50 GB/s" << "";
+    QTest::newRow("latency") << "topology.link.latency" << "300ns" << "300 ns" << "300 ns" << "";
+    QTest::newRow("efficiency %") << "topology.link.efficiency" << "95 %" << "0.95" << "0.95" << "";
+    QTest::newRow("packet payload") << "network.packet_payload" << "8 KiB" << "8 KiB" << "8 KiB" << "";
+    QTest::newRow("collective size") << "workload.collective.size" << "1 GiB" << "1 GiB" << "1 GiB" << "";
+    QTest::newRow("bin") << "run.bin" << "2500 ns" << "2.5 us" << "2.5 µs" << "5 µs";
+    QTest::newRow("bin typed in µs") << "run.bin" << "3 µs" << "3 us" << "3 µs" << "5 µs";
+    QTest::newRow("enum") << "workload.collective.op" << "reduce_scatter" << "reduce_scatter" << "reduce_scatter" << "";
+    QTest::newRow("bool") << "network.acknowledged_writes" << "true" << "true" << "true" << "";
+    QTest::newRow("name") << "name" << "my fabric" << "my fabric" << "my fabric" << "";
   }
 
   void editUndoRedo() {
     QFETCH(QString, path);
     QFETCH(QString, text);
     QFETCH(QString, canonical);
+    QFETCH(QString, display);
+    QFETCH(QString, displayBefore);
     ScenarioDocument doc;
     doc.load(kDefault);
     ScenarioTreeModel m(&doc);
@@ -103,7 +108,7 @@ class TestScenarioTreeModel : public QObject {
     QVERIFY(m.setData(m.indexOfPath(path), text, Qt::EditRole));
     const fl::Scenario after = doc.scenario();
     QCOMPARE(QString::fromStdString(fl::getValue(after, key)), canonical);
-    QCOMPARE(shown(m, path), canonical);
+    QCOMPARE(shown(m, path), display);
     QVERIFY(doc.isModified());
     QCOMPARE(doc.undoStack()->count(), 1);
     // Only that key changed: putting the old value back gives the original scenario.
@@ -114,12 +119,12 @@ class TestScenarioTreeModel : public QObject {
     doc.undoStack()->undo();
     QVERIFY(doc.scenario() == before);
     QCOMPARE(QString::fromStdString(fl::getValue(doc.scenario(), key)), beforeText);
-    QCOMPARE(shown(m, path), beforeText);
+    QCOMPARE(shown(m, path), displayBefore.isEmpty() ? beforeText : displayBefore);
     QVERIFY(!doc.isModified());
 
     doc.undoStack()->redo();
     QVERIFY(doc.scenario() == after);
-    QCOMPARE(shown(m, path), canonical);
+    QCOMPARE(shown(m, path), display);
   }
 
   // The brief's case spelled out on the fields themselves.

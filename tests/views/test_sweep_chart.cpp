@@ -3,6 +3,7 @@
 // from the Results fields), lines over numeric settings and bars over names, a series
 // per value of the second axis, the ring on the shown point, clicks and notices.
 #include <QComboBox>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QtTest>
 #include <qcustomplot.h>
@@ -103,6 +104,115 @@ class TestSweepChart : public QObject {
     QCOMPARE(chart.plot()->xAxis->scaleType(), QCPAxis::stLogarithmic);
   }
 
+  // The figure the x axis is about, unless it is (nearly) the same between points that
+  // differ in one axis only (along either axis): then the headline, the makespan.
+  // communication x fusion, makespans 302, 185 (deepep) and 250, 150 us (dysharp).
+  void openingFigure_data() {
+    QTest::addColumn<QList<qint64>>("redundant");  // per point: deepep+seq, deepep+tc, dysharp+seq, dysharp+tc
+    QTest::addColumn<int>("finished");
+    QTest::addColumn<QString>("expected");
+    // The fusion demo: 43.2 % with either fusion, 0 % with DySHARP.
+    QTest::newRow("share flat along fusion") << QList<qint64>{432, 432, 0, 0} << 4 << "makespan";
+    QTest::newRow("share varies along both") << QList<qint64>{432, 300, 0, 100} << 4 << "redundant_useless_share";
+    // 43.2 % and 43.6 %, 0 % and 0.5 %: within a percentage point.
+    QTest::newRow("share nearly flat along fusion") << QList<qint64>{432, 436, 0, 5} << 4 << "makespan";
+    QTest::newRow("share flat along communication") << QList<qint64>{432, 0, 432, 0} << 4 << "makespan";
+    // Two points, one of each communication: nothing to tell along fusion yet.
+    QTest::newRow("too few points to tell") << QList<qint64>{432, 432, 0, 0} << 1 << "redundant_useless_share";
+  }
+  void openingFigure() {
+    QFETCH(QList<qint64>, redundant);
+    QFETCH(int, finished);
+    QFETCH(QString, expected);
+    const Time makespans[] = {302 * kMicrosecond, 185 * kMicrosecond, 250 * kMicrosecond, 150 * kMicrosecond};
+    std::vector<SweepChart::Point> points;
+    int i = 0;
+    for (const char* comm : {"deepep", "dysharp"})
+      for (const char* fusion : {"sequential", "token_centric"}) {
+        auto r = std::make_shared<Results>();
+        r->makespan = makespans[i];
+        const std::int64_t useful = 1000 - redundant[i];
+        r->breakdown = {{"all", "uplink", useful, redundant[i], 0, 10}, {"all", "downlink", useful, redundant[i], 0, 10}};
+        // finished: 1 finishes the first point of each communication (0 and 2)
+        const bool done = finished == 4 || i % 2 == 0;
+        points.push_back({{{"scheme.communication", comm}, {"scheme.fusion", fusion}}, done ? r : nullptr});
+        ++i;
+      }
+    SweepChart chart;
+    chart.setSweep({"scheme.communication", "scheme.fusion"}, points);
+    QCOMPARE(chart.metric(), expected);
+  }
+
+  // Uplink/downlink balance over fusion (FlashDMoE): 0.92 to 0.99, within 10 % of each
+  // other, while the makespan halves: the chart opens on the makespan.
+  void openingFigureBalance() {
+    const double balance[] = {0.96, 0.92, 0.99};
+    const Time makespan[] = {2640 * kMicrosecond, 2100 * kMicrosecond, 1300 * kMicrosecond};
+    std::vector<SweepChart::Point> points;
+    const char* fusions[] = {"sequential", "overlap", "persistent"};
+    for (int i = 0; i < 3; ++i) {
+      auto r = std::make_shared<Results>();
+      r->makespan = makespan[i];
+      r->breakdown = {{"all", "uplink", 100, 0, 0, 10}, {"all", "downlink", 100, 0, 0, 10}};
+      r->direction_balance = balance[i];
+      points.push_back({{{"scheme.fusion", fusions[i]}}, r});
+    }
+    SweepChart chart;
+    chart.setSweep({"scheme.fusion"}, points);
+    QCOMPARE(chart.metric(), QString("makespan"));
+    // Over a wider spread (0.5 to 0.99) the balance is what the chart opens on.
+    auto r = std::make_shared<Results>(*points[1].results);
+    r->direction_balance = 0.5;
+    points[1].results = r;
+    SweepChart wide;
+    wide.setSweep({"scheme.fusion"}, points);
+    QCOMPARE(wide.metric(), QString("direction_balance"));
+  }
+
+  // A y axis title longer than the axis is high is broken before its unit (then elided),
+  // never cut: "symmetric layout per GPU (MiB" lost its bracket in a short dock.
+  void yTitleFits_data() {
+    QTest::addColumn<QSize>("size");
+    QTest::newRow("tall") << QSize(700, 500);
+    QTest::newRow("dock height") << QSize(700, 240);
+    QTest::newRow("very short") << QSize(700, 200);
+  }
+  void yTitleFits() {
+    QFETCH(QSize, size);
+    std::vector<SweepChart::Point> points;
+    for (int tokens : {256, 512, 1024}) {
+      auto r = std::make_shared<Results>();
+      r->makespan = kMicrosecond * tokens;
+      r->memory = MemoryResults{};
+      r->memory->symmetric_layout_bytes = std::int64_t(tokens) * 64 * 1024 * 1024 / 256;  // 64, 128, 256 MiB
+      points.push_back({{{"workload.moe.tokens_per_gpu", std::to_string(tokens)}}, r});
+    }
+    SweepChart chart;
+    chart.setSweep({"workload.moe.tokens_per_gpu"}, points);
+    QCOMPARE(chart.metric(), QString("symmetric_layout_bytes"));
+    chart.resize(size);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    chart.plot()->replot();
+    QCoreApplication::processEvents();  // the queued replot after fitting the title
+    chart.plot()->replot();
+    const QString title = "symmetric layout per GPU (MiB)";
+    const QString label = chart.plot()->yAxis->label();
+    const int room = chart.plot()->axisRect()->height();
+    const QFontMetrics metrics(chart.plot()->yAxis->labelFont());
+    if (metrics.horizontalAdvance(title) <= room) {
+      QCOMPARE(label, title);
+    } else {
+      const QStringList lines = label.split('\n');
+      QCOMPARE(lines.size(), 2);
+      QCOMPARE(lines[1], QString("(MiB)"));
+      QVERIFY(lines[0] == "symmetric layout per GPU" || lines[0].contains(QChar(0x2026)));
+      for (const QString& line : lines) QVERIFY(metrics.horizontalAdvance(line) <= room);
+    }
+    if (QByteArray(QTest::currentDataTag()) == "tall") QCOMPARE(label, title);
+    test::saveArtefact(chart, QString("sweep_chart_y_title_%1").arg(size.height()), size);
+  }
+
   // Any figure the points have can be picked, and the pick survives new results.
   void pickedFigureStays() {
     SweepChart chart;
@@ -123,7 +233,7 @@ class TestSweepChart : public QObject {
     SweepChart chart;
     chart.resize(700, 360);
     chart.setSweep({"scheme.communication", "scheme.fusion"}, schemeSweep());
-    QCOMPARE(chart.metric(), QString("redundant_useless_share"));
+    QVERIFY(chart.setMetric("redundant_useless_share"));
     QCustomPlot* p = chart.plot();
     QList<QCPBars*> bars;
     for (int i = 0; i < p->plottableCount(); ++i)
@@ -142,11 +252,53 @@ class TestSweepChart : public QObject {
       if (auto* t = qobject_cast<QCPItemText*>(p->item(i)); t && t->visible()) labels << t->text();
     QCOMPARE(labels.count("43.2%"), 2);
     QCOMPARE(labels.count("0.0%"), 2);
+
+    // The shown point (deepep + token_centric): its bar outlined, its value in bold, no
+    // ring over the bar. Category 1 spans 0.6 to 1.4; the second of two bars 1.0 to 1.4.
+    chart.setSelectedPoint(1);
+    QRectF outline;
+    QCOMPARE(chart.selectedBarOutline(&outline), 1);
+    QCOMPARE(outline.left(), 1.0);
+    QCOMPARE(outline.right(), 1.4);
+    QCOMPARE(outline.top(), 0.0);
+    QCOMPARE(outline.bottom(), 43.2);
+    QCOMPARE(p->graph(0)->dataCount(), 0);  // the ring, used on lines only
+    QStringList bold;
+    for (int i = 0; i < p->itemCount(); ++i)
+      if (auto* t = qobject_cast<QCPItemText*>(p->item(i)); t && t->font().bold()) bold << t->text();
+    QCOMPARE(bold, QStringList{"43.2%"});
     test::saveArtefact(chart, "sweep_chart_schemes", {700, 360});
   }
 
+  // A figure that applies to some points only (the AL TLB: DySHARP's): "n/a" stands where
+  // the others' bars would, not an empty spot that reads as zero.
+  void notApplicableMarked() {
+    auto points = schemeSweep();
+    for (std::size_t i = 2; i < 4; ++i) {  // the two dysharp points: 90 % and 95 % hits
+      auto r = std::make_shared<Results>(*points[i].results);
+      r->moe = MoeResults{};
+      r->moe->al_tlb_hits = i == 2 ? 90 : 95;
+      r->moe->al_tlb_misses = i == 2 ? 10 : 5;
+      points[i].results = r;
+    }
+    points[1].results = nullptr;  // deepep + token_centric still running: no label at all
+    SweepChart chart;
+    chart.setSweep({"scheme.communication", "scheme.fusion"}, points);
+    QVERIFY(chart.setMetric("al_tlb_hit_rate"));
+    QStringList labels;
+    for (int i = 0; i < chart.plot()->itemCount(); ++i)
+      if (auto* t = qobject_cast<QCPItemText*>(chart.plot()->item(i))) labels << t->text();
+    labels.sort();
+    QCOMPARE(labels, (QStringList{"90.0%", "95.0%", "n/a"}));
+    chart.setSelectedPoint(0);  // no bar to outline
+    QCOMPARE(chart.selectedBarOutline(), -1);
+    chart.setSelectedPoint(3);
+    QCOMPARE(chart.selectedBarOutline(), 3);
+    test::saveArtefact(chart, "sweep_chart_not_applicable", {700, 360});
+  }
+
   // Another axis along x: the first makes the series then, and the default figure follows
-  // the axis (SM utilisation is what a fusion sweep is about, when the points have it).
+  // the axis (the uplink/downlink balance for fusion, or the headline where that is flat).
   void otherAxisAlongX() {
     SweepChart chart;
     auto points = schemeSweep();
@@ -160,7 +312,9 @@ class TestSweepChart : public QObject {
     QVERIFY(chart.axisBox()->isVisibleTo(&chart));
     QVERIFY(!chart.setXAxis("scheme.nothing"));
     QVERIFY(chart.setXAxis("scheme.fusion"));
-    QCOMPARE(chart.metric(), QString("direction_balance"));  // the first figure fusion answers
+    // The first figure fusion answers, direction_balance, is 0 at every point here: the
+    // headline instead.
+    QCOMPARE(chart.metric(), QString("makespan"));
     QVERIFY(chart.setMetric("sm_utilization"));
     QList<QCPBars*> bars;
     for (int i = 0; i < chart.plot()->plottableCount(); ++i)
@@ -201,11 +355,33 @@ class TestSweepChart : public QObject {
     QCOMPARE(chart.pointNear(top + QPointF(0, 30)), 1);
   }
 
+  // No sweep: one centred, wrapped explanation that fits the dock, no axes, no figure box.
   void notSweep() {
     SweepChart chart;
+    chart.resize(680, 200);  // the dock's size under the canvas in a 1500 x 950 window
     chart.setSweep({}, {{{}, tlbResults(1, 1, kMicrosecond)}});
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
     QVERIFY(chart.noticeVisible());
+    QVERIFY(chart.noticeText().startsWith("This scenario has no sweep: add a sweep: section"));
+    QVERIFY(chart.noticeText().contains("docs/scenario.md"));
     QCOMPARE(chart.plot()->plottableCount(), 0);
+    QVERIFY(!chart.plot()->isVisible());
+    QVERIFY(!chart.metricBox()->isVisible());
+    auto* notice = chart.findChild<QLabel*>("sweepNotice");
+    QVERIFY(notice && notice->isVisible());
+    QVERIFY(notice->wordWrap());
+    QCOMPARE(notice->alignment(), Qt::AlignCenter);
+    QVERIFY(notice->width() >= 600);  // the dock's width, not a corner
+    QVERIFY(notice->heightForWidth(notice->width()) <= notice->height());  // no line cut off
+    test::saveArtefact(chart, "sweep_chart_not_sweep", {680, 200});
+
+    chart.setSweep(kTlbKeys, tlbSweep(0));  // a sweep, nothing finished yet
+    QVERIFY(chart.noticeText().startsWith("No sweep point has finished yet"));
+    chart.setSweep(kTlbKeys, tlbSweep());
+    QVERIFY(!chart.noticeVisible());
+    QVERIFY(chart.plot()->isVisible());
+    QVERIFY(chart.metricBox()->isVisible());
   }
 };
 

@@ -3,6 +3,7 @@
 // and tick arithmetic. Grabs of each widget go to <build>/tests/artefacts/.
 #include <QCheckBox>
 #include <QComboBox>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QtTest>
@@ -12,6 +13,8 @@
 #include <memory>
 
 #include "../common/view_helpers.h"
+#include "report/html_report.h"
+#include "report/report_data.h"
 #include "scenario/scenario_io.h"
 #include "sim/run.h"
 #include "topology/topology.h"
@@ -83,6 +86,10 @@ class TestTimelinePlots : public QObject {
   void latency();
   void inspector();
   void heatControls();
+  void sideBySideDefaults_data();
+  void sideBySideDefaults();
+  void sideBySideBFollowsLivePhases();
+  void binNumbersAgreeWithReport();
 };
 
 void TestTimelinePlots::step_data() {
@@ -321,6 +328,79 @@ void TestTimelinePlots::heatControls() {
   QCOMPARE(cleared.count(), 1);
   saveArtefact(heat, "heat-controls", {400, 240});
   saveArtefact(bar, "timeline", {1000, 48});
+}
+
+// Side B opens on the phase after side A's (the last phase has none after it: B = A),
+// and follows A until picked by hand. traffic() has three phases: warmup, measure, drain.
+void TestTimelinePlots::sideBySideDefaults_data() {
+  QTest::addColumn<int>("a");
+  QTest::addColumn<int>("b");
+  QTest::newRow("warmup -> measure") << 0 << 1;
+  QTest::newRow("measure -> drain") << 1 << 2;
+  QTest::newRow("drain: the last") << 2 << 2;
+}
+
+void TestTimelinePlots::sideBySideDefaults() {
+  QFETCH(int, a);
+  QFETCH(int, b);
+  RunModel model;
+  HeatControls heat(&model);
+  load(model, traffic());
+  QCOMPARE(heat.phaseBCombo()->count(), 3);
+  QCOMPARE(heat.phaseACombo()->currentIndex(), 0);
+  QCOMPARE(heat.phaseBCombo()->currentIndex(), 1);
+  QSignalSpy requested(&heat, &HeatControls::sideBySideRequested);
+  heat.sideBySideCheck()->setChecked(true);
+  heat.phaseACombo()->setCurrentIndex(a);
+  QCOMPARE(heat.phaseBCombo()->currentIndex(), b);
+  QCOMPARE(requested.last()[0].toInt(), a);
+  QCOMPARE(requested.last()[1].toInt(), b);
+  // Picked by hand, B stays where it was put.
+  heat.phaseBCombo()->setCurrentIndex(0);
+  emit heat.phaseBCombo()->activated(0);
+  heat.phaseACombo()->setCurrentIndex(a == 1 ? 2 : 1);
+  QCOMPARE(heat.phaseBCombo()->currentIndex(), 0);
+}
+
+// A live run publishes its phases one at a time: with only the first known, B shows it
+// too, and moves on to the second as soon as that arrives.
+void TestTimelinePlots::sideBySideBFollowsLivePhases() {
+  RunModel model;
+  HeatControls heat(&model);
+  model.setTopology(traffic().topology);
+  auto first = std::make_shared<Results>(*traffic().results);
+  first->phases.resize(1);
+  model.setResults(first, false);
+  QCOMPARE(heat.phaseBCombo()->count(), 1);
+  QCOMPARE(heat.phaseBCombo()->currentIndex(), 0);
+  model.setResults(traffic().results, true);
+  QCOMPARE(heat.phaseBCombo()->count(), 3);
+  QCOMPARE(heat.phaseACombo()->currentIndex(), 0);
+  QCOMPARE(heat.phaseBCombo()->currentIndex(), 1);
+}
+
+// Bins are numbered from 0, as the report's topology caption ("bin 201 of 218") and the
+// CSV's link_bins number them: the timeline says the same of the report's busiest bin.
+void TestTimelinePlots::binNumbersAgreeWithReport() {
+  RunModel model;
+  TimelineBar bar(&model);
+  load(model, p2p());
+  const Results& r = *p2p().results;
+  auto* label = bar.findChild<QLabel*>("timelineBin");
+  QVERIFY(label);
+  model.setCurrentBin(0);
+  QCOMPARE(label->text(), QString("bin 0 of %1").arg(r.bins));
+  model.setCurrentBin(r.bins - 1);
+  QCOMPARE(label->text(), QString("bin %1 of %2").arg(r.bins - 1).arg(r.bins));
+  const int busiest = report::busiestBin(r);
+  QVERIFY(busiest > 0);
+  Scenario s = loadScenario(FABRICLAB_SCENARIOS "/dgx-h100-p2p.yaml");
+  applyOverride(s, "workload.collective.size=64 MiB");
+  const std::string html = report::renderHtmlReport(s, {SweepPoint{{}, r}}, *p2p().topology);
+  const QString phrase = QString("bin %1 of %2").arg(busiest).arg(r.bins);
+  QVERIFY2(QString::fromStdString(html).contains(phrase), qPrintable(phrase));
+  model.setCurrentBin(busiest);
+  QCOMPARE(label->text(), phrase);
 }
 
 QTEST_MAIN(TestTimelinePlots)

@@ -129,6 +129,9 @@ class TestTopologyCanvas : public QObject {
   void thresholds_data();
   void thresholds();
   void sideBySide();
+  void sideBySideCaptionsReadable();
+  void nodeLabels_data();
+  void nodeLabels();
   void doubleClickExpands();
   void clickSelects();
   void exports();
@@ -278,6 +281,79 @@ void TestTopologyCanvas::sideBySide() {
   lanes = 0;
   for (QGraphicsItem* item : canvas.scene()->items()) lanes += item->type() == LinkItem::Type;
   QCOMPARE(lanes, canvas.linkItemCount());
+}
+
+// Two NVL32s side by side in a dock-sized canvas: each caption is text of the canvas's own
+// size on screen (not a scene-sized font shrunk with the fabric), whole or elided, in view,
+// above its own copy and clear of the other's.
+void TestTopologyCanvas::sideBySideCaptionsReadable() {
+  TopologySpec spec;
+  applyTopologyPreset("gh200-nvl32", spec);
+  RunModel model;
+  TopologyCanvas canvas(&model);
+  const auto t = build(spec);
+  model.setTopology(t);
+  model.setResults(patternResults(*t, 20, 100 * kNanosecond), true);
+  canvas.resize(680, 480);
+  canvas.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&canvas));
+  canvas.setSideBySidePhases(0, 1);
+  QList<QRectF> onScreen;
+  QStringList texts;
+  for (QGraphicsItem* item : canvas.scene()->items(Qt::AscendingOrder))
+    if (auto* text = dynamic_cast<QGraphicsSimpleTextItem*>(item)) {
+      onScreen << text->deviceTransform(canvas.viewportTransform()).mapRect(text->boundingRect());
+      texts << text->toolTip();
+    }
+  QCOMPARE(onScreen.size(), 2);
+  QVERIFY(texts.contains("A: phase 1, first half (0 – 1.00 µs)"));
+  QVERIFY(texts.contains("B: phase 2, second half (1.00 µs – 2.00 µs)"));
+  const QRectF view(QPointF(0, 0), canvas.viewport()->size());
+  const int lineHeight = QFontMetrics(canvas.font()).height();
+  for (const QRectF& r : onScreen) {
+    QVERIFY2(r.height() >= lineHeight, qPrintable(QString("caption %1 px high").arg(r.height())));
+    QVERIFY(view.contains(r));
+  }
+  QVERIFY(!onScreen[0].intersects(onScreen[1]));
+  QVERIFY(canvas.grab().save(artefactPath("canvas-side-by-side-nvl32.png")));
+}
+
+// Every GPU and switch is named on the canvas whenever its box has room for legible text
+// on screen: an NVL32 fitted in a canvas of the size it gets beside the docks (its boxes
+// about 29 x 14 px) included; in a canvas a third that wide, none is.
+void TestTopologyCanvas::nodeLabels_data() {
+  QTest::addColumn<QString>("preset");
+  QTest::addColumn<QSize>("size");
+  QTest::addColumn<int>("gpus");
+  QTest::addColumn<int>("switches");
+  QTest::newRow("gh200-nvl32 680x480") << "gh200-nvl32" << QSize(680, 480) << 32 << 9;
+  QTest::newRow("gh200-nvl32 1000x700") << "gh200-nvl32" << QSize(1000, 700) << 32 << 9;
+  QTest::newRow("dgx-h100 680x480") << "dgx-h100" << QSize(680, 480) << 8 << 4;
+  QTest::newRow("gh200-nvl32 240x300: no room") << "gh200-nvl32" << QSize(240, 300) << 0 << 0;
+}
+
+void TestTopologyCanvas::nodeLabels() {
+  QFETCH(QString, preset);
+  QFETCH(QSize, size);
+  QFETCH(int, gpus);
+  QFETCH(int, switches);
+  TopologySpec spec;
+  applyTopologyPreset(preset.toStdString(), spec);
+  RunModel model;
+  TopologyCanvas canvas(&model);
+  model.setTopology(build(spec));
+  canvas.resize(size);
+  canvas.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&canvas));
+  QStringList expected;
+  for (int i = 0; i < gpus; ++i) expected << QString("gpu%1").arg(i);
+  for (int i = 0; i < switches; ++i) expected << QString("sw%1").arg(i);
+  QStringList drawn = canvas.drawnLabels();
+  drawn.sort();
+  expected.sort();
+  QCOMPARE(drawn, expected);
+  const QString name = QString(QTest::currentDataTag()).replace(' ', '-').replace(':', "");
+  QVERIFY(canvas.grab().save(artefactPath("canvas-labels-" + name + ".png")));
 }
 
 // Double-clicking dc17's collapsed box opens it: its two node boxes and their trunks appear.

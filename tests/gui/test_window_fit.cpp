@@ -1,0 +1,119 @@
+// The main window on a small screen (1024 x 700, the offscreen platform configured with
+// one screen of that size): it opens within the screen's available area, frame
+// included, and the controls of every dock stay visible (non-zero width, inside the
+// window) with the scenarios whose long labels once pushed it to ~1200 px.
+#include <QApplication>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QFile>
+#include <QScreen>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <memory>
+
+#include "gui/main_window.h"
+#include "gui/run_controller.h"
+#include "gui_test_util.h"
+#include "main_window_fixture.h"
+
+using fl::gui::MainWindow;
+namespace t = fl::gui::test;
+
+namespace {
+
+const QSize kScreen(1024, 700);
+
+// The part of `w` that shows inside the window (0 x 0 when hidden or outside).
+QRect visibleIn(const QWidget& w, const QWidget& window) {
+  if (!w.isVisibleTo(&window)) return {};
+  const QRect r(w.mapTo(&window, QPoint(0, 0)), w.size());
+  return r.intersected(window.rect()).intersected(w.visibleRegion().boundingRect().translated(r.topLeft()));
+}
+
+}  // namespace
+
+class TestWindowFit : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() {
+    t::isolateSettings();
+    QCOMPARE(QGuiApplication::primaryScreen()->availableGeometry().size(), kScreen);
+  }
+
+  // Each scenario opens on the dock that showed the problem; the named controls must show.
+  void fits_data() {
+    QTest::addColumn<QString>("scenario");
+    QTest::addColumn<QString>("dock");
+    QTest::addColumn<QStringList>("controls");  // objectNames
+    const QStringList always = {"timelineBar", "heatPhase", "heatPhaseA", "heatPhaseB", "heatColdSpin",
+                                "heatHotSpin", "heatColdSlider", "heatHotSlider", "statusProgress",
+                                "topologyCanvas"};
+    QTest::newRow("flashdmoe pipeline") << "flashdmoe-8xh100.yaml" << "PipelineDock"
+                                        << (always + QStringList{"pipelineFit", "pipelineGpu", "pipelineTile"});
+    QTest::newRow("schemes fusion editor") << "nvl32-moe-schemes.yaml" << "FusionDock"
+                                           << (always + QStringList{"scheme.fusion", "scheme.communication",
+                                                                    "schemePreset0", "schemePreset4"});
+    QTest::newRow("schemes breakdown") << "nvl32-moe-schemes.yaml" << "BreakdownDock" << always;
+    QTest::newRow("default plots") << "default.yaml" << "PlotsDock" << always;
+  }
+
+  void fits() {
+    QFETCH(QString, scenario);
+    QFETCH(QString, dock);
+    QFETCH(QStringList, controls);
+    auto w = t::makeWindow();
+    QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+    QCOMPARE(w->openFile(QStringLiteral(FABRICLAB_SCENARIOS "/") + scenario), QString());
+    QVERIFY(t::waitIdle(*w, 120000));
+    auto* d = w->findChild<QDockWidget*>(dock);
+    QVERIFY(d);
+    d->show();
+    d->raise();
+    QTest::qWait(50);
+    QCoreApplication::processEvents();
+
+    const QRect available = w->screen()->availableGeometry();
+    qInfo("window %dx%d, minimum %dx%d, frame %dx%d", w->width(), w->height(), w->minimumSizeHint().width(),
+          w->minimumSizeHint().height(), w->frameGeometry().width(), w->frameGeometry().height());
+    for (auto* dw : w->findChildren<QDockWidget*>())
+      if (dw->isVisible())
+        qInfo("  dock %s: %dx%d (minimum %dx%d)", qPrintable(dw->objectName()), dw->width(), dw->height(),
+              dw->minimumSizeHint().width(), dw->minimumSizeHint().height());
+    QVERIFY2(available.contains(w->frameGeometry()),
+             qPrintable(QString("frame %1x%2 at %3,%4").arg(w->frameGeometry().width()).arg(w->frameGeometry().height())
+                            .arg(w->frameGeometry().x()).arg(w->frameGeometry().y())));
+    for (const QString& name : controls) {
+      auto* c = w->findChild<QWidget*>(name);
+      QVERIFY2(c, qPrintable(name));
+      const QRect shown = visibleIn(*c, *w);
+      QVERIFY2(shown.width() > 0 && shown.height() > 0,
+               qPrintable(QString("%1: %2x%3 visible of %4x%5").arg(name).arg(shown.width()).arg(shown.height())
+                              .arg(c->width()).arg(c->height())));
+    }
+    // The timeline's controls wrap onto lines it has room for, under the canvas.
+    auto* canvas = w->findChild<QWidget*>("topologyCanvas");
+    auto* timeline = w->findChild<QWidget*>("timelineBar");
+    QVERIFY(canvas->mapTo(w.get(), QPoint(0, canvas->height())).y() <= timeline->mapTo(w.get(), QPoint(0, 0)).y());
+    QVERIFY(timeline->heightForWidth(timeline->width()) <= timeline->height());
+    QVERIFY(w->grab().save(t::artefactsDir() + "/window_fit_" +
+                           QString(QTest::currentDataTag()).replace(' ', '_') + ".png"));
+  }
+};
+
+// One offscreen screen of 1024 x 700 (configured before the application starts).
+int main(int argc, char** argv) {
+  QTemporaryDir dir;
+  const QString config = dir.filePath("screen.json");
+  QFile f(config);
+  if (!f.open(QIODevice::WriteOnly)) return 1;
+  f.write(QStringLiteral(R"({"screens": [{"name": "small", "x": 0, "y": 0, "width": %1, "height": %2}]})")
+              .arg(kScreen.width()).arg(kScreen.height()).toUtf8());
+  f.close();
+  qputenv("QT_QPA_PLATFORM", ("offscreen:configfile=" + config).toUtf8());
+  QApplication app(argc, argv);
+  TestWindowFit test;
+  QTEST_SET_MAIN_SOURCE_PATH
+  return QTest::qExec(&test, argc, argv);
+}
+
+#include "test_window_fit.moc"
