@@ -22,6 +22,7 @@ namespace fl {
 namespace {
 
 constexpr size_t kMaxSweepPointsChecked = 10'000;  // beyond this, points are checked at run time
+constexpr size_t kMaxSweepPoints = 100'000;
 
 // Keys applied before all others, and the key prefix each one fills.
 constexpr const char* kPresetKeys[] = {"topology.preset", "gpu.preset", "workload.moe.model"};
@@ -303,7 +304,18 @@ class Loader {
 
   // Every point must be a valid scenario: errors name the value that breaks it.
   void checkSweepPoints() {
-    if (s_.sweep.empty() || sweepPointCount(s_) > kMaxSweepPointsChecked) return;
+    if (s_.sweep.empty()) return;
+    const size_t points = sweepPointCount(s_);
+    if (points > kMaxSweepPoints) {
+      const auto it = keys_.find("sweep[0].key");
+      std::string counts;
+      for (const SweepAxis& a : s_.sweep) counts += (counts.empty() ? "" : " x ") + std::to_string(a.values.size());
+      throw InputError(it == keys_.end() ? InputLocation{file_, 0, 0} : it->second, "sweep",
+                       "at most " + std::to_string(kMaxSweepPoints) + " sweep points",
+                       counts + " = " + std::to_string(points) + " points",
+                       "every point is a full run, kept in memory for the report");
+    }
+    if (points > kMaxSweepPointsChecked) return;
     for (const SweepSettings& point : sweepPoints(s_)) {
       try {
         sweepPointScenario(s_, point);

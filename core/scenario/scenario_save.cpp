@@ -2,11 +2,9 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 
+#include "results/atomic_file.h"
+#include "scenario/input_error.h"
 #include "scenario/scenario_io.h"
 #include "scenario/schema.h"
 #include "scenario/schema_values.h"
@@ -112,27 +110,12 @@ std::string saveScenarioText(const Scenario& s) {
 }
 
 void saveScenario(const Scenario& s, const std::string& path) {
-  namespace fs = std::filesystem;
-  const std::string text = saveScenarioText(s);
-  const fs::path target(path);
-  const fs::path tmp = target.parent_path() / std::string(".").append(target.filename().string()).append(".saving");
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw InputError({path, 0, 0}, "", "a writable scenario file", std::strerror(errno));
-    out << text;
-    out.close();
-    if (!out) {
-      std::error_code ignored;
-      fs::remove(tmp, ignored);
-      throw InputError({path, 0, 0}, "", "a writable scenario file", "a write error");
-    }
-  }
-  std::error_code ec;
-  fs::rename(tmp, target, ec);
-  if (ec) {
-    std::error_code ignored;
-    fs::remove(tmp, ignored);
-    throw InputError({path, 0, 0}, "", "a writable scenario file", ec.message());
+  // As every output: a temporary file renamed over the target, a symbolic link kept, a
+  // device written in place (results/atomic_file.h).
+  try {
+    writeFileAtomically(path, saveScenarioText(s), "");
+  } catch (const InputError& e) {
+    throw InputError({path, 0, 0}, "", "a writable scenario file", e.found());
   }
 }
 

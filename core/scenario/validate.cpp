@@ -133,6 +133,8 @@ const char* opName(CollectiveOp op) {
   return names[static_cast<int>(op)];
 }
 
+constexpr std::int64_t kMaxAllToAllMessages = 250'000'000;  // about 100 bytes each in the send queues
+
 void checkCollective(const Scenario& s, const Checker& c) {
   const CollectiveSpec& w = s.workload.collective;
   const std::int64_t n = endpoints64(s.topology);
@@ -159,6 +161,13 @@ void checkCollective(const Scenario& s, const Checker& c) {
                "use algorithm: ring or nvls for " + op);
       break;
   }
+  // Direct all-to-all posts one message per ordered pair up front (and all_to_all_v keeps
+  // its matrix): N(N-1) of them must fit in memory, as MoE assignments must.
+  if ((w.op == CollectiveOp::AllToAll || w.op == CollectiveOp::AllToAllV) && n > 1 &&
+      n - 1 > kMaxAllToAllMessages / n)
+    c.fail({"topology.gpus", "topology.rows", "topology.levels", "workload.collective.op"},
+           "at most " + str(kMaxAllToAllMessages) + " messages for " + op + " (N x (N-1) for N endpoints)",
+           str(n) + " endpoints", "all_to_all on this many endpoints would not fit in memory");
   if (w.op == CollectiveOp::P2P) {
     if (w.source >= n) c.fail({"workload.collective.source"}, "an endpoint below " + str(n), str(w.source));
     if (w.destination >= n)

@@ -251,6 +251,14 @@ void TestScenario::saveToFile() {
   const fl::InputError e = expectError([&] { fl::saveScenario(s, bad); });
   QCOMPARE(e.where().file, bad);
   QCOMPARE(e.expected(), std::string("a writable scenario file"));
+  // Saved through a symbolic link: the link stays, the file it names gets the scenario.
+  const QString link = dir.path() + "/link.yaml";
+  QVERIFY(QFile::link(QString::fromStdString(path), link));
+  fl::Scenario changed = s;
+  changed.run.seed = 7;
+  fl::saveScenario(changed, link.toStdString());
+  QVERIFY(QFileInfo(link).isSymLink());
+  QVERIFY(fl::loadScenario(path) == changed);
 }
 
 void TestScenario::unreadableFile_data() {
