@@ -59,12 +59,14 @@ Target resolveTarget(const std::string& path, const std::string& keyPath) {
   // Through a symbolic link, the file it names; /dev/stdout and its kind lead into
   // /proc (a process's descriptors), which is never renamed over.
   std::string resolved = path;
+  bool viaProc = underProc(path);
   if (link) {  // followed link by link, so that a dangling one leads to the file to create
     fs::path p = path;
     for (int hops = 0; hops < 40 && fs::is_symlink(fs::symlink_status(p, ec)); ++hops) {
       const fs::path next = fs::read_symlink(p, ec);
       if (ec) break;
       p = next.is_absolute() ? next : p.parent_path() / next;
+      viaProc = viaProc || underProc(p.string());
     }
     const fs::path canonical = fs::weakly_canonical(p, ec);
     resolved = ec ? p.string() : canonical.string();
@@ -72,8 +74,9 @@ Target resolveTarget(const std::string& path, const std::string& keyPath) {
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0) {  // follows links
     if (S_ISDIR(st.st_mode)) fail(path, keyPath, EISDIR);
-    if (!S_ISREG(st.st_mode) || underProc(resolved) || underProc(path)) return {path, true};
-  } else if (underProc(path)) {
+    // /dev/stdout redirected to a file is still the process's descriptor: written in place.
+    if (!S_ISREG(st.st_mode) || viaProc) return {path, true};
+  } else if (viaProc) {
     fail(path, keyPath, errno);
   }
   return {resolved, false};
