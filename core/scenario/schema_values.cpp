@@ -74,8 +74,8 @@ void bandwidthRange(ParamSpec& p, bool zeroAllowed) {
 
 std::string describeNode(const YAML::Node& node) {
   if (!node.IsDefined() || node.IsNull()) return "nothing";
-  if (node.IsMap()) return "a map";
-  if (node.IsSequence()) return "a list";
+  if (node.IsMap()) return node.size() == 0 ? "an empty map" : "a map";
+  if (node.IsSequence()) return node.size() == 0 ? "an empty list" : "a list";
   return "'" + node.Scalar() + "'";
 }
 
