@@ -241,6 +241,8 @@ void TestTimelinePlots::busiestLinks() {
   for (int g = 0; g < 5; ++g) QCOMPARE(plots.linkPlot()->graph(g)->pen().widthF(), widths[g]);
   QCOMPARE(plots.linkPlot()->legend->rowCount(), 2);
   QCOMPARE(plots.linkPlot()->legend->columnCount(), 3);
+  plots.tabs()->setCurrentIndex(1);
+  saveArtefact(plots, "plots-busiest-links-p2p", {720, 400});
 }
 
 // A selected link: its two directions, in percent of capacity per bin.
