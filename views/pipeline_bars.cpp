@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "views/phase_palette.h"
+
 namespace fl::views {
 
 namespace {
@@ -15,20 +17,6 @@ double startUs(const PipelineTask& t) { return double(t.start) / kUs; }
 double endUs(const PipelineTask& t) { return double(t.end) / kUs; }
 
 }  // namespace
-
-// Okabe-Ito (colour-blind safe), as the Plots dock and core/report: communication in
-// blue/green, the two GEMMs warm, waiting in neutral tones.
-QColor pipelineKindColour(PipelineTaskKind kind) {
-  switch (kind) {
-    case PipelineTaskKind::Dispatch: return QColor(0x0072b2);
-    case PipelineTaskKind::Gemm1: return QColor(0xe69f00);
-    case PipelineTaskKind::Gemm2: return QColor(0xd55e00);
-    case PipelineTaskKind::Combine: return QColor(0x009e73);
-    case PipelineTaskKind::LaunchGap: return QColor(0x9a9a9a);
-    case PipelineTaskKind::Barrier: return QColor(0xcc79a7);
-  }
-  return Qt::black;
-}
 
 QString pipelineKindLabel(PipelineTaskKind kind) {
   switch (kind) {
@@ -60,8 +48,8 @@ QRectF GanttScene::barRect(int task) const {
 PipelineBars::PipelineBars(QCPAxis* keyAxis, QCPAxis* valueAxis, const GanttScene* scene, PipelineTaskKind kind)
     : QCPAbstractPlottable(keyAxis, valueAxis), scene_(scene), kind_(kind) {
   setName(pipelineKindLabel(kind));
-  setBrush(pipelineKindColour(kind));
-  setPen(QPen(pipelineKindColour(kind).darker(150), 0));
+  setBrush(phaseColour(kind));
+  setPen(QPen(phaseColour(kind).darker(150), 0));
   setSelectable(QCP::stNone);
   setAntialiasedFill(false);
 }
@@ -141,7 +129,7 @@ void PipelineBars::draw(QCPPainter* painter) {
   for (const Run& run : pending)
     if (run.valid) narrow[run.dim] << run.r;
 
-  const QColor c = pipelineKindColour(kind_);
+  const QColor c = phaseColour(kind_);
   QColor faint = c;
   faint.setAlpha(kDimAlpha);
   applyDefaultAntialiasingHint(painter);
@@ -166,8 +154,8 @@ void PipelineBars::draw(QCPPainter* painter) {
 }
 
 void PipelineBars::drawLegendIcon(QCPPainter* painter, const QRectF& rect) const {
-  painter->setPen(QPen(pipelineKindColour(kind_).darker(150), 0));
-  painter->setBrush(pipelineKindColour(kind_));
+  painter->setPen(QPen(phaseColour(kind_).darker(150), 0));
+  painter->setBrush(phaseColour(kind_));
   painter->drawRect(rect.adjusted(0, rect.height() * 0.15, 0, -rect.height() * 0.15));
 }
 

@@ -28,7 +28,6 @@ struct GanttScene {
   QRectF barRect(int task) const;
 };
 
-QColor pipelineKindColour(PipelineTaskKind kind);
 QString pipelineKindLabel(PipelineTaskKind kind);  // "GEMM-1", "launch gap", ...
 
 class PipelineBars : public QCPAbstractPlottable {

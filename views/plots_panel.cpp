@@ -59,6 +59,14 @@ PlotsPanel::PlotsPanel(RunModel* model, QWidget* parent) : QWidget(parent), mode
   links_->plotLayout()->addElement(0, 0, linksTitle_);
   links_->yAxis->setRange(0, 105);
   legendBelow(links_);
+  // Compact: up to five entries in two short rows, in a smaller font, so the plot keeps
+  // its height.
+  links_->legend->setWrap(3);
+  links_->legend->setRowSpacing(0);
+  links_->legend->setIconSize(22, 10);
+  QFont small = font();
+  small.setPointSizeF(std::max(6.0, small.pointSizeF() - 1));
+  links_->legend->setFont(small);
   linksCursor_ = makeCursor(links_);
   tabs_->addTab(links_, tr("Link utilisation"));
 
@@ -183,7 +191,11 @@ void PlotsPanel::rebuildLinks() {
       for (int b = 0; b < bins; ++b) values[static_cast<size_t>(b)] = 100 * model_->utilisation(plotted_[g], b);
       QCPGraph* graph = links_->addGraph();
       graph->setName(QString("%1 → %2").arg(q(l.from), q(l.to)));
-      graph->setPen(QPen(kSeries[g % 6], 2));
+      // Stacked widths: busy links often share a value (all at 100 %), and equal
+      // lines would hide each other. Each is drawn over the one before, 2 px thinner,
+      // so where they coincide they show as a band of nested stripes, every colour visible.
+      const double width = 2.0 + 2.0 * double(plotted_.size() - 1 - g);
+      graph->setPen(QPen(kSeries[g % 6], width, Qt::SolidLine, Qt::FlatCap, Qt::MiterJoin));
       setSteps(graph, keys, values);
     }
     links_->xAxis->setRange(0, binKey(bins));

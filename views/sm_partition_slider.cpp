@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <numeric>
 
+#include "views/phase_palette.h"
+
 namespace fl::views {
 
 namespace {
@@ -70,10 +72,10 @@ QSize SmPartitionBar::sizeHint() const { return {320, fontMetrics().height() * 2
 QSize SmPartitionBar::minimumSizeHint() const { return {120, sizeHint().height()}; }
 
 QColor SmPartitionBar::groupColour(int group) {
-  // Okabe-Ito, as the other MoE views: distinguishable with colour-vision deficiencies.
-  static const QColor colours[kSmGroups] = {QColor(0x0072b2), QColor(0x009e73), QColor(0xe69f00),
-                                            QColor(0xcc79a7)};
-  return colours[group];
+  // The groups in pipeline order, coloured as their tasks are everywhere else.
+  static constexpr PipelineTaskKind kinds[kSmGroups] = {PipelineTaskKind::Dispatch, PipelineTaskKind::Gemm1,
+                                                        PipelineTaskKind::Gemm2, PipelineTaskKind::Combine};
+  return phaseColour(kinds[group]);
 }
 
 void SmPartitionBar::setPartition(const SmGroups& groups, int total, bool automatic) {

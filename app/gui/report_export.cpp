@@ -94,7 +94,7 @@ QString inlineImagesAsResources(QString html, QTextDocument& doc) {
   return html;
 }
 
-QString writePdf(const QString& path, const std::string& html) {
+QString writePdf(const QString& path, const std::string& html, const QString& title) {
   QTextDocument doc;
   layoutReportDocument(doc, html);
   const QString tmp = tempNameFor(path);
@@ -102,6 +102,7 @@ QString writePdf(const QString& path, const std::string& html) {
   printer.setOutputFormat(QPrinter::PdfFormat);
   printer.setPageSize(QPageSize(QPageSize::A4));
   printer.setOutputFileName(tmp);
+  printer.setDocName(title);  // the PDF's Title
   // The pages printed are those laid out here (QTextDocument::print() would lay out a
   // copy of its own, where headings could fall elsewhere); page numbers as it draws them.
   printer.setPageMargins(QMarginsF(2, 2, 2, 2), QPageLayout::Millimeter);
@@ -141,8 +142,20 @@ void layoutReportDocument(QTextDocument& doc, const std::string& html) {
   text.replace(QStringLiteral("</figure>"), QStringLiteral("</div>"));
   text.replace(QStringLiteral("<figcaption>"), QStringLiteral("<p style=\"color:#57606a\">"));
   text.replace(QStringLiteral("</figcaption>"), QStringLiteral("</p>"));
+  // Tables on a page, which cannot scroll as a browser window does: the print
+  // stylesheet's smaller text, tighter cells, and column headers that wrap at their word
+  // boundaries (kept on one line, they made QTextDocument squeeze the other columns until
+  // it broke their words, "dispat/ch", and still run past the page, "uplink/dow").
+  text.replace(QStringLiteral("</style>"),
+               QStringLiteral("table { font-size: 11px; } th, td { padding: 3px; }\n"
+                              "thead th, thead th.num { white-space: normal; }\n</style>"));
   static const QRegularExpression image(QStringLiteral("(<img\\b[^>]*>)"));
   text.replace(image, QStringLiteral("<div>\\1</div>"));  // nor on a figure's heading's line
+  // Lines break between words only: with Qt's default (or anywhere) a table's cells
+  // count one letter as their narrowest, so squeezed columns broke words ("dispat/ch").
+  QTextOption option = doc.defaultTextOption();
+  option.setWrapMode(QTextOption::WordWrap);
+  doc.setDefaultTextOption(option);
   doc.setHtml(text);
 }
 
@@ -211,11 +224,17 @@ QString exportCanvasImage(views::TopologyCanvas* canvas, const QString& path) {
   return commit(tmp, path);
 }
 
-std::string reportHtml(const ReportInput& in, const QImage& canvasImage) {
+QString reportTitle(const ReportInput& in) {
+  if (in.scenario && !in.scenario->name.empty()) return QString::fromStdString(in.scenario->name);
+  return QFileInfo(in.scenarioFile).completeBaseName();
+}
+
+std::string reportHtml(const ReportInput& in, const QImage& canvasImage, bool forPdf) {
   report::ReportOptions options;
   options.date = QDateTime::currentDateTime().toString(Qt::ISODate).toStdString();
   options.scenarioFile = in.scenarioFile.toStdString();
   options.commandLine = "fabriclab (Export report)";
+  options.forPdf = forPdf;
   if (!canvasImage.isNull())
     options.images.push_back({"Topology view", "The fabric as shown in FabricLab when the report was exported.",
                               "image/png", pngBytes(canvasImage).toBase64().toStdString()});
@@ -227,8 +246,8 @@ QString writeReport(const QString& path, const ReportInput& in, views::TopologyC
     return QObject::tr("No finished results yet: run the scenario first.");
   const QString suffix = QFileInfo(path).suffix().toLower();
   const QImage image = canvas ? canvas->grab().toImage() : QImage();
-  const std::string html = reportHtml(in, image);
-  if (suffix == "pdf") return writePdf(path, html);
+  const std::string html = reportHtml(in, image, suffix == "pdf");
+  if (suffix == "pdf") return writePdf(path, html, reportTitle(in));
   if (suffix != "html" && suffix != "htm") return QObject::tr("%1: choose a .html or .pdf file name").arg(path);
   QSaveFile file(path);  // temporary file + rename
   if (!file.open(QIODevice::WriteOnly)) return QObject::tr("%1: %2").arg(path, file.errorString());

@@ -29,8 +29,11 @@ struct ReportInput {
 };
 
 // The report's HTML (core/report's renderHtmlReport) with `canvasImage` added as an
-// extra image (base64 PNG) when it is not null.
-std::string reportHtml(const ReportInput& in, const QImage& canvasImage);
+// extra image (base64 PNG) when it is not null; `forPdf`: the HTML the PDF prints.
+std::string reportHtml(const ReportInput& in, const QImage& canvasImage, bool forPdf = false);
+
+// The PDF's Title metadata: the scenario's name, else its file's base name.
+QString reportTitle(const ReportInput& in);
 
 // Lays `html` out for printing: QTextDocument knows neither inline SVG nor data: URLs,
 // so both become image resources of `doc`. What the PDF export prints.

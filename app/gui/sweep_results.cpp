@@ -1,5 +1,8 @@
 #include "gui/sweep_results.h"
 
+#include <algorithm>
+
+
 #include "gui/run_controller.h"
 #include "report/report_data.h"
 #include "views/run_model.h"
@@ -114,12 +117,24 @@ void SweepResults::publish(int point) {
   if (p.results) model_->setResults(p.results, p.final);
 }
 
+int binAfterSwitch(const Results& r, Time shown) {
+  if (shown >= 0 && r.bin > 0) {
+    const std::vector<std::int64_t> total = report::totalBytesPerBin(r);
+    const Time b = shown / r.bin;
+    if (b < Time(total.size()) && b < r.bins && total[size_t(b)] > 0) return int(b);
+  }
+  return std::max(0, report::busiestBin(r));
+}
+
 void SweepResults::selectPoint(int point) {
   if (point < 0 || point >= pointCount() || point == selected_) return;
   selected_ = point;
   const Point& p = points_[size_t(point)];
   if (p.results) {
+    // The instant on screen, before the other point's results replace it.
+    const Time shown = model_->results() && model_->binWidth() > 0 ? model_->currentBin() * model_->binWidth() : -1;
     publish(point);
+    model_->setCurrentBin(binAfterSwitch(*p.results, shown));
   } else if (auto t = p.running ? p.running : model_->topologyShared()) {
     model_->setTopology(t);  // clears the other point's results: nothing to show yet
   }

@@ -21,6 +21,11 @@ namespace fl::gui {
 
 class RunController;
 
+// The bin to show after switching to a point with results `r` from time `shown` (ps;
+// negative: nothing was shown): the bin holding that time if the point carries traffic
+// there, else its busiest bin (the last bin of a shorter run is idle: a dark canvas).
+int binAfterSwitch(const Results& r, Time shown);
+
 class SweepResults : public QObject {
   Q_OBJECT
  public:

@@ -38,6 +38,9 @@ struct ReportOptions {
   // Hierarchies: collapse inner group levels when opening them would make the picture
   // wider than 3:1. False draws `layout` exactly (the GUI's canvas state).
   bool fitLayout = true;
+  // For a PDF (printed from this HTML): leave out what is true of the HTML file only
+  // (its footer's "self-contained file: inline SVG and CSS, no scripts").
+  bool forPdf = false;
 };
 
 // `topology` is the fabric the points ran on. Points whose settings change topology.*

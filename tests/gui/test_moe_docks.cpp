@@ -20,6 +20,7 @@
 #include "gui/sweep_results.h"
 #include "gui_test_util.h"
 #include "main_window_fixture.h"
+#include "report/report_data.h"
 #include "../common/view_helpers.h"
 #include "../views/pipeline_fixture.h"
 #include "topology/topology.h"
@@ -56,6 +57,34 @@ class TestMoeDocks : public QObject {
   Q_OBJECT
  private slots:
   void initTestCase() { t::isolateSettings(); }
+
+  // After a switch of sweep point: the bin holding the instant shown when the new point
+  // carries traffic there, else its busiest bin. One link direction, 2 us bins:
+  // 10, 50, 20, 0 bytes (the last bin idle).
+  void binAfterSwitch_data() {
+    QTest::addColumn<double>("shownUs");  // negative: nothing shown before
+    QTest::addColumn<int>("bin");
+    QTest::newRow("nothing shown") << -1.0 << 1;
+    QTest::newRow("start") << 0.0 << 0;
+    QTest::newRow("inside bin 1") << 2.5 << 1;
+    QTest::newRow("bin 2") << 4.0 << 2;
+    QTest::newRow("idle last bin") << 6.1 << 1;
+    QTest::newRow("past the run") << 20.0 << 1;
+  }
+  void binAfterSwitch() {
+    QFETCH(double, shownUs);
+    QFETCH(int, bin);
+    fl::Results r;
+    r.bin = 2 * fl::kMicrosecond;
+    r.bins = 4;
+    fl::LinkDirectionResult l;
+    l.link = 0;
+    l.bytes = 80;
+    for (int b = 0; b < 3; ++b) l.bin_bytes.add(b, std::array<std::int64_t, 3>{10, 50, 20}[size_t(b)]);
+    r.links.push_back(l);
+    const fl::Time shown = shownUs < 0 ? -1 : fl::Time(std::llround(shownUs * double(fl::kMicrosecond)));
+    QCOMPARE(fl::gui::binAfterSwitch(r, shown), bin);
+  }
 
   void docksAndCompare() {
     QTemporaryDir dir;
@@ -110,8 +139,19 @@ class TestMoeDocks : public QObject {
         if (b.phase == "all") payload += b.useful + b.redundant + b.useless, removable += b.redundant + b.useless;
       QCOMPARE(shares->data()->at(i)->value, 100.0 * double(removable) / double(payload));
     }
+    const fl::Time shown = w->runModel()->currentBin() * w->runModel()->binWidth();
     QTest::mouseClick(chart->plot(), Qt::LeftButton, {}, chart->pointPixel(3).toPoint() + QPoint(0, 4));
     QCOMPARE(w->pointSelector()->currentIndex(), 3);
+    // The timeline stays at the instant shown (the explicit scheme has it) or, when the
+    // new point is idle there, goes to its busiest bin: never a dark, idle bin.
+    const fl::Results& explicitRun = *w->runModel()->results();
+    QCOMPARE(w->runModel()->currentBin(), fl::gui::binAfterSwitch(explicitRun, shown));
+    QVERIFY(fl::report::totalBytesPerBin(explicitRun).at(size_t(w->runModel()->currentBin())) > 0);
+    const fl::Time explicitShown = w->runModel()->currentBin() * w->runModel()->binWidth();
+    w->pointSelector()->setCurrentIndex(0);
+    QCOMPARE(w->runModel()->currentBin(), fl::gui::binAfterSwitch(*w->runModel()->results(), explicitShown));
+    QVERIFY(fl::report::totalBytesPerBin(*w->runModel()->results()).at(size_t(w->runModel()->currentBin())) > 0);
+    w->pointSelector()->setCurrentIndex(3);
     shot(*w, sweepDock, "moe_window_sweep");
 
     // Compare: every point finished, so enabled; the combos list them all.

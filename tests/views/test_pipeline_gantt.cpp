@@ -3,6 +3,7 @@
 // Chains are checked against a brute-force fixpoint walk, SMs busy per bin against
 // overlaps worked out by hand. Grabs go to <build>/tests/artefacts/.
 #include <QDir>
+#include <QLabel>
 #include <QtTest>
 #include <cmath>
 #include <qcustomplot.h>
@@ -12,7 +13,9 @@
 #include "views/format_units.h"
 #include "views/pipeline_compare_view.h"
 #include "views/pipeline_gantt.h"
+#include "views/phase_palette.h"
 #include "views/pipeline_rows.h"
+#include "views/sm_partition_slider.h"
 #include "views/run_model.h"
 
 using fl::PipelineTask;
@@ -83,6 +86,39 @@ class TestPipelineGantt : public QObject {
     g.setCollapsed(0, true);
     QCOMPARE(g.rowCount(), (gpus - 1) * 4 + 1);
     QCOMPARE(g.rowLabel(1), gpus > 1 ? QString("gpu1 · dispatch") : QString());
+  }
+
+  // One palette: the Gantt bars (and so its legend) and the Fusion scheme dock's SM-group
+  // swatches take a phase's colour from phaseColour; expected values are Okabe-Ito by hand.
+  void phaseColoursAgree_data() {
+    QTest::addColumn<int>("kind");
+    QTest::addColumn<int>("smGroup");  // -1: no SM group of its own
+    QTest::addColumn<QString>("colour");
+    QTest::newRow("dispatch") << int(K::Dispatch) << 0 << "#0072b2";
+    QTest::newRow("GEMM-1") << int(K::Gemm1) << 1 << "#e69f00";
+    QTest::newRow("GEMM-2") << int(K::Gemm2) << 2 << "#d55e00";
+    QTest::newRow("combine") << int(K::Combine) << 3 << "#009e73";
+    QTest::newRow("launch gap") << int(K::LaunchGap) << -1 << "#9a9a9a";
+    QTest::newRow("barrier") << int(K::Barrier) << -1 << "#cc79a7";
+  }
+  void phaseColoursAgree() {
+    QFETCH(int, kind);
+    QFETCH(int, smGroup);
+    QFETCH(QString, colour);
+    const K k = K(kind);
+    QCOMPARE(fl::views::phaseColour(k).name(), colour);
+    PipelineGantt g(nullptr);
+    g.setResults(smallRun(2, 3));
+    QCOMPARE(g.bars(k)->brush().color().name(), colour);
+    if (smGroup >= 0) {
+      QCOMPARE(fl::views::SmPartitionBar::groupColour(smGroup).name(), colour);
+      fl::views::SmPartitionSlider slider;  // its swatch labels are the bar's legend
+      bool found = false;
+      for (const QLabel* label : slider.findChildren<QLabel*>())
+        if (label->text().contains(colour) && label->text().contains(fl::views::SmPartitionSlider::groupName(smGroup)))
+          found = true;
+      QVERIFY2(found, qPrintable(colour));
+    }
   }
 
   void barsPerKind_data() {

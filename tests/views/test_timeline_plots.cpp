@@ -235,6 +235,14 @@ void TestTimelinePlots::busiestLinks() {
   std::sort(plotted.rbegin(), plotted.rend());
   QCOMPARE(plotted, bytes);
   QCOMPARE(plots.linkPlot()->graphCount(), 5);
+  // Lines at the same value stay visible: each drawn 2 px thinner than the one under it,
+  // 10, 8, 6, 4, 2 px; the legend takes two rows of three, not five.
+  const double widths[] = {10, 8, 6, 4, 2};
+  for (int g = 0; g < 5; ++g) QCOMPARE(plots.linkPlot()->graph(g)->pen().widthF(), widths[g]);
+  QCOMPARE(plots.linkPlot()->legend->rowCount(), 2);
+  QCOMPARE(plots.linkPlot()->legend->columnCount(), 3);
+  plots.tabs()->setCurrentIndex(1);
+  saveArtefact(plots, "plots-busiest-links-p2p", {720, 400});
 }
 
 // A selected link: its two directions, in percent of capacity per bin.
