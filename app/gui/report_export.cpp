@@ -8,7 +8,6 @@
 #include <QPainter>
 #include <QPrinter>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QSvgRenderer>
 #include <QAbstractTextDocumentLayout>
 #include <QTextBlock>
@@ -16,10 +15,11 @@
 #include <QTextDocument>
 #include <QTextFrame>
 #include <algorithm>
-#include <filesystem>
 
 #include "views/topology_canvas.h"
 #include "report/html_report.h"
+#include "results/atomic_file.h"
+#include "scenario/input_error.h"
 
 namespace fl::gui {
 
@@ -29,13 +29,21 @@ QString tempNameFor(const QString& path) {
   return path + QStringLiteral(".partial-%1").arg(QCoreApplication::applicationPid());
 }
 
-// Renames over `path` (atomic on one file system); removes `tmp` on failure.
+// Runs `write` (results/atomic_file.h: nothing half-written, links kept, devices written
+// in place); its error as the message the window shows, or empty.
+template <class Write>
+QString writeError(const QString& path, Write write) {
+  try {
+    write();
+    return {};
+  } catch (const InputError& e) {
+    return QObject::tr("%1: cannot write (%2)").arg(path, QString::fromStdString(e.found()));
+  }
+}
+
+// Puts the finished temporary file in place of `path`.
 QString commit(const QString& tmp, const QString& path) {
-  std::error_code ec;
-  std::filesystem::rename(tmp.toStdString(), path.toStdString(), ec);
-  if (!ec) return {};
-  QFile::remove(tmp);
-  return QObject::tr("%1: cannot write (%2)").arg(path, QString::fromStdString(ec.message()));
+  return writeError(path, [&] { replaceWithFile(tmp.toStdString(), path.toStdString(), "export"); });
 }
 
 QByteArray pngBytes(const QImage& image) {
@@ -249,11 +257,7 @@ QString writeReport(const QString& path, const ReportInput& in, views::TopologyC
   const std::string html = reportHtml(in, image, suffix == "pdf");
   if (suffix == "pdf") return writePdf(path, html, reportTitle(in));
   if (suffix != "html" && suffix != "htm") return QObject::tr("%1: choose a .html or .pdf file name").arg(path);
-  QSaveFile file(path);  // temporary file + rename
-  if (!file.open(QIODevice::WriteOnly)) return QObject::tr("%1: %2").arg(path, file.errorString());
-  file.write(html.data(), static_cast<qint64>(html.size()));
-  if (!file.commit()) return QObject::tr("%1: %2").arg(path, file.errorString());
-  return {};
+  return writeError(path, [&] { writeFileAtomically(path.toStdString(), html, "export"); });
 }
 
 }  // namespace fl::gui

@@ -10,18 +10,18 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "scenario/input_error.h"
 
 namespace fl {
 namespace {
 
-[[noreturn]] void fail(const std::string& path, const std::string& keyPath, int err,
-                       const char* what = nullptr) {
+[[noreturn]] void fail(const std::string& path, const std::string& keyPath, int err) {
   std::string found = std::strerror(err);
   if (!found.empty() && found[0] >= 'A' && found[0] <= 'Z' && found.size() > 1 && found[1] >= 'a')
     found[0] = static_cast<char>(found[0] - 'A' + 'a');  // "no such file or directory"
-  if (what) found = std::string(what) + ": " + found;
   throw InputError(InputLocation{path, 0, 0}, keyPath, "a writable file path", found);
 }
 
@@ -166,6 +166,17 @@ void writeFileAtomically(const std::string& path, std::string_view content,
   OutputFiles files;
   files.stage(path, content, keyPathForErrors);
   files.commit();
+}
+
+void replaceWithFile(const std::string& temp, const std::string& path, const std::string& keyPathForErrors) {
+  std::ifstream in(temp, std::ios::binary);
+  std::stringstream content;
+  content << in.rdbuf();
+  const bool read = static_cast<bool>(in);
+  in.close();
+  ::unlink(temp.c_str());
+  if (!read) fail(path, keyPathForErrors, EIO);
+  writeFileAtomically(path, content.view(), keyPathForErrors);
 }
 
 void checkFileWritable(const std::string& path, const std::string& keyPathForErrors) {

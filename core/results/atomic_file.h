@@ -47,6 +47,11 @@ class OutputFiles {
 void writeFileAtomically(const std::string& path, std::string_view content,
                          const std::string& keyPathForErrors);
 
+// For libraries that can only write a file of their own (a PDF printer, an image
+// writer): puts the finished `temp` in place of `path` exactly as writeFileAtomically
+// would (a link kept, a device written in place), and removes `temp` whatever happens.
+void replaceWithFile(const std::string& temp, const std::string& path, const std::string& keyPathForErrors);
+
 // Checks, without leaving anything behind, that `path` could be written: a file created
 // in the directory that would hold it (the directory must exist), or a device or FIFO
 // opened for writing. Throws like writeFileAtomically. Lets a command fail before a long
