@@ -6,6 +6,8 @@
 #   packaging/setup.sh test             build everything and run the test suite (ctest)
 #   packaging/setup.sh bench            run the benchmarks (ctest label "bench")
 #   packaging/setup.sh build            only install and build
+#   packaging/setup.sh package          build the Debian package, build/fabriclab_VERSION_ARCH.deb
+#                                       (install it with: apt install ./build/fabriclab_*.deb)
 # Idempotent: nothing is installed or printed about packages when all are present.
 set -euo pipefail
 
@@ -19,6 +21,7 @@ packages=(
   libqcustomplot-dev libyaml-cpp-dev libboost-dev libtbb-dev libomp-dev
   nlohmann-json3-dev libcli11-dev
   xvfb xauth
+  dpkg-dev file lintian desktop-file-utils appstream librsvg2-bin shared-mime-info
 )
 
 missing=()
@@ -55,5 +58,9 @@ case "$mode" in
     cd "$build" && exec ctest --output-on-failure -LE bench -j2 "$@" ;;
   bench)
     cd "$build" && exec ctest --output-on-failure -L bench -V "$@" ;;
-  *) echo "usage: packaging/setup.sh [build|run|test|bench] [ARGS...]" >&2; exit 2 ;;
+  package)
+    # CPack's DEB generator (packaging/debian_package.cmake); prints the package's path.
+    (cd "$build" && cpack -G DEB) >"$build/cpack.log" 2>&1 || { tail -n 40 "$build/cpack.log" >&2; exit 1; }
+    ls -t "$build"/fabriclab_*.deb | head -n 1 ;;
+  *) echo "usage: packaging/setup.sh [build|run|test|bench|package] [ARGS...]" >&2; exit 2 ;;
 esac

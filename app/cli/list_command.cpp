@@ -1,11 +1,11 @@
 #include "cli/list_command.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <vector>
 
+#include "scenario/data_dirs.h"
 #include "scenario/input_error.h"
 #include "scenario/scenario_io.h"
 
@@ -14,19 +14,6 @@ namespace fs = std::filesystem;
 namespace fl::cli {
 
 namespace {
-
-// Bundled scenarios: $FABRICLAB_SCENARIOS_DIR, else <exe>/../share/fabriclab/scenarios
-// (installed), else the source tree's scenarios/.
-fs::path scenarioDirectory() {
-  std::error_code ec;
-  if (const char* env = std::getenv("FABRICLAB_SCENARIOS_DIR"); env && *env) return env;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    const fs::path installed = exe.parent_path().parent_path() / "share" / "fabriclab" / "scenarios";
-    if (fs::is_directory(installed, ec)) return installed;
-  }
-  return fs::path(FABRICLAB_SOURCE_DIR) / "scenarios";
-}
 
 std::string firstLine(const std::string& text) {
   std::string line = text.substr(0, text.find('\n'));
@@ -38,7 +25,7 @@ std::string firstLine(const std::string& text) {
 }  // namespace
 
 int listScenarios(const std::string& dirOption) {
-  const fs::path dir = dirOption.empty() ? scenarioDirectory() : fs::path(dirOption);
+  const fs::path dir = dirOption.empty() ? fl::bundledScenarioDir() : fs::path(dirOption);
   std::error_code ec;
   if (!fs::is_directory(dir, ec))
     throw fl::InputError({dir.string(), 0, 0}, dirOption.empty() ? "" : "--dir",

@@ -6,6 +6,9 @@
 //   fabriclab-cli validate SCENARIO [--set key.path=value]...
 //   fabriclab-cli list [--dir DIR]
 //
+// SCENARIO is a file, or the name of a bundled scenario as `list` shows it (with or without
+// .yaml), found from any directory.
+//
 // Exit status: 0 success, 1 internal error, 2 bad input (usage, scenario, overrides,
 // unwritable outputs), 130 interrupted (Ctrl-C: the run stops cooperatively, the summary
 // of what was simulated is printed, no output file is written).
@@ -39,6 +42,7 @@
 #include "results/csv_writer.h"
 #include "results/json_writer.h"
 #include "report/html_report.h"
+#include "scenario/data_dirs.h"
 #include "scenario/input_error.h"
 #include "scenario/scenario_io.h"
 #include "scenario/sweep.h"
@@ -331,7 +335,8 @@ int cmdRun(const RunOptions& o) {
 // ---------------------------------------------------------------------------------------
 
 void addScenarioOptions(CLI::App& cmd, ScenarioOptions& o, bool shorthands) {
-  cmd.add_option("SCENARIO", o.path, "Scenario file (YAML)")->required();
+  cmd.add_option("SCENARIO", o.path, "Scenario file (YAML), or a bundled scenario's name as 'list' shows it")
+      ->required();
   cmd.add_option("--set", o.sets,
                  "Override one setting, e.g. --set workload.collective.size=\"4 MiB\" (repeatable; "
                  "applied in order, same checks as the file)")
@@ -415,9 +420,13 @@ int realMain(int argc, char** argv) {
       if (value == "-" && std::string(name) != "--json")
         throw fl::InputError({}, name, "a path", "'-'", "only --json writes to standard output");
     }
+    run.scenario.path = fl::resolveScenarioArgument(run.scenario.path, "SCENARIO");
     return cmdRun(run);
   }
-  if (validateCmd->parsed()) return cmdValidate(validate, validateQuiet);
+  if (validateCmd->parsed()) {
+    validate.path = fl::resolveScenarioArgument(validate.path, "SCENARIO");
+    return cmdValidate(validate, validateQuiet);
+  }
   if (listCmd->parsed()) return fl::cli::listScenarios(listDir);
   return kExitBadInput;
 }

@@ -3,7 +3,8 @@
 //   fabriclab [SCENARIO] [--open SCENARIO] [--screenshot FILE.png] [--report FILE.html|FILE.pdf]
 //             [--show DOCK]... [--at TIME]
 //
-// Opens SCENARIO (default: the bundled demo) and runs it at once. With --screenshot the
+// Opens SCENARIO (default: the bundled demo; a bundled scenario's name as
+// `fabriclab-cli list` shows it also works) and runs it at once. With --screenshot the
 // window is grabbed when the run has finished, saved as PNG, and the app exits; with
 // --report the run's report is exported as from File > Export Report (HTML, or PDF,
 // which the CLI cannot write), and the app exits. Exit status 0 on success, 2 on bad
@@ -23,6 +24,8 @@
 #include "engine/huge_pages.h"
 #include "gui/main_window.h"
 #include "gui/run_controller.h"
+#include "scenario/data_dirs.h"
+#include "scenario/input_error.h"
 #include "scenario/quantity.h"
 #include "views/run_model.h"
 
@@ -54,9 +57,9 @@ int main(int argc, char** argv) {
   QApplication::setOrganizationName(QStringLiteral("FabricLab"));
   QApplication::setApplicationName(QStringLiteral("fabriclab"));
   QApplication::setApplicationVersion(QStringLiteral(FABRICLAB_VERSION));
-  QApplication::setDesktopFileName(QStringLiteral("fabriclab"));
-  const QString icon = QStringLiteral(FABRICLAB_SOURCE_DIR "/resources/fabriclab.svg");
-  if (QFileInfo::exists(icon)) QApplication::setWindowIcon(QIcon(icon));
+  // The installed .desktop file's id (packaging/), which Wayland compositors match.
+  QApplication::setDesktopFileName(QStringLiteral("io.github.fabriclab.FabricLab"));
+  QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/fabriclab.svg")));  // resources/fabriclab.qrc
 
   QCommandLineParser parser;
   parser.setApplicationDescription(QStringLiteral("FabricLab: an interactive lab for GPU interconnect fabrics"));
@@ -91,8 +94,13 @@ int main(int argc, char** argv) {
   if (positional.size() > 1 || (positional.size() == 1 && parser.isSet(openOption)))
     return badInput(QStringLiteral("give one scenario (SCENARIO or --open SCENARIO)"));
   QString path = parser.isSet(openOption) ? parser.value(openOption)
-                 : positional.isEmpty()   ? QStringLiteral(FABRICLAB_SOURCE_DIR "/scenarios/default.yaml")
+                 : positional.isEmpty()   ? QString::fromStdString((fl::bundledScenarioDir() / "default.yaml").string())
                                           : positional.first();
+  try {
+    path = QString::fromStdString(fl::resolveScenarioArgument(path.toStdString(), "SCENARIO"));
+  } catch (const fl::InputError& e) {
+    return badInput(QString::fromStdString(e.what()));
+  }
 
   const QString shotPath = parser.value(shotOption);
   const QString reportPath = parser.value(reportOption);

@@ -141,7 +141,7 @@ class TestCli : public QObject {
   CliRun cli(const QStringList& args, int timeoutMs = 300000) {
     QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove("FABRICLAB_SCENARIOS_DIR");
+    env.remove("FABRICLAB_DATA_DIR");  // the bundled scenarios: the source tree's
     p.setProcessEnvironment(env);
     p.start(cliPath(), args);
     CliRun r;
@@ -476,6 +476,26 @@ class TestCli : public QObject {
       QVERIFY2(!line.mid(file.size()).trimmed().isEmpty(), qPrintable("no description: " + line));
     }
     QVERIFY2(found, qPrintable(file + " not listed in:\n" + QString::fromUtf8(r.out)));
+  }
+
+  // A bundled scenario's name as `list` shows it, with or without .yaml, stands for its file
+  // (issue 21); a name that is neither a file nor bundled is bad input naming `list`.
+  void scenarioByName_data() {
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("file");
+    QTest::newRow("default") << "default" << "default.yaml";
+    QTest::newRow("with .yaml") << "dgx-h100-p2p.yaml" << "dgx-h100-p2p.yaml";
+  }
+  void scenarioByName() {
+    QFETCH(QString, name);
+    QFETCH(QString, file);
+    const CliRun r = cli({"validate", name});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QVERIFY2(r.out.startsWith(QStringLiteral(FABRICLAB_SCENARIOS "/").toUtf8() + file.toUtf8() + ": ok ("),
+             r.out.constData());
+    const CliRun bad = cli({"run", name + "-nonesuch"});
+    QCOMPARE(bad.exitCode, 2);
+    QVERIFY2(bad.err.contains("no such file here") && bad.err.contains("'fabriclab-cli list'"), bad.err.constData());
   }
 
   void listDirectory() {
