@@ -19,6 +19,7 @@ packages=(
   libqcustomplot-dev libyaml-cpp-dev libboost-dev libtbb-dev libomp-dev
   nlohmann-json3-dev libcli11-dev
   xvfb xauth
+  libopenmpi-dev openmpi-bin
 )
 
 missing=()
