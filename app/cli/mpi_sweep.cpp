@@ -244,13 +244,7 @@ std::vector<SweepPoint> runSweepOverMpi(const Scenario& s, const SweepOptions& o
   }
   while (gWorkersLeft > 0) serve(true);
   gWorkersReleased = true;
-  for (std::size_t i = 0; i < n; ++i)
-    if (errors[i] && !cancelled()) std::rethrow_exception(errors[i]);
-  std::vector<SweepPoint> points;
-  for (std::size_t i = 0; i < n; ++i)
-    if (results[i]) points.push_back({settings[i], std::move(*results[i])});
-  if (points.size() == n) finishSweep(s, points);
-  return points;
+  return gatherSweepPoints(s, results, errors, cancelled());
 }
 
 }  // namespace fl::cli

@@ -187,13 +187,18 @@ std::vector<SweepPoint> runSweepPoints(const Scenario& s, const SweepOptions& o)
       }, tbb::simple_partitioner());
     });
   }
-  for (std::size_t i = 0; i < n; ++i)
-    if (errors[i] && !userCancelled()) std::rethrow_exception(errors[i]);
+  return gatherSweepPoints(s, results, errors, userCancelled());
+}
 
+std::vector<SweepPoint> gatherSweepPoints(const Scenario& s, std::vector<std::optional<Results>>& results,
+                                          const std::vector<std::exception_ptr>& errors, bool cancelled) {
+  for (const std::exception_ptr& e : errors)
+    if (e && !cancelled) std::rethrow_exception(e);
+  const std::vector<SweepSettings> settings = sweepPoints(s);
   std::vector<SweepPoint> points;
-  for (std::size_t i = 0; i < n; ++i)
+  for (std::size_t i = 0; i < results.size(); ++i)
     if (results[i]) points.push_back({settings[i], std::move(*results[i])});
-  if (points.size() == n) finishSweep(s, points);
+  if (points.size() == results.size()) finishSweep(s, points);
   return points;
 }
 

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <exception>
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -48,6 +49,12 @@ std::vector<SweepPoint> runSweepPoints(const Scenario& s, const SweepOptions& op
 // run.memory_limit alone and that the results kept for the outputs fit together;
 // `estimates` (optional) receives each point's estimated peak. Throws InputError.
 std::vector<Scenario> prepareSweepPoints(const Scenario& s, std::vector<std::int64_t>* estimates = nullptr);
+
+// The sweep's points once run, results[i] and errors[i] for point i: rethrows the first
+// point's error (unless cancelled), else the points that ran, in order, with
+// finishSweep() applied when every point did.
+std::vector<SweepPoint> gatherSweepPoints(const Scenario& s, std::vector<std::optional<Results>>& results,
+                                          const std::vector<std::exception_ptr>& errors, bool cancelled);
 
 // The figures of a sweep that compare its points (weak-scaling overlap efficiency); run
 // once every point is in, by whoever gathers them.
