@@ -22,6 +22,7 @@ packages=(
   nlohmann-json3-dev libcli11-dev
   xvfb xauth
   dpkg-dev file lintian desktop-file-utils appstream librsvg2-bin shared-mime-info
+  libopenmpi-dev openmpi-bin
 )
 
 missing=()

@@ -1,9 +1,13 @@
 // fabriclab-cli: run, validate and list scenarios without the GUI.
 //
-//   fabriclab-cli run SCENARIO [--set key.path=value]... [--json FILE] [--csv DIR]
+//   fabriclab-cli run SCENARIO [--set key.path=value]... [--sweep key.path=v1,v2,...]... [--point N]
+//                              [--json FILE] [--csv DIR]
 //                              [--report FILE.html] [--trace FILE.json] [--seed N] [--threads N]
 //                              [--quiet]
-//   fabriclab-cli validate SCENARIO [--set key.path=value]...
+//   fabriclab-cli validate SCENARIO [--set key.path=value]... [--sweep key.path=v1,v2,...]... [--point N]
+//
+// --set on a key a sweep axis sets replaces the axis with that one value (a note on
+// stderr says so); --sweep adds an axis or replaces the file's axis over the key.
 //   fabriclab-cli list [--dir DIR]
 //
 // SCENARIO is a file, or the name of a bundled scenario as `list` shows it (with or without
@@ -34,6 +38,9 @@
 #include <vector>
 
 #include "cli/list_command.h"
+#if FABRICLAB_MPI
+#include "cli/mpi_sweep.h"
+#endif
 #include "cli/progress_bar.h"
 #include "cli/summary.h"
 #include "engine/huge_pages.h"
@@ -47,7 +54,10 @@
 #include "scenario/scenario_io.h"
 #include "scenario/sweep.h"
 #include "scenario/validate.h"
+#include "sim/memory_estimate.h"
 #include "sim/run.h"
+#include "sim/sweep_overrides.h"
+#include "sim/sweep_runner.h"
 #include "topology/topology.h"
 
 namespace fs = std::filesystem;
@@ -61,6 +71,10 @@ constexpr int kExitOk = 0, kExitInternal = 1, kExitBadInput = 2, kExitInterrupte
 // Ctrl-C: the first SIGINT asks the run to stop cooperatively; a second one quits at once.
 
 std::atomic<bool> gCancel{false};
+bool gPrintNotes = true;  // false on MPI ranks other than 0 (rank 0 prints them once)
+#if FABRICLAB_MPI
+fl::cli::MpiSession* gMpi = nullptr;
+#endif
 static_assert(std::atomic<bool>::is_always_lock_free);
 
 extern "C" void onSigint(int) {
@@ -90,7 +104,9 @@ class SigintGuard {
 struct ScenarioOptions {
   std::string path;
   std::vector<std::string> sets;
-  std::string seed, threads;  // shorthands for --set run.seed= / run.threads=
+  std::vector<std::string> sweeps;  // --sweep key=v1,v2,...
+  std::string point;                // --point N: one point of the sweep
+  std::string seed, threads;        // shorthands for --set run.seed= / run.threads=
 };
 
 void requireReadableFile(const std::string& path) { fl::requireReadableScenarioFile(path, "SCENARIO"); }
@@ -117,11 +133,22 @@ fl::Scenario prepareScenario(const ScenarioOptions& o) {
   fl::Scenario s = fl::loadScenario(o.path);  // validated
   std::vector<std::string> assignments = o.sets;
   std::uint64_t n = 0;
+  std::uint64_t point = 0;
+  if (!o.point.empty() && !isUnsigned(o.point, point))
+    throw fl::InputError({"--point", 0, 0}, "", "a point index (a non-negative integer)", "'" + o.point + "'");
   if (!o.seed.empty() && !isUnsigned(o.seed, n))
     throw fl::InputError({"--seed", 0, 0}, "run.seed", "a non-negative integer below 2^64", "'" + o.seed + "'");
   if (!o.threads.empty() && (!isUnsigned(o.threads, n) || n < 1))
     throw fl::InputError({"--threads", 0, 0}, "run.threads", "a thread count of at least 1",
                          "'" + o.threads + "'");
+  // A --set (or --seed) on a swept key replaces that axis with its one value (before the
+  // assignments, which may not set a swept key); --sweep axes come after them, so that
+  // they are checked against the scenario as set (a --set topology.kind, say).
+  std::vector<std::string> whole = o.sets;
+  if (!o.seed.empty()) whole.push_back("run.seed=" + o.seed);
+  if (!o.threads.empty()) whole.push_back("run.threads=" + o.threads);
+  for (const std::string& note : fl::dropAxesSetByOverrides(s, whole))
+    if (gPrintNotes) std::cerr << kProgram << ": note: " << note << '\n';
   // The shorthands are tried first so that their errors (e.g. above run.threads' maximum)
   // name the option, and applied again after the --set flags so that they win.
   if (!o.seed.empty()) applyShorthand(s, "--seed", "run.seed", o.seed);
@@ -131,6 +158,9 @@ fl::Scenario prepareScenario(const ScenarioOptions& o) {
     if (!o.threads.empty()) assignments.push_back("run.threads=" + o.threads);
     fl::applyOverrides(s, assignments);  // every flag in order, then cross-field checks
   }
+  for (const std::string& note : fl::applySweepFlags(s, o.sweeps))
+    if (gPrintNotes) std::cerr << kProgram << ": note: " << note << '\n';
+  if (!o.point.empty()) s = fl::keepSweepPoint(s, static_cast<std::size_t>(point));
   return s;
 }
 
@@ -147,12 +177,23 @@ std::string topologyOneLine(const fl::Scenario& s) {
 
 int cmdValidate(const ScenarioOptions& o, bool quiet) {
   const fl::Scenario s = prepareScenario(o);
+  std::vector<std::int64_t> estimates;
+  try {
+    (void)fl::prepareSweepPoints(s, &estimates);  // every point, and whether it fits in run.memory_limit
+  } catch (const fl::InputError& e) {
+    if (!e.where().file.empty()) throw;
+    throw fl::InputError({o.path, 0, 0}, e.keyPath(), e.expected(), e.found(), e.hint());
+  }
   std::string line = o.path + ": ok (" + topologyOneLine(s) + ", " + fl::cli::workloadOneLine(s);
   if (!s.sweep.empty()) {
     std::size_t points = 1;
     for (const fl::SweepAxis& a : s.sweep) points *= a.values.size();
     line += ", sweep of " + std::to_string(points) + (points == 1 ? " point" : " points");
   }
+  if (!estimates.empty())
+    line += ", estimated peak memory " +
+            fl::formatApproxBytes(*std::max_element(estimates.begin(), estimates.end()) + fl::kProcessBaseBytes) +
+            (estimates.size() > 1 ? " per point" : "") + " of " + fl::formatApproxBytes(fl::memoryLimitBytes(s));
   if (!quiet) std::cout << line << ")\n";
   return kExitOk;
 }
@@ -162,6 +203,7 @@ struct RunOptions {
   std::string json, csv, report, trace;
   std::string commandLine;  // for the report's provenance
   bool quiet = false;
+  int jobs = 0;  // --jobs: sweep points at once (0: run.jobs, then one per core)
 };
 
 // The command as typed, quoting arguments the shell would split or expand.
@@ -226,6 +268,21 @@ void checkOutputsDistinct(const RunOptions& o, const fl::Scenario& s, std::size_
 }
 
 int cmdRun(const RunOptions& o) {
+#if FABRICLAB_MPI
+  if (gMpi && gMpi->active() && gMpi->rank() != 0) {
+    // A worker: the same scenario, then the points rank 0 hands out; rank 0 reports a
+    // scenario that cannot be prepared.
+    gPrintNotes = false;
+    std::optional<fl::Scenario> s;
+    try {
+      s = prepareScenario(o.scenario);
+    } catch (const fl::InputError&) {
+    }
+    fl::cli::servePoints(s ? &*s : nullptr);
+    return kExitOk;
+  }
+  if (gMpi && gMpi->active()) fl::cli::workersServe();
+#endif
   const fl::Scenario s = prepareScenario(o.scenario);
   const std::string topology = topologyOneLine(s);
   const bool jsonToStdout = o.json == "-";
@@ -251,8 +308,8 @@ int cmdRun(const RunOptions& o) {
   bool interrupted = false;
   {
     SigintGuard sigint;
-    fl::cli::ProgressBar bar(!o.quiet && fl::cli::ProgressBar::stderrIsTerminal(),
-                             s.name.empty() ? "running" : s.name);
+    const std::string label = s.name.empty() ? "running" : s.name;
+    fl::cli::ProgressBar bar(!o.quiet && fl::cli::ProgressBar::stderrIsTerminal(), label);
     bool noted = false;
     fl::RunControl control;
     control.cancel = &gCancel;
@@ -263,8 +320,26 @@ int cmdRun(const RunOptions& o) {
       }
       bar.update(fraction);
     };
+    fl::SweepOptions so;
+    so.cancel = &gCancel;
+    so.jobs = o.jobs;
+    const bool sweep = !s.sweep.empty();
+    so.progress = [&](const fl::SweepProgress& p) {
+      if (!sweep) return control.progress(p.fraction);
+      if (gCancel.load(std::memory_order_relaxed) && !noted) {
+        noted = true;
+        bar.setNote("stopping... (Ctrl-C again to quit at once)");
+      }
+      bar.update(p.fraction, label + ": " + std::to_string(p.done) + "/" + std::to_string(p.total) + " points done, " +
+                                 std::to_string(p.running) + " running");
+    };
     try {
-      points = fl::runSweep(s, control);
+#if FABRICLAB_MPI
+      if (gMpi && gMpi->active())
+        points = fl::cli::runSweepOverMpi(s, so);
+      else
+#endif
+        points = fl::runSweepPoints(s, so);
     } catch (const fl::InputError& e) {
       bar.finish();
       // Found while running (e.g. more time bins than memory allows): the scenario's.
@@ -342,6 +417,13 @@ void addScenarioOptions(CLI::App& cmd, ScenarioOptions& o, bool shorthands) {
                  "applied in order, same checks as the file)")
       ->type_name("KEY.PATH=VALUE")
       ->allow_extra_args(false);  // one value per --set, so SCENARIO may follow it
+  cmd.add_option("--sweep", o.sweeps,
+                 "Sweep a key over values, e.g. --sweep workload.collective.size=\"1 MiB, 4 MiB\" (adds an "
+                 "axis, or replaces the file's axis over that key; repeatable)")
+      ->type_name("KEY.PATH=V1,V2,...")
+      ->allow_extra_args(false);
+  cmd.add_option("--point", o.point, "Keep only point N of the sweep (0-based, in the order of the JSON)")
+      ->type_name("N");
   if (shorthands) {
     cmd.add_option("--seed", o.seed, "Same as --set run.seed=N")->type_name("N");
     cmd.add_option("--threads", o.threads, "Same as --set run.threads=N (results never depend on it)")
@@ -374,6 +456,11 @@ int realMain(int argc, char** argv) {
                      "point: t.json -> t-point-000.json, ...")
       ->type_name("FILE");
   runCmd->add_flag("-q,--quiet", run.quiet, "Print no summary and no progress bar");
+  std::string jobs;
+  runCmd->add_option("--jobs", jobs,
+                     "Sweep points run at once (default: run.jobs, else one per core; fewer when run.threads "
+                     "or run.memory_limit demand). Results never depend on it")
+      ->type_name("N");
 
   ScenarioOptions validate;
   CLI::App* validateCmd =
@@ -420,9 +507,18 @@ int realMain(int argc, char** argv) {
       if (value == "-" && std::string(name) != "--json")
         throw fl::InputError({}, name, "a path", "'-'", "only --json writes to standard output");
     }
+    if (!jobs.empty()) {
+      std::uint64_t n = 0;
+      if (!isUnsigned(jobs, n) || n < 1 || n > 1024)
+        throw fl::InputError({"--jobs", 0, 0}, "run.jobs", "a job count from 1 to 1024", "'" + jobs + "'");
+      run.jobs = static_cast<int>(n);
+    }
     run.scenario.path = fl::resolveScenarioArgument(run.scenario.path, "SCENARIO");
     return cmdRun(run);
   }
+#if FABRICLAB_MPI
+  if (gMpi && gMpi->active() && gMpi->rank() != 0) return kExitOk;  // rank 0 answers
+#endif
   if (validateCmd->parsed()) {
     validate.path = fl::resolveScenarioArgument(validate.path, "SCENARIO");
     return cmdValidate(validate, validateQuiet);
@@ -435,6 +531,10 @@ int realMain(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   fl::reexecWithHugePages(argv);
+#if FABRICLAB_MPI
+  fl::cli::MpiSession mpi(argc, argv);  // inactive unless started by mpirun/srun
+  gMpi = &mpi;
+#endif
   try {
     return realMain(argc, argv);
   } catch (const fl::InputError& e) {

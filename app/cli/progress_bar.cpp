@@ -69,6 +69,15 @@ void ProgressBar::update(double fraction) {
   draw(fraction, now);
 }
 
+void ProgressBar::update(double fraction, std::string label) {
+  if (!enabled_) return;
+  {
+    std::lock_guard lock(mutex_);
+    label_ = std::move(label);
+  }
+  update(fraction);
+}
+
 void ProgressBar::setNote(std::string note) {
   if (!enabled_) return;
   std::lock_guard lock(mutex_);

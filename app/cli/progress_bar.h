@@ -21,6 +21,8 @@ class ProgressBar {
 
   // Thread-safe; callable from the simulation thread. fraction in [0, 1].
   void update(double fraction);
+  // The same with a new label (a sweep's "3/8 points done, 2 running").
+  void update(double fraction, std::string label);
   // Shown in place of the time estimate, e.g. "stopping..." after Ctrl-C.
   void setNote(std::string note);
   // Erases the bar if it was drawn. Idempotent.
@@ -36,7 +38,7 @@ class ProgressBar {
   void draw(double fraction, Clock::time_point now);
 
   const bool enabled_;
-  const std::string label_;
+  std::string label_;  // guarded by mutex_
   const Clock::time_point start_;
   const Clock::duration delay_, interval_;
   std::mutex mutex_;

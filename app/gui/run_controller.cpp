@@ -1,6 +1,8 @@
 #include "gui/run_controller.h"
 
 #include <QMetaObject>
+#include <QSettings>
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <mutex>
@@ -9,6 +11,7 @@
 #include "scenario/input_error.h"
 #include "scenario/sweep.h"
 #include "sim/run.h"
+#include "sim/sweep_runner.h"
 
 namespace fl::gui {
 
@@ -16,7 +19,9 @@ namespace fl::gui {
 // controller's members; the worker touches only this.
 struct RunController::Job {
   std::atomic<bool> cancel{false};
+  Scenario scenario;             // the whole sweep
   std::vector<Scenario> points;  // validated point scenarios
+  int jobs = 0;                  // points at once (0: run.jobs, then one per core)
   std::vector<std::pair<TopologySpec, std::shared_ptr<const topo::Topology>>> topologies;
   double snapshotHz = 30;
 
@@ -28,7 +33,10 @@ struct RunController::Job {
   std::atomic<double> progress{0};
 };
 
-RunController::RunController(QObject* parent) : QObject(parent) {}
+RunController::RunController(QObject* parent)
+    : QObject(parent), jobs_(QSettings().value(QStringLiteral("run/sweep_jobs"), 0).toInt()) {}
+
+void RunController::setJobs(int jobs) { jobs_ = std::max(0, jobs); }
 
 RunController::~RunController() {
   if (job_) job_->cancel = true;
@@ -77,6 +85,8 @@ void RunController::stop() {
 void RunController::launch(const Scenario& s) {
   auto job = std::make_shared<Job>();
   job->snapshotHz = snapshotHz_;
+  job->scenario = s;
+  job->jobs = jobs_;
   std::vector<SweepSettings> settings;
   try {
     settings = sweepPoints(s);
@@ -103,42 +113,35 @@ void RunController::workerMain(std::shared_ptr<Job> job) {
       if (job == job_) fn();
     }, Qt::QueuedConnection);
   };
+  std::mutex statsMutex;
   double events = 0, wall = 0;
   bool cancelled = false;
-  const double n = static_cast<double>(job->points.size());
+  // The fabric of each point, built once per distinct topology and shared with the views.
+  std::vector<std::shared_ptr<const topo::Topology>> topologyOf(job->points.size());
   try {
     for (std::size_t i = 0; i < job->points.size(); ++i) {
-      const int point = static_cast<int>(i);
       const Scenario& ps = job->points[i];
-      std::shared_ptr<const topo::Topology> topology;
       for (const auto& [spec, t] : job->topologies)
-        if (spec == ps.topology) topology = t;
-      if (!topology) {
-        topology = std::shared_ptr<const topo::Topology>(topo::buildTopology(ps.topology));
-        job->topologies.push_back({ps.topology, topology});
+        if (spec == ps.topology) topologyOf[i] = t;
+      if (!topologyOf[i]) {
+        topologyOf[i] = std::shared_ptr<const topo::Topology>(topo::buildTopology(ps.topology));
+        job->topologies.push_back({ps.topology, topologyOf[i]});
       }
-      post([this, point, topology, spec = ps.topology] {
+    }
+    // Points run concurrently (SweepRunner, `jobs` at once); the Sweep dock fills in as
+    // each one finishes, whatever the order.
+    SweepOptions options;
+    options.jobs = job->jobs;
+    options.cancel = &job->cancel;
+    options.configure = [&](std::size_t i, RunControl& control) {
+      const int point = static_cast<int>(i);
+      post([this, point, topology = topologyOf[i], spec = job->points[i].topology] {
         lastSpec_ = spec;
         lastTopology_ = topology;
         emit topologyReady(point, topology);
       });
-      if (job->cancel) {
-        cancelled = true;
-        break;
-      }
-
-      RunControl control;
-      control.cancel = &job->cancel;
       control.snapshotHz = job->snapshotHz;
-      control.progress = [&, i](double f) {
-        job->progress = (static_cast<double>(i) + f) / n;
-        if (job->progressPosted.exchange(true)) return;  // one pending update is enough
-        post([this, job] {
-          job->progressPosted = false;
-          emit progressChanged(job->progress.load());
-        });
-      };
-      control.snapshot = [&, point](Results&& partial) {
+      control.snapshot = [this, job, post, point](Results&& partial) {
         auto copy = std::make_shared<const Results>(std::move(partial));
         {
           std::lock_guard lock(job->mutex);
@@ -158,12 +161,24 @@ void RunController::workerMain(std::shared_ptr<Job> job) {
           if (r) emit snapshotReady(p, r);
         });
       };
-      const auto t0 = std::chrono::steady_clock::now();
-      Results r = runOnTopology(ps, *topology, control);
-      wall += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      events += static_cast<double>(r.events);
-      cancelled = r.cancelled || job->cancel;
-      auto done = std::make_shared<const Results>(std::move(r));
+    };
+    options.progress = [&](const SweepProgress& p) {
+      job->progress = p.fraction;
+      if (job->progressPosted.exchange(true)) return;  // one pending update is enough
+      post([this, job] {
+        job->progressPosted = false;
+        emit progressChanged(job->progress.load());
+      });
+    };
+    options.pointDone = [&](std::size_t i, const Results& r) {
+      {
+        std::lock_guard lock(statsMutex);
+        wall += r.wall_seconds;
+        events += static_cast<double>(r.events);
+        cancelled = cancelled || r.cancelled || job->cancel;
+      }
+      const int point = static_cast<int>(i);
+      auto done = std::make_shared<const Results>(r);
       post([this, job, point, done] {
         {
           std::lock_guard lock(job->mutex);  // a snapshot still queued is older: drop it
@@ -171,8 +186,9 @@ void RunController::workerMain(std::shared_ptr<Job> job) {
         }
         emit pointFinished(point, done);
       });
-      if (cancelled) break;
-    }
+    };
+    (void)runSweepPoints(job->scenario, options);
+    cancelled = cancelled || job->cancel;
   } catch (const std::exception& e) {
     post([this, msg = QString::fromStdString(e.what())] { emit failed(msg); });
   }

@@ -6,7 +6,10 @@
 //   - progress over the whole sweep, and the topology each point runs on.
 // Stopping is cooperative (the engine checks the flag between event batches). Starting
 // while a run is in progress cancels it first and starts the new run when it has ended,
-// so at most one simulation runs at a time. States: Idle -> Running -> (Cancelling) -> Idle.
+// so at most one run (sweep) at a time; its points run concurrently, `jobs()` at once
+// (QSettings run/sweep_jobs; 0: the scenario's run.jobs, then one per core), and each
+// point's results arrive as it finishes, in any order. States: Idle -> Running ->
+// (Cancelling) -> Idle.
 #pragma once
 #include <QObject>
 #include <QStringList>
@@ -33,6 +36,9 @@ class RunController : public QObject {
   // Live snapshots per wall-clock second (the engine's snapshot rate; GUI repaints follow).
   void setSnapshotHz(double hz) { snapshotHz_ = hz; }
   double snapshotHz() const { return snapshotHz_; }
+  // Sweep points run at once (0: automatic); starts from QSettings run/sweep_jobs.
+  void setJobs(int jobs);
+  int jobs() const { return jobs_; }
 
   // Starts a run of every sweep point of `s` (cancelling a run in progress first).
   // An invalid sweep point is reported through failed() before anything runs.
@@ -71,6 +77,7 @@ class RunController : public QObject {
 
   State state_ = State::Idle;
   double snapshotHz_ = 30;
+  int jobs_ = 0;
   std::shared_ptr<Job> job_;
   std::thread worker_;
   std::unique_ptr<Scenario> pending_;

@@ -69,7 +69,7 @@ void Channel::tooManyBins(Time end) const {
                    "at most " + std::to_string(maxBins_) + " time bins of traffic per link (a wider run.bin, "
                    "or faster links)",
                    "a link busy across more " + formatTime(binWidth_) + " bins, up to " + seconds(end),
-                   "each bin is kept for the heatmaps and plots");
+                   "each bin is kept for the heatmaps and plots; the budget is a share of run.memory_limit");
 }
 
 }  // namespace fl::net

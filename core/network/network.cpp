@@ -11,8 +11,9 @@ namespace fl::net {
 static_assert(kTrafficPhases == std::tuple_size_v<decltype(LinkDirectionResult::phase_payload_bytes)>);
 
 Network::Network(const topo::Topology& topology, const NetworkSpec& spec, Time bin,
-                 Simulator& sim, const std::vector<int>& partitionOf)
+                 Simulator& sim, const std::vector<int>& partitionOf, std::int64_t recordedBinBudget)
     : topology_(topology), partitionOf_(partitionOf) {
+  config_.recordedBinBudget = recordedBinBudget;
   config_.wire = WireFormat::from(spec);
   config_.virtualChannels = spec.virtual_channels;
   config_.vcDepthFlits = spec.vc_depth_flits;

@@ -23,8 +23,10 @@ namespace fl::net {
 class Network {
  public:
   // `partitionOf[node]` places each topology node in a simulator partition.
+  // `recordedBinBudget`: time bins all channels together may record (at most
+  // kRecordedBinBudget; a run's share of run.memory_limit, see sim/memory_estimate.h).
   Network(const topo::Topology& topology, const NetworkSpec& spec, Time bin, Simulator& sim,
-          const std::vector<int>& partitionOf);
+          const std::vector<int>& partitionOf, std::int64_t recordedBinBudget = kRecordedBinBudget);
   ~Network();
 
   const topo::Topology& topology() const { return topology_; }

@@ -29,6 +29,7 @@ struct NetworkConfig {
   bool acknowledgedWrites = false;
   std::int64_t packetPayload = 256;
   Time bin = kMicrosecond;
+  std::int64_t recordedBinBudget = std::int64_t{1} << 26;  // bins all channels may record
 
   int requestVcs() const { return virtualChannels / 2; }
   int vcFor(bool response, std::uint32_t spread) const {

@@ -230,6 +230,8 @@ struct RunSpec {
   int threads = 1;              // worker threads; results never depend on it
   int partitions = 0;           // 0 = automatic
   Time time_limit = 10 * kSecond;  // simulated-time safety stop
+  std::int64_t memory_limit = 0;   // bytes a run may use; 0 = 75 % of physical memory
+  int jobs = 0;                    // sweep points run at once; 0 = one per core
   bool operator==(const RunSpec&) const = default;
 };
 

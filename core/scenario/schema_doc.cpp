@@ -104,8 +104,11 @@ written in the file; a value that came from the preset points at `topology.prese
 A file holds one YAML document (a second `---` is an error) and `name` is one line. Keys
 the topology kind does not read (`topology.rows` in an nvswitch file, `topology.gpus` on
 a mesh, `topology.levels` outside a hierarchy) are errors, unless `topology.kind` is
-swept; keys a preset fills do not count. A sweep names each key once, and `--set` (or
-`--seed`) may not set a key a sweep axis sets, since the sweep would replace it.
+swept; keys a preset fills do not count. A sweep names each key once. On the command
+line, `--set` (or `--seed`) on a swept key replaces that axis with the one value (a note
+on stderr says so; a part of a swept value, `topology.levels[1].count` while
+`topology.levels` is swept, is an error), `--sweep key=v1,v2,...` adds an axis or
+replaces the file's (same checks, located at `--sweep`), and `--point N` keeps one point.
 )";
 
 void sectionTable(std::ostringstream& out, const std::string& title, const std::string& prefix) {

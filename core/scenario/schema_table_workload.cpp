@@ -307,6 +307,17 @@ void addWorkloadSchemeRunKeys(std::vector<ParamSpec>& t) {
       integer("run.partitions", FIELD(run.partitions), {0, 1'000'000}, "engine partitions; 0 = automatic"),
       "automatic"));
   t.push_back(quantity("run.time_limit", Q::Time, FIELD(run.time_limit), kPositive, "simulated-time safety stop"));
+  t.push_back(zeroMeans(
+      quantity("run.memory_limit", Q::Bytes, FIELD(run.memory_limit), {0, 1ll << 50},
+               "memory a run may use: a run whose estimated peak exceeds it is refused, one that outgrows it "
+               "is stopped; sweep points run at once share it",
+               "0: 75 % of physical memory (sysconf _SC_PHYS_PAGES; a margin for the OS and other programs)"),
+      "75 % of physical memory"));
+  t.push_back(zeroMeans(integer("run.jobs", FIELD(run.jobs), {0, 1024},
+                                "sweep points run at once (each point's results never depend on it)",
+                                "0: one per core (std::thread::hardware_concurrency), fewer when memory or "
+                                "run.threads demand"),
+                        "one per core"));
 }
 
 }  // namespace fl::schema_build

@@ -8,8 +8,11 @@
 #include "network/network.h"
 #include "scenario/sweep.h"
 #include "scenario/validate.h"
+#include "scenario/input_error.h"
+#include "sim/memory_estimate.h"
 #include "sim/partitioner.h"
 #include "sim/snapshot_pacer.h"
+#include "sim/sweep_runner.h"
 #include "topology/topology.h"
 #include "workloads/workload.h"
 
@@ -43,12 +46,26 @@ Results runOnTopology(const Scenario& s, const topo::Topology& topology, const R
   }
   sim.setHorizon(horizon);
 
-  net::Network network(topology, s.network, s.run.bin, sim, parts.partitionOf);
+  // Refused before it starts when its estimate cannot fit; held to budgets derived from
+  // the limit while it runs (recorded bins per link, packets alive at once).
+  const std::int64_t memoryLimit = memoryLimitBytes(s);
+  const MemoryEstimate memory = estimateRunMemory(s, topology);
+  requireFits(memory, memoryLimit, "the run");
+  const MemoryBudget budget = memoryBudget(memory, memoryLimit);
+  net::Network network(topology, s.network, s.run.bin, sim, parts.partitionOf, budget.recordedBins);
   auto workload = work::makeWorkload(s, network, sim);
 
   auto lastReport = std::chrono::steady_clock::now();
   SnapshotPacer pacer(control.snapshotHz, control.snapshotBudget, lastReport);
   const auto tick = [&](Time now) {
+    std::int64_t live = 0;
+    for (int p = 0; p < parts.parts; ++p) live += network.pool(p).live();
+    if (live > budget.livePackets)
+      throwMemoryLimit(memory, memoryLimit, "the run",
+                       std::to_string(live) + " packets alive at once, more than the " +
+                           std::to_string(budget.livePackets) + " its share of the limit holds (estimated peak " +
+                           formatApproxBytes(memory.total() + kProcessBaseBytes) + ")");
+    if (control.poll) control.poll();
     const auto t = std::chrono::steady_clock::now();
     if (control.progress && t - lastReport >= std::chrono::milliseconds(50)) {
       lastReport = t;
@@ -100,25 +117,10 @@ Results runOnTopology(const Scenario& s, const topo::Topology& topology, const R
 }
 
 std::vector<SweepPoint> runSweep(const Scenario& s, const RunControl& control) {
-  std::vector<SweepPoint> points;
-  const auto settings = sweepPoints(s);
-  const double total = static_cast<double>(settings.size());
-  for (std::size_t i = 0; i < settings.size(); ++i) {
-    RunControl inner = control;
-    if (control.progress)
-      inner.progress = [&, i](double f) { control.progress((static_cast<double>(i) + f) / total); };
-    points.push_back({settings[i], runScenario(sweepPointScenario(s, settings[i]), inner)});
-    if (control.cancel && control.cancel->load()) break;
-  }
-  // A weak-scaling sweep (GPU count the only axis): overlap efficiency T(first) / T(N)
-  // (seed 001 §6.4 uses T(2) / T(N)).
-  if (s.sweep.size() == 1 && s.sweep[0].key == "topology.gpus" && !points.empty()) {
-    const Time first = points.front().results.makespan;
-    for (SweepPoint& p : points)
-      if (p.results.pipeline && p.results.makespan > 0)
-        p.results.pipeline->overlap_efficiency = static_cast<double>(first) / static_cast<double>(p.results.makespan);
-  }
-  return points;
+  SweepOptions o;
+  o.cancel = control.cancel;
+  if (control.progress) o.progress = [&](const SweepProgress& p) { control.progress(p.fraction); };
+  return runSweepPoints(s, o);
 }
 
 }  // namespace fl

@@ -22,6 +22,9 @@ struct RunControl {
   // less often when collecting them would take more than `snapshotBudget` of the wall
   // time (SnapshotPacer). For live views; the callee may keep what it is given.
   std::function<void(Results&& partial)> snapshot;
+  // Called from the running thread between engine batches (every few thousand events):
+  // for cheap polling, e.g. of messages from other processes.
+  std::function<void()> poll;
   double snapshotHz = 20;
   double snapshotBudget = 0.1;
 };

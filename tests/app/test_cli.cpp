@@ -96,6 +96,22 @@ sweep:
     values: [1, 2]
 )";
 
+// A sweep over a whole list (the hierarchy's levels).
+const char* const kLevelSweepScenario = R"(fabriclab: 1
+name: level-sweep
+topology:
+  kind: hierarchy
+  levels: [{count: 2, bandwidth: 100 GB/s, latency: 100 ns}, {count: 2, bandwidth: 50 GB/s, latency: 200 ns}]
+workload:
+  kind: collective
+  collective: {op: all_reduce, algorithm: ring, size: 64 KiB}
+sweep:
+  - key: topology.levels
+    values:
+      - [{count: 2, bandwidth: 100 GB/s, latency: 100 ns}, {count: 2, bandwidth: 50 GB/s, latency: 200 ns}]
+      - [{count: 4, bandwidth: 100 GB/s, latency: 100 ns}, {count: 2, bandwidth: 50 GB/s, latency: 200 ns}]
+)";
+
 // Long enough (seconds) to be interrupted.
 const char* const kLongScenario = R"(fabriclab: 1
 name: long
@@ -125,7 +141,7 @@ class TestCli : public QObject {
 
  private:
   QTemporaryDir tmp_;
-  QString small_, mesh_, sweep_, seedSweep_, long_;
+  QString small_, mesh_, sweep_, seedSweep_, levelSweep_, long_;
 
   QString cliPath() const { return QStringLiteral(FABRICLAB_CLI); }
   QString tmpPath(const QString& name) const { return tmp_.filePath(name); }
@@ -163,7 +179,9 @@ class TestCli : public QObject {
       a.replace("@SMALL@", small_);
       a.replace("@MESH@", mesh_);
       a.replace("@SEEDSWEEP@", seedSweep_);
+      a.replace("@LEVELSWEEP@", levelSweep_);
       a.replace("@TMP@", tmp_.path());
+      a.replace("@SWEEP@", sweep_);
     }
     return args;
   }
@@ -176,6 +194,7 @@ class TestCli : public QObject {
     mesh_ = writeFile("mesh.yaml", kMeshTrafficScenario);
     sweep_ = writeFile("sweep.yaml", kSweepScenario);
     seedSweep_ = writeFile("seed-sweep.yaml", kSeedSweepScenario);
+    levelSweep_ = writeFile("level-sweep.yaml", kLevelSweepScenario);
     long_ = writeFile("long.yaml", kLongScenario);
     QVERIFY(!small_.isEmpty() && !mesh_.isEmpty() && !sweep_.isEmpty() && !seedSweep_.isEmpty() && !long_.isEmpty());
   }
@@ -313,14 +332,49 @@ class TestCli : public QObject {
         << QStringList{"small.yaml: run.bin: expected at most", "time bins of traffic per link"} << QString();
     QTest::newRow("--report to '-'")
         << QStringList{"run", "@SMALL@", "--report", "-"} << QStringList{"--report", "only --json"} << QString();
-    QTest::newRow("--seed on a sweep over run.seed")
-        << QStringList{"run", "@SEEDSWEEP@", "--seed", "3"}
-        << QStringList{"--seed: run.seed: expected a key no sweep axis sets, found run.seed, which sweep[0] sets"}
+    QTest::newRow("--set inside a swept list")
+        << QStringList{"validate", "@LEVELSWEEP@", "--set", "topology.levels[0].count=4"}
+        << QStringList{"--set: topology.levels[0].count: expected a key no sweep axis sets",
+                       "change sweep[0].values instead"}
         << QString();
-    QTest::newRow("--set a swept key")
-        << QStringList{"validate", "@SEEDSWEEP@", "--set", "run.seed=3"}
-        << QStringList{"--set: run.seed: expected a key no sweep axis sets", "change sweep[0].values instead"}
+    QTest::newRow("--sweep unknown key, did you mean")
+        << QStringList{"validate", "@SMALL@", "--sweep", "workload.collective.sise=1 MiB,2 MiB"}
+        << QStringList{"--sweep: workload.collective.sise", "did you mean", "workload.collective.size"} << QString();
+    QTest::newRow("--sweep value of the wrong type")
+        << QStringList{"run", "@SMALL@", "--sweep", "workload.collective.size=1 MiB,lots"}
+        << QStringList{"--sweep: sweep[0].values[1]: expected", "for workload.collective.size", "lots"} << QString();
+    QTest::newRow("--sweep without values")
+        << QStringList{"run", "@SMALL@", "--sweep", "workload.collective.size="}
+        << QStringList{"--sweep: sweep[0].values: expected a non-empty list of values"} << QString();
+    QTest::newRow("--sweep without '='")
+        << QStringList{"run", "@SMALL@", "--sweep", "run.seed"} << QStringList{"--sweep", "key.path=value"} << QString();
+    QTest::newRow("--sweep value making an impossible point")
+        << QStringList{"run", "@SMALL@", "--sweep", "topology.links_per_gpu=18,3"}
+        << QStringList{"--sweep: sweep[0].values[1]", "topology.links_per_gpu"} << QString();
+    QTest::newRow("--sweep a key the topology kind does not read")
+        << QStringList{"validate", "@SMALL@", "--sweep", "topology.rows=2,4"}
+        << QStringList{"--sweep: sweep[0].key: expected no mesh keys for an nvswitch topology"} << QString();
+    QTest::newRow("--point past the last point")
+        << QStringList{"run", "@SEEDSWEEP@", "--point", "2", "--json", "@TMP@/point.json"}
+        << QStringList{"--point: expected a point index from 0 to 1, found 2", "the sweep has 2 points"}
+        << QString("@TMP@/point.json");
+    QTest::newRow("--point on a run without a sweep")
+        << QStringList{"run", "@SMALL@", "--point", "1"} << QStringList{"--point: expected a point index from 0 to 0"}
         << QString();
+    QTest::newRow("run.memory_limit far below the estimate")
+        << QStringList{"run", "@SMALL@", "--set", "run.memory_limit=1 MiB", "--json", "@TMP@/mem.json"}
+        << QStringList{"small.yaml: run.memory_limit: expected the run to fit in 1 MiB (run.memory_limit), "
+                       "found an estimated peak of", "raise run.memory_limit"}
+        << QString("@TMP@/mem.json");
+    QTest::newRow("a sweep point above run.memory_limit")
+        << QStringList{"validate", "@SMALL@", "--sweep", "run.memory_limit=4 GiB, 2 MiB"}
+        << QStringList{"run.memory_limit: expected sweep point 1 (run.memory_limit=2 MiB) to fit in 2 MiB"}
+        << QString();
+    QTest::newRow("--jobs 0")
+        << QStringList{"run", "@SMALL@", "--jobs", "0"} << QStringList{"--jobs: run.jobs: expected a job count"}
+        << QString();
+    QTest::newRow("--point not a number")
+        << QStringList{"validate", "@SEEDSWEEP@", "--point", "-1"} << QStringList{"--point", "'-1'"} << QString();
     QTest::newRow("--set per_gpu uplinks on the GPU level")
         << QStringList{"validate", "@SMALL@", "--set", "topology.kind=hierarchy", "--set",
                        "topology.levels=[{count: 2, bandwidth: 1 GB/s, latency: 0 ns}, "
@@ -598,6 +652,96 @@ class TestCli : public QObject {
     QVERIFY2(head >= 0, r.out.constData());
     QVERIFY(lines.value(head + 3).trimmed().startsWith(QString::fromUtf8("1 \xc2\xb5s")));
     for (int i = head + 1; i <= head + 3; ++i) QCOMPARE(lines[i].size(), lines[head].size());
+  }
+
+  // Sweeps changed on the command line give the JSON of the file that says the same
+  // thing (written out by hand here), apart from wall times.
+  void commandLineSweeps_data() {
+    QTest::addColumn<QString>("scenario");
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("sameAs");  // the equivalent scenario file's text
+    QTest::addColumn<QString>("note");    // expected on stderr ("" for none)
+    const QString seedThree = QString(kSeedSweepScenario).replace(QRegularExpression("sweep:[\\s\\S]*"), "run: {seed: 3}\n");
+    QTest::newRow("--set on the swept key") << "@SEEDSWEEP@" << QStringList{"--set", "run.seed=3"} << seedThree
+                                            << "note: --set run.seed replaces the sweep over run.seed (2 values: 1, 2)";
+    QTest::newRow("--seed on the swept key") << "@SEEDSWEEP@" << QStringList{"--seed", "3"} << seedThree
+                                             << "with the one value 3";
+    QTest::newRow("--sweep adds an axis")
+        << "@SMALL@" << QStringList{"--sweep", "workload.collective.size=64 KiB, 1 MiB"}
+        << QString(kSmallScenario) + "sweep: [{key: workload.collective.size, values: [64 KiB, 1 MiB]}]\n" << "";
+    QTest::newRow("--sweep replaces an axis")
+        << "@SWEEP@" << QStringList{"--sweep", "workload.collective.size=32 KiB,256 KiB,1 MiB"}
+        << QString(kSweepScenario).replace("[64 KiB, 128 KiB]", "[32 KiB, 256 KiB, 1 MiB]")
+        << "--sweep workload.collective.size replaces the sweep's values (64 KiB, 128 KiB) with 32 KiB, 256 KiB, 1 MiB";
+    QTest::newRow("--sweep of lists")
+        << "@SMALL@" << QStringList{"--set", "topology.kind=hierarchy", "--set",
+                                    "topology.levels=[{count: 2, bandwidth: 1 GB/s, latency: 0 ns}]", "--sweep",
+                                    "topology.levels=[{count: 2, bandwidth: 1 GB/s, latency: 0 ns}], "
+                                    "[{count: 4, bandwidth: 1 GB/s, latency: 0 ns}]"}
+        << QString(kSmallScenario).replace("kind: nvswitch", "kind: hierarchy\n  levels: [{count: 2, bandwidth: 1 GB/s, latency: 0 ns}]") +
+               "sweep:\n  - key: topology.levels\n    values: [[{count: 2, bandwidth: 1 GB/s, latency: 0 ns}], "
+               "[{count: 4, bandwidth: 1 GB/s, latency: 0 ns}]]\n"
+        << "";
+    // Point 3 of 2 sizes x 2 algorithms, the last axis fastest: 128 KiB, nvls.
+    QTest::newRow("--point 3")
+        << "@SWEEP@" << QStringList{"--point", "3"}
+        << QString(kSweepScenario).replace(QRegularExpression("size: 64 KiB\\nsweep:[\\s\\S]*"), "size: 128 KiB\n")
+                                  .replace("algorithm: ring", "algorithm: nvls") << "";
+    QTest::newRow("--point 0 of a single run") << "@SMALL@" << QStringList{"--point", "0"} << QString(kSmallScenario) << "";
+  }
+
+  void commandLineSweeps() {
+    QFETCH(QString, scenario);
+    QFETCH(QStringList, args);
+    QFETCH(QString, sameAs);
+    QFETCH(QString, note);
+    const QString a = tmpPath("cl-a.json"), b = tmpPath("cl-b.json");
+    const QString file = writeFile("same-as.yaml", sameAs.toUtf8().constData());
+    const CliRun ra = cli(expand(QStringList{"run", scenario, "--quiet", "--json", a} + args));
+    QVERIFY2(ra.exitCode == 0, ra.err.constData());
+    if (note.isEmpty())
+      QVERIFY2(ra.err.isEmpty(), ra.err.constData());
+    else
+      QVERIFY2(QString::fromUtf8(ra.err).contains(note), ra.err.constData());
+    const CliRun rb = cli({"run", file, "--quiet", "--json", b});
+    QVERIFY2(rb.exitCode == 0, rb.err.constData());
+    const std::string ta = fl::jsonText(fl::stripWallTime(parseJson(readAll(a))));
+    const std::string tb = fl::jsonText(fl::stripWallTime(parseJson(readAll(b))));
+    QVERIFY(ta.size() > 100);
+    QVERIFY(ta == tb);
+    QFile::remove(a);
+    QFile::remove(b);
+    QFile::remove(file);
+  }
+
+  // Sweep points run concurrently give the same bytes, in point order, as one at a time.
+  void jobsGiveIdenticalOutputs() {
+    QMap<int, QByteArray> json;
+    QMap<int, QStringList> csv;
+    for (int jobs : {1, 2, 3}) {
+      const QString tag = QString::number(jobs);
+      const QString j = tmpPath("jobs-" + tag + ".json"), dir = tmpPath("jobs-csv-" + tag);
+      const CliRun r = cli({"run", sweep_, "--quiet", "--jobs", tag, "--json", j, "--csv", dir, "--trace",
+                            tmpPath("jobs-trace-" + tag + ".json")});
+      QVERIFY2(r.exitCode == 0, r.err.constData());
+      json[jobs] = QByteArray::fromStdString(fl::jsonText(fl::stripWallTime(parseJson(readAll(j)))));
+      for (int i = 0; i < 4; ++i) {
+        const QString point = QString("/point-%1/").arg(i, 3, 10, QChar('0'));
+        for (const char* table : {"links.csv", "link_bins.csv", "switches.csv"})
+          csv[jobs] << QString::fromUtf8(readAll(dir + point + table));
+        csv[jobs] << QString::fromUtf8(readAll(tmpPath(QString("jobs-trace-%1-point-%2.json").arg(tag).arg(i, 3, 10, QChar('0')))));
+      }
+      QDir(dir).removeRecursively();
+    }
+    const Json first = parseJson(json[1]);
+    QCOMPARE(first["sweep"].size(), std::size_t{4});
+    // Point order: the size axis outermost, as the file lists it.
+    QCOMPARE(first["sweep"][2]["settings"]["workload.collective.size"].get<std::string>(), std::string("128 KiB"));
+    QVERIFY(json[1] == json[2]);
+    QVERIFY(json[1] == json[3]);
+    for (const QString& text : csv[1]) QVERIFY(!text.isEmpty());
+    QVERIFY(csv[1] == csv[2]);
+    QVERIFY(csv[1] == csv[3]);
   }
 
   void sweepOutputs() {

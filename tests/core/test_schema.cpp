@@ -61,7 +61,7 @@ void TestSchema::contractKeys() {
       "workload.collective.matrix", "workload.collective.skew", "workload.traffic.pattern",
       "workload.traffic.load", "workload.traffic.duration", "workload.traffic.warmup",
       "workload.traffic.hotspot_fraction", "workload.traffic.hotspots", "run.seed", "run.bin", "run.threads",
-      "run.partitions", "run.time_limit", "name", "description",
+      "run.partitions", "run.time_limit", "run.memory_limit", "run.jobs", "name", "description",
       // MoE expert parallelism (core/gpu, core/moe)
       "gpu.preset", "gpu.sms", "gpu.tensor_efficiency", "gpu.hbm_bandwidth", "gpu.sm_comm_bandwidth", "gpu.tile", "workload.moe.model",
       "workload.moe.tokens_per_gpu", "workload.moe.hidden", "workload.moe.expert_ffn", "workload.moe.experts",

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Sweep points in parallel and over MPI: a 64-point sweep of the default scenario (its
+# two algorithms x 32 sizes, 8-256 MiB per GPU), wall time with --jobs 1 vs --jobs 2
+# (target >= 1.8x on two free cores) and under mpirun -n 2 vs --jobs 2 (overhead under
+# 5 %). Prints the load average with the figures (other work on the machine slows the
+# parallel runs most). Fails only when the outputs differ between the ways of running.
+#   bench_sweep.sh CLI SCENARIO [MPIEXEC]
+set -euo pipefail
+cli=$1
+scenario=$2
+mpiexec=${3:-}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+sizes=$(seq 8 8 256 | sed 's/$/ MiB/' | paste -sd, -)
+args=(run "$scenario" --quiet --sweep "workload.collective.size=$sizes")
+
+seconds() {  # wall seconds of a command
+  local start end
+  start=$(date +%s.%N)
+  "$@" >/dev/null
+  end=$(date +%s.%N)
+  awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }'
+}
+same() {  # JSON equal apart from wall times
+  python3 - "$1" "$2" <<'PY'
+import json, sys
+def strip(j):
+    for p in j.get("sweep", []):
+        p["results"]["engine"].pop("wall_seconds", None)
+    return j
+a, b = (strip(json.load(open(f))) for f in sys.argv[1:3])
+sys.exit(0 if a == b else 1)
+PY
+}
+
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
+t1=$(seconds "$cli" "${args[@]}" --jobs 1 --json "$work/j1.json")
+echo "--jobs 1: ${t1} s"
+t2=$(seconds "$cli" "${args[@]}" --jobs 2 --json "$work/j2.json")
+echo "--jobs 2: ${t2} s"
+same "$work/j1.json" "$work/j2.json" || { echo "FAIL: --jobs 2 JSON differs from --jobs 1"; exit 1; }
+awk -v a="$t1" -v b="$t2" 'BEGIN { s = a / b; printf "speed-up %.2fx (target >= 1.8x): %s\n", s, (s >= 1.8) ? "met" : "missed" }'
+if [ -n "$mpiexec" ]; then
+  root=(); [ "$(id -u)" -eq 0 ] && root=(--allow-run-as-root)
+  export OMPI_MCA_btl_vader_single_copy_mechanism=none
+  tm=$(seconds "$mpiexec" -n 2 "${root[@]}" "$cli" "${args[@]}" --json "$work/m2.json")
+  echo "mpirun -n 2: ${tm} s"
+  same "$work/j1.json" "$work/m2.json" || { echo "FAIL: mpirun JSON differs from --jobs 1"; exit 1; }
+  awk -v a="$tm" -v b="$t2" 'BEGIN { o = (a / b - 1) * 100; printf "MPI overhead %.1f %% over --jobs 2 (target < 5 %%): %s\n", o, (o < 5) ? "met" : "missed" }'
+fi
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

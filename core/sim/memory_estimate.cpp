@@ -1,0 +1,195 @@
+#include "sim/memory_estimate.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "network/channel.h"
+#include "network/packet.h"
+#include "results/results.h"
+#include "scenario/input_error.h"
+#include "topology/topology.h"
+
+namespace fl {
+
+namespace {
+
+// Per-item costs (bytes), from the types and calibrated against peak RSS (README table).
+constexpr std::int64_t kPerNode = 4096;           // node component, ports, routing state
+constexpr std::int64_t kPerChannel = 1024;        // channel, in/out port, queues
+constexpr std::int64_t kPerVcFlitSlot = 0;        // buffers are counters, not storage
+// A packet slot (64 B) in a pool that grows by doubling, its handle in queues and free
+// lists, and its events.
+constexpr std::int64_t kPerLivePacket = 2 * static_cast<std::int64_t>(sizeof(net::Packet)) + 32;
+// A recorded bin: 12 B in the network's series (grown by doubling: up to 24), 12 B in
+// Results' copy, and its text in the JSON/CSV outputs (~20 B).
+constexpr std::int64_t kPerBinRunning = 24;
+constexpr std::int64_t kPerBinKept = 12 + 20;
+constexpr std::int64_t kPerBin = kPerBinRunning + kPerBinKept;
+constexpr std::int64_t kPerEntryRecord = static_cast<std::int64_t>(sizeof(ReductionEntryRecord));
+
+std::int64_t clampMul(double a, double b) {
+  const double v = a * b;
+  return v >= 9.0e18 ? INT64_MAX / 4 : static_cast<std::int64_t>(v);
+}
+
+// A lower bound on the simulated time of the run (its recorded bins span at least this):
+// the bytes the busiest endpoint sends over its own links' capacity.
+double runSeconds(const Scenario& s, const topo::Topology& t) {
+  const WorkloadSpec& w = s.workload;
+  if (w.kind == WorkloadKind::Traffic) return toSeconds(w.traffic.warmup + w.traffic.duration);
+  double capacity = 0;
+  if (t.endpointCount() > 0)
+    for (const topo::Port& p : t.ports(t.endpointNode(0))) {
+      const topo::Link& l = t.link(p.link);
+      capacity += l.bandwidth * l.efficiency;
+    }
+  if (capacity <= 0) return 0;
+  const double gpus = std::max(1, t.endpointCount());
+  double bytes = 0;
+  if (w.kind == WorkloadKind::Collective) {
+    const double size = static_cast<double>(w.collective.size);
+    switch (w.collective.op) {
+      case CollectiveOp::AllReduce: bytes = 2 * size * (gpus - 1) / gpus; break;
+      case CollectiveOp::P2P: bytes = size; break;
+      default: bytes = size * (gpus - 1) / gpus; break;
+    }
+  } else {
+    const MoeSpec& m = w.moe;
+    // dispatch and combine of every token to its top_k experts, 2-byte activations
+    bytes = 2.0 * m.tokens_per_gpu * m.top_k * m.hidden * 2.0 * (gpus - 1) / gpus;
+  }
+  return bytes / capacity;
+}
+
+bool reducesInSwitches(const Scenario& s) {
+  const WorkloadSpec& w = s.workload;
+  if (w.kind == WorkloadKind::Collective) return w.collective.algorithm == CollectiveAlgorithm::Nvls;
+  if (w.kind == WorkloadKind::MoeLayer)
+    return s.scheme.communication == MoeCommunication::DySharp || s.scheme.communication == MoeCommunication::NvlsStatic;
+  return false;
+}
+
+}  // namespace
+
+std::int64_t MemoryEstimate::total() const {
+  std::int64_t sum = 0;
+  for (const Part& p : parts) sum += p.bytes;
+  return sum;
+}
+
+std::int64_t physicalMemoryBytes() {
+  const long pages = ::sysconf(_SC_PHYS_PAGES), size = ::sysconf(_SC_PAGESIZE);
+  return pages > 0 && size > 0 ? static_cast<std::int64_t>(pages) * size : 0;
+}
+
+std::int64_t memoryLimitBytes(const Scenario& s) {
+  if (s.run.memory_limit > 0) return s.run.memory_limit;
+  const std::int64_t physical = physicalMemoryBytes();
+  return physical > 0 ? physical / 4 * 3 : std::int64_t{8} << 30;
+}
+
+std::string formatApproxBytes(std::int64_t bytes) {
+  static const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  double v = static_cast<double>(bytes);
+  int u = 0;
+  while (v >= 1024 && u < 5) {
+    v /= 1024;
+    ++u;
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, u == 0 ? "%.0f %s" : "%.3g %s", v, units[u]);
+  return text;
+}
+
+MemoryEstimate estimateRunMemory(const Scenario& s, const topo::Topology& t) {
+  MemoryEstimate e;
+  const auto nodes = static_cast<std::int64_t>(t.nodes().size());
+  const std::int64_t channels = 2 * static_cast<std::int64_t>(t.links().size());
+  const NetworkSpec& n = s.network;
+  e.parts.push_back({"fabric and its state", nodes * kPerNode + channels * (kPerChannel + kPerVcFlitSlot),
+                     "topology size (topology.gpus, topology.rows/cols, topology.levels)"});
+
+  // Packets in flight: what one half of each input buffer's VCs (requests or responses)
+  // holds in data packets, plus a window of each endpoint's outstanding requests. Runs
+  // stay well below it (measured peaks: 72 packets for DGX p2p, 15 k for an NVL32 MoE
+  // layer, about the bound); a packet costs so little that the margin is cheap.
+  const double dataFlits = std::max(1, n.header_flits + n.address_flits) +
+                           std::ceil(static_cast<double>(n.packet_payload) / std::max(1, n.flit_bytes));
+  const double buffered = static_cast<double>(channels) * std::max(1, n.virtual_channels / 2) *
+                          std::ceil(n.vc_depth_flits / dataFlits);
+  const double outstanding = static_cast<double>(t.endpointCount()) * std::min(n.outstanding_requests, 64);
+  e.parts.push_back({"packets in flight", clampMul(buffered + outstanding, kPerLivePacket),
+                     "network.vc_depth_flits, network.virtual_channels, network.outstanding_requests"});
+
+  // Recorded bins: every channel busy across the run's bins, at most its share of the
+  // recorded-bin budget.
+  const double bins = std::ceil(runSeconds(s, t) * 1e12 / static_cast<double>(std::max<Time>(1, s.run.bin))) + 1;
+  const double perChannel = std::min(bins, static_cast<double>(std::max<std::int64_t>(
+                                               net::kMinRecordedBins, net::kRecordedBinBudget / std::max<std::int64_t>(1, channels))));
+  e.binBytes = clampMul(static_cast<double>(channels) * perChannel, kPerBin);
+  e.parts.push_back({"recorded time bins", e.binBytes, "run.bin (wider)"});
+  e.resultsBytes = clampMul(static_cast<double>(channels) * perChannel, kPerBinKept);
+
+  if (reducesInSwitches(s)) {
+    const double payload = static_cast<double>(std::max<std::int64_t>(1, n.packet_payload));
+    double pieces = 0;
+    if (s.workload.kind == WorkloadKind::Collective)
+      pieces = static_cast<double>(s.workload.collective.size) / payload;
+    else
+      pieces = static_cast<double>(s.workload.moe.tokens_per_gpu) * t.endpointCount() * s.workload.moe.hidden * 2 / payload;
+    std::int64_t switches = 0;
+    for (const topo::Node& node : t.nodes()) switches += topo::isEndpoint(node.kind) ? 0 : 1;
+    const double logged = std::min(pieces, static_cast<double>(kEntryLogLimit));
+    const std::int64_t bytes = clampMul(static_cast<double>(switches) * logged, kPerEntryRecord + 4.0 * t.endpointCount());
+    e.parts.push_back({"switch entry logs", bytes, "workload size (logs keep the first entries per switch)"});
+    e.resultsBytes += bytes;
+  }
+
+  if (s.workload.kind == WorkloadKind::MoeLayer) {
+    const MoeSpec& m = s.workload.moe;
+    // routing and per-token state: a few dozen bytes per token and expert choice, and
+    // dysharp's multicast groups (one per token and GPU)
+    const double tokens = static_cast<double>(m.tokens_per_gpu) * t.endpointCount();
+    e.parts.push_back({"MoE tokens and routing", clampMul(tokens * m.top_k, 128.0),
+                       "workload.moe.tokens_per_gpu, workload.moe.top_k"});
+  }
+  return e;
+}
+
+void throwMemoryLimit(const MemoryEstimate& e, std::int64_t limit, const std::string& what, const std::string& found) {
+  std::vector<MemoryEstimate::Part> parts = e.parts;
+  std::sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.bytes > b.bytes; });
+  std::string detail;
+  for (std::size_t i = 0; i < parts.size() && i < 2; ++i)
+    detail += (i ? ", " : "") + parts[i].what + " " + formatApproxBytes(parts[i].bytes);
+  std::string keys = "raise run.memory_limit";
+  if (!parts.empty() && !parts.front().keys.empty()) keys += ", or reduce " + parts.front().what + ": " + parts.front().keys;
+  throw InputError({}, "run.memory_limit", what + " to fit in " + formatApproxBytes(limit) + " (run.memory_limit)",
+                   found.empty() ? "an estimated peak of " + formatApproxBytes(e.total() + kProcessBaseBytes) + " (" + detail + ")"
+                                 : found,
+                   keys);
+}
+
+void requireFits(const MemoryEstimate& e, std::int64_t limit, const std::string& what) {
+  if (e.total() + kProcessBaseBytes > limit) throwMemoryLimit(e, limit, what);
+}
+
+MemoryBudget memoryBudget(const MemoryEstimate& e, std::int64_t limit) {
+  // What the fixed parts leave, half for recorded bins and half for packets, never below
+  // what the estimate itself gave each (the estimate fits, or the run was refused).
+  std::int64_t fixed = kProcessBaseBytes, packets = 0;
+  for (const auto& p : e.parts) {
+    if (p.what == "packets in flight") packets = p.bytes;
+    else if (p.what != "recorded time bins") fixed += p.bytes;
+  }
+  const std::int64_t spare = std::max<std::int64_t>(0, limit - fixed);
+  MemoryBudget b;
+  b.recordedBins = std::min(net::kRecordedBinBudget, std::max(e.binBytes, spare / 2) / kPerBin);
+  b.livePackets = std::max(packets, spare / 2) / kPerLivePacket;
+  return b;
+}
+
+}  // namespace fl
