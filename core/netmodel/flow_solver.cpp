@@ -59,7 +59,9 @@ std::int64_t FlowSolver::addFlow(std::span<const std::int32_t> route, std::int64
     routes_.push_back(l);
     f.latency += latency_[static_cast<std::size_t>(l)];
   }
-  events_.push({f.start, 1, f.id, slot});
+  // Starts due now skip the heap: a batch of a million flows costs a push and a pop less each.
+  if (f.start <= since_) startNow_.push_back(slot);
+  else events_.push({f.start, 1, f.id, slot});
   return f.id;
 }
 
@@ -152,24 +154,30 @@ void FlowSolver::recompute() {
     linkFlowBegin_[static_cast<std::size_t>(l)] -= unfrozen_[static_cast<std::size_t>(l)];
 
   // Progressive filling: the link with the smallest fair share fixes the rate of its
-  // unfrozen flows; their other links lose that much capacity and one flow each. A link
-  // whose share changed gets a fresh heap entry; the stale one is skipped when popped.
+  // unfrozen flows; their other links lose that much capacity and one flow each. Freezing
+  // at the smallest share never lowers another link's share ((R - m s)/(n - m) >= R/n when
+  // s <= R/n), so a link's heap entry can only be too low: when popped it is refreshed
+  // and pushed again if its share grew. One entry per link, however often it changes.
   using Entry = std::pair<double, std::int32_t>;
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap;
+  std::vector<Entry> heapStore;
+  heapStore.reserve(touched.size());
   for (std::int32_t l : touched) {
     const auto li = static_cast<std::size_t>(l);
-    heap.push({residual_[li] / unfrozen_[li], l});
+    heapStore.push_back({residual_[li] / unfrozen_[li], l});
   }
-  std::vector<std::int32_t> changed;
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap(std::greater<Entry>(),
+                                                                            std::move(heapStore));
   while (!heap.empty()) {
-    const auto [share, l] = heap.top();
+    const auto [popped, l] = heap.top();
     heap.pop();
     const auto li = static_cast<std::size_t>(l);
-    if (unfrozen_[li] == 0 || residual_[li] / unfrozen_[li] != share) continue;
-    const std::int32_t begin = linkFlowBegin_[li];
-    changed.clear();
-    for (std::int32_t i = begin;; ++i) {
-      if (unfrozen_[li] == 0) break;
+    if (unfrozen_[li] == 0) continue;
+    const double share = residual_[li] / unfrozen_[li];
+    if (share > popped * (1 + 1e-12)) {
+      heap.push({share, l});
+      continue;
+    }
+    for (std::int32_t i = linkFlowBegin_[li]; unfrozen_[li] > 0; ++i) {
       Flow& f = flows_[static_cast<std::size_t>(linkFlows_[static_cast<std::size_t>(i)])];
       if (f.frozen) continue;
       f.frozen = true;
@@ -178,14 +186,7 @@ void FlowSolver::recompute() {
         const auto ki = static_cast<std::size_t>(k);
         residual_[ki] = std::max(0.0, residual_[ki] - share);
         --unfrozen_[ki];
-        if (k != l) changed.push_back(k);
       }
-    }
-    std::sort(changed.begin(), changed.end());
-    changed.erase(std::unique(changed.begin(), changed.end()), changed.end());
-    for (std::int32_t k : changed) {
-      const auto ki = static_cast<std::size_t>(k);
-      if (unfrozen_[ki] > 0) heap.push({residual_[ki] / unfrozen_[ki], k});
     }
   }
 
@@ -198,10 +199,18 @@ void FlowSolver::recompute() {
   }
 }
 
+void FlowSolver::deliverAt(double t, std::int32_t slot) {
+  // Flows ending together with equal latency share one bucket; the last one is cached.
+  if (lastBucket_ == deliveries_.end() || lastBucket_->first != t) lastBucket_ = deliveries_.try_emplace(t).first;
+  lastBucket_->second.push_back(slot);
+}
+
 void FlowSolver::run(const Delivered& delivered) {
-  while (!events_.empty() || !active_.empty()) {
-    const double tq = events_.empty() ? kInf : events_.top().t;
-    const double t = std::min(tq, nextFinish_);
+  lastBucket_ = deliveries_.end();
+  while (!events_.empty() || !active_.empty() || !startNow_.empty() || !deliveries_.empty()) {
+    double t = std::min(events_.empty() ? kInf : events_.top().t, nextFinish_);
+    if (!deliveries_.empty()) t = std::min(t, deliveries_.begin()->first);
+    if (!startNow_.empty()) t = std::min(t, since_);
     advanceTo(t);
     bool dirty = false;
     if (nextFinish_ <= t) {
@@ -216,33 +225,48 @@ void FlowSolver::run(const Delivered& delivered) {
         }
         f.finish = t;
         for (std::int32_t k : route(f)) stats_[static_cast<std::size_t>(k)].bytes += f.bytes;
-        events_.push({t + double(f.latency) * kPs, 0, f.id, s});
+        deliverAt(t + double(f.latency) * kPs, s);
       }
       active_.resize(keep);
       dirty = true;
     }
-    while (!events_.empty() && events_.top().t <= t) {
-      const Event e = events_.top();
-      events_.pop();
-      Flow& f = flows_[static_cast<std::size_t>(e.slot)];
-      if (e.kind == 1) {  // start
-        if (f.bytes == 0 || f.hops == 0) {  // nothing to send: delivered after the hops' latency
-          f.finish = t;
-          events_.push({t + double(f.latency) * kPs, 0, f.id, e.slot});
-        } else {
-          f.rem = double(f.bytes);
-          f.rate = 0;
-          active_.push_back(e.slot);
-          dirty = true;
+    // Starts and deliveries due at t; a delivery may start flows (and zero-latency timers)
+    // at t, which join the same batch.
+    for (;;) {
+      while (!events_.empty() && events_.top().t <= t) {
+        startNow_.push_back(events_.top().slot);
+        events_.pop();
+      }
+      if (!startNow_.empty()) {
+        std::vector<std::int32_t> starting;
+        starting.swap(startNow_);
+        for (std::int32_t slot : starting) {
+          Flow& f = flows_[static_cast<std::size_t>(slot)];
+          if (f.bytes == 0 || f.hops == 0) {  // nothing to send: delivered after the hops' latency
+            f.finish = t;
+            deliverAt(t + double(f.latency) * kPs, slot);
+          } else {
+            f.rem = double(f.bytes);
+            f.rate = 0;
+            active_.push_back(slot);
+            dirty = true;
+          }
         }
         continue;
       }
-      const Time at = static_cast<Time>(std::llround(f.finish / kPs)) + f.latency;
-      const std::int64_t id = f.id;
-      const std::uint64_t tag = f.tag;
-      last_ = std::max(last_, at);
-      release(e.slot);  // before the callback, which may reuse the slot
-      if (delivered) delivered(id, tag, at);
+      if (deliveries_.empty() || deliveries_.begin()->first > t) break;
+      std::vector<std::int32_t> due = std::move(deliveries_.begin()->second);
+      deliveries_.erase(deliveries_.begin());
+      lastBucket_ = deliveries_.end();
+      for (std::int32_t slot : due) {
+        const Flow& f = flows_[static_cast<std::size_t>(slot)];
+        const Time at = static_cast<Time>(std::llround(f.finish / kPs)) + f.latency;
+        const std::int64_t id = f.id;
+        const std::uint64_t tag = f.tag;
+        last_ = std::max(last_, at);
+        release(slot);  // before the callback, which may reuse the slot
+        if (delivered) delivered(id, tag, at);
+      }
     }
     if (dirty) recompute();
   }

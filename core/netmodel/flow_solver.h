@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <map>
 #include <queue>
 #include <span>
 #include <vector>
@@ -39,7 +40,7 @@ class FlowSolver {
   std::int64_t addFlow(std::span<const std::int32_t> route, std::int64_t bytes, Time start,
                        std::uint64_t tag = 0);
 
-  // Called when a flow is delivered, in time order (ties: by id).
+  // Called when a flow is delivered, in time order (ties: in an order fixed by the input).
   using Delivered = std::function<void(std::int64_t id, std::uint64_t tag, Time at)>;
   void run(const Delivered& delivered = {});
 
@@ -66,7 +67,7 @@ class FlowSolver {
   };
   struct Event {
     double t;
-    int kind;  // 0: delivery, 1: start
+    int kind;  // 1: start (deliveries wait in buckets)
     std::int64_t id;
     std::int32_t slot;
     bool operator>(const Event& o) const {
@@ -80,6 +81,7 @@ class FlowSolver {
   void advanceTo(double t);      // integrate link bytes into bins over [since_, t)
   void recompute();              // progressive filling over the active flows
   void release(std::int32_t slot);
+  void deliverAt(double t, std::int32_t slot);
   void compactRoutes();
 
   std::vector<double> capacity_;
@@ -92,7 +94,10 @@ class FlowSolver {
   std::vector<std::int32_t> routes_;   // route pool
   std::size_t deadRouteInts_ = 0;
   std::vector<std::int32_t> active_;   // slots transmitting
-  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
+  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;  // future starts
+  std::vector<std::int32_t> startNow_;                            // starts due at since_
+  std::map<double, std::vector<std::int32_t>> deliveries_;        // by delivery time (seconds)
+  std::map<double, std::vector<std::int32_t>>::iterator lastBucket_ = deliveries_.end();
 
   // per directed link
   std::vector<FlowLinkStats> stats_;
