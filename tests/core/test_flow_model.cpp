@@ -3,6 +3,7 @@
 // latency. Expected times are worked by hand in the comments (fluid closed forms).
 #include <QtTest>
 
+#include <cmath>
 #include <map>
 #include <numeric>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "netmodel/flow_routes.h"
 #include "netmodel/flow_solver.h"
 #include "scenario/scenario.h"
+#include "sim/run.h"
 #include "topology/topology.h"
 
 using namespace fl;
@@ -39,6 +41,7 @@ class TestFlowModel : public QObject {
   void dependentFlowsFromCallback();
   void zeroByteFlowTakesTheLatency();
   void treeRoutesFollowTheRouting();
+  void agreesWithThePacketModel();
 };
 
 void TestFlowModel::singleFlow() {
@@ -176,6 +179,47 @@ void TestFlowModel::treeRoutesFollowTheRouting() {
       routes.route(a, b, got);
       QCOMPARE(got, want);
     }
+}
+
+void TestFlowModel::agreesWithThePacketModel() {
+  // A 2-DC all-to-all (2 DCs x 4 GPUs, 10 Gb/s between DCs, 16 GB/s inside, 2 MiB per
+  // GPU) on the packet model and as flows on the same routes: link bytes equal exactly,
+  // makespans within 5 % (framing flits off so both carry payload at line rate).
+  Scenario s;
+  s.topology.kind = TopologyKind::Hierarchy;
+  s.topology.levels = {{"dc", 2, 1.25e9, 2 * us}, {"gpu", 4, 16e9, 1 * us}};
+  s.network.header_flits = s.network.address_flits = s.network.byte_enable_flits = 0;
+  s.network.packet_payload = 4096;
+  s.network.max_packet_payload = 4096;
+  s.network.vc_depth_flits = 4096;
+  s.workload.kind = WorkloadKind::Collective;
+  s.workload.collective.op = CollectiveOp::AllToAll;
+  s.workload.collective.algorithm = CollectiveAlgorithm::Direct;
+  s.workload.collective.size = 2 << 20;
+  s.run.bin = 100 * us;
+  const Results packet = runScenario(s);
+
+  const auto t = topo::buildTopology(s.topology);
+  std::vector<double> cap;
+  std::vector<Time> lat;
+  for (const topo::Link& l : t->links())
+    for (int d = 0; d < 2; ++d) cap.push_back(l.bandwidth * l.efficiency), lat.push_back(l.latency);
+  FlowSolver flow(cap, lat, 100 * us);
+  const FlowTreeRoutes routes(*t);
+  std::vector<std::int32_t> r;
+  const int n = t->endpointCount();
+  for (int a = 0; a < n; ++a)
+    for (int b = 0; b < n; ++b)
+      if (a != b) {
+        routes.route(a, b, r);
+        flow.addFlow(r, (2 << 20) / n, 0);  // 2 MiB / 8: the collective's chunk
+      }
+  flow.run();
+  for (const LinkDirectionResult& d : packet.links)
+    QCOMPARE(flow.links()[std::size_t(2 * d.link + d.direction)].bytes, d.payload_bytes);
+  const double p = toNs(packet.makespan), f = toNs(flow.lastDelivery());
+  qInfo("2-DC all-to-all: flow %.0f ns, packet %.0f ns", f, p);
+  QVERIFY2(std::fabs(f - p) <= 0.05 * p, qPrintable(QString("flow %1 ns, packet %2 ns").arg(f).arg(p)));
 }
 
 QTEST_GUILESS_MAIN(TestFlowModel)
