@@ -32,6 +32,13 @@ std::string workloadOneLine(const Scenario& s) {
            std::to_string(m.top_k) + ", " + std::to_string(m.tokens_per_gpu) + " tokens per GPU), " +
            valueText(s, "scheme.communication") + " + " + valueText(s, "scheme.fusion");
   }
+  if (s.workload.kind == WorkloadKind::CrossDcMoe)
+    return "MoE iteration across DCs " + valueText(s, "workload.xdc.model") + " (" +
+           std::to_string(s.workload.xdc.layers) + " layers), " + valueText(s, "scheme.ep") +
+           (s.scheme.ep == XdcScheme::Hybrid ? " domains " + valueText(s, "scheme.hybrid.domains") +
+                                                   ", compression " + valueText(s, "scheme.hybrid.compression_ratio")
+                                             : std::string()) +
+           ", flow model";
   return valueText(s, "workload.traffic.pattern") + " traffic at " + valueText(s, "workload.traffic.load") +
          " load for " + valueText(s, "workload.traffic.duration") + " (warm-up " +
          valueText(s, "workload.traffic.warmup") + ")";

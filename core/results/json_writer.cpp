@@ -16,6 +16,30 @@ double finite(double v) { return std::isfinite(v) ? v : 0.0; }
 
 
 
+Json hybridEpJson(const HybridEpResults& h) {
+  Json levels = Json::array(), curve = Json::array(), timeline = Json::array();
+  for (const HybridEpLevel& l : h.levels)
+    levels.push_back(Json{{"workers", l.workers}, {"domain_size", l.domain_size}, {"p", finite(l.p)},
+                          {"case", l.model_case}, {"bandwidth_GBps", finite(l.bandwidth_Bps / 1e9)},
+                          {"expert_bytes", finite(l.expert_bytes)}});
+  for (const HybridEpCurvePoint& c : h.curve)
+    curve.push_back(Json{{"level", c.level}, {"domain_size", c.domain_size}, {"p", finite(c.p)},
+                         {"lat_ns", finite(c.lat_ns)}});
+  for (const HybridEpSpan& sp : h.timeline)
+    timeline.push_back(Json{{"layer", sp.layer}, {"kind", sp.kind}, {"start_ns", toNs(sp.start)},
+                            {"end_ns", toNs(sp.end)}});
+  return Json{{"scheme", h.scheme},
+              {"levels", std::move(levels)},
+              {"model", Json{{"lat_ns", finite(h.model_lat_ns)}, {"ep_lat_ns", finite(h.model_ep_lat_ns)},
+                             {"curve", std::move(curve)}}},
+              {"a2a_pairs", h.a2a_pairs},
+              {"ag_pairs", h.ag_pairs},
+              {"a2a_bytes", h.a2a_bytes},
+              {"ag_bytes", h.ag_bytes},
+              {"flows", h.flows},
+              {"timeline", std::move(timeline)}};
+}
+
 Json workloadJson(const Scenario& s) {
   Json w;
   if (s.workload.kind == WorkloadKind::Collective) {
@@ -30,6 +54,14 @@ Json workloadJson(const Scenario& s) {
       const std::string k = key;
       w[k.substr(k.rfind('.') + 1)] = getValue(s, k);
     }
+  } else if (s.workload.kind == WorkloadKind::CrossDcMoe) {
+    w["kind"] = "cross_dc_moe";
+    for (const char* key : {"workload.xdc.model", "workload.xdc.layers", "scheme.ep", "scheme.hybrid.domains",
+                            "scheme.hybrid.compression_ratio", "scheme.hybrid.fusion"}) {
+      const std::string k = key;
+      w[k.substr(k.find('.') + 1)] = getValue(s, k);
+    }
+    w["network_model"] = "flow";
   } else {
     w["kind"] = "traffic";
     w["pattern"] = getValue(s, "workload.traffic.pattern");
@@ -211,6 +243,7 @@ Json resultsToJson(const Results& r, const Scenario& scenario) {
     }
   }
   if (r.pipeline) j["pipeline"] = pipelineJson(*r.pipeline);
+  if (r.hybridep) j["hybridep"] = hybridEpJson(*r.hybridep);
   if (r.memory) {
     const MemoryResults& m = *r.memory;
     j["memory"] = Json{{"symmetric_layout_bytes", m.symmetric_layout_bytes},

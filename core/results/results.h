@@ -229,6 +229,37 @@ struct MemoryResults {
   std::int64_t expert_capacity = 0;         // EC (tokens)
 };
 
+// HybridEP (seed 004) for cross_dc_moe: the stream model's choice and prediction, the
+// partition's pair counts and bytes, and GPU 0's two streams. Model times are for the
+// iteration (layers x the per-layer Lat of Eq. 8).
+struct HybridEpLevel {
+  int workers = 1, domain_size = 1;
+  double p = 1;
+  double model_case = 1;    // 1, 2.1 or 2.2
+  double bandwidth_Bps = 0; // B^l the model used (a GPU's share of the level's narrowest link)
+  double expert_bytes = 0;  // P_E^l the model used (compressed, times outer domains)
+};
+struct HybridEpCurvePoint {
+  int level = 0, domain_size = 1;
+  double p = 1;
+  double lat_ns = 0;
+};
+struct HybridEpSpan {
+  int layer = 0;
+  std::string kind;  // pre_expert | expert | all_gather | dispatch | combine
+  Time start = 0, end = 0;
+};
+struct HybridEpResults {
+  std::string scheme;  // ep | hybrid
+  std::vector<HybridEpLevel> levels;
+  double model_lat_ns = 0, model_ep_lat_ns = 0;
+  std::vector<HybridEpCurvePoint> curve;
+  std::int64_t a2a_pairs = 0, ag_pairs = 0;  // directed pairs of one A2A op / one AG op (Table VII)
+  std::int64_t a2a_bytes = 0, ag_bytes = 0;  // sent in the iteration, all GPUs
+  std::int64_t flows = 0;
+  std::vector<HybridEpSpan> timeline;  // GPU 0
+};
+
 struct Results;
 double computeDirectionBalance(const Results& r);
 // From the links' per-phase payload: empty without NICs or without named phases.
@@ -307,6 +338,8 @@ struct Results {
                                       // 0), or the run stopped at run.time_limit
   std::int64_t peak_live_packets = 0;
   std::int64_t reduction_hits = 0, reduction_lookups = 0;  // over all switches
+
+  std::optional<HybridEpResults> hybridep;  // cross_dc_moe
 };
 
 }  // namespace fl

@@ -155,13 +155,30 @@ struct MoeSpec {
   bool operator==(const MoeSpec&) const = default;
 };
 
-enum class WorkloadKind { Collective, Traffic, MoeLayer };
+// One training iteration (forward) of an MoE model across datacenters (HybridEP, seed
+// 004): workload.xdc.model fills hidden, experts, expert_bytes, top_k and layers (the
+// paper's Table II, core/xdc/xdc_models.cpp); explicit keys win.
+struct XdcSpec {
+  std::string model = "mistral-small";
+  int hidden = 768;
+  int experts = 32;
+  std::int64_t expert_bytes = 18'874'368;  // P_E: 2 x H x 4H fp32 parameters (spec 2.6)
+  int top_k = 1;
+  int tokens = 2048;             // per GPU per layer, for data_bytes = 0
+  std::int64_t data_bytes = 0;   // D per GPU per all-to-all; 0 = tokens x hidden x 4 B x top_k
+  int layers = 12;
+  Time pre_expert = 1 * kMillisecond;  // Lat_PE per layer
+  bool operator==(const XdcSpec&) const = default;
+};
+
+enum class WorkloadKind { Collective, Traffic, MoeLayer, CrossDcMoe };
 
 struct WorkloadSpec {
   WorkloadKind kind = WorkloadKind::Collective;
   CollectiveSpec collective;
   TrafficSpec traffic;
   MoeSpec moe;
+  XdcSpec xdc;
   bool operator==(const WorkloadSpec&) const = default;
 };
 
@@ -209,6 +226,15 @@ struct StragglerSpec {
   bool operator==(const StragglerSpec&) const = default;
 };
 
+// HybridEP's hybrid expert/data transmission (seed 004 §IV) for cross_dc_moe.
+enum class XdcScheme { Ep, Hybrid };
+struct HybridSpec {
+  std::vector<int> domains;       // expert-domain size per level; empty = auto (the model's choice)
+  double compression_ratio = 1;   // SR compression: expert bytes / ratio on the wire; 1 = off
+  bool fusion = true;             // SREncode fused into the optimizer step, SRDecode into the GEMMs
+  bool operator==(const HybridSpec&) const = default;
+};
+
 struct SchemeSpec {
   MoeCommunication communication = MoeCommunication::DeepEp;
   MoeFusion fusion = MoeFusion::Sequential;
@@ -221,6 +247,8 @@ struct SchemeSpec {
   TokenCentricSpec token_centric;
   PersistentSpec persistent;
   StragglerSpec stragglers;
+  XdcScheme ep = XdcScheme::Hybrid;
+  HybridSpec hybrid;
   bool operator==(const SchemeSpec&) const = default;
 };
 

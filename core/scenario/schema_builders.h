@@ -171,5 +171,7 @@ ParamSpec fillingPreset(std::string path, std::vector<std::string> choices, std:
 
 // The keys from workload on, in table order (schema_table_workload.cpp).
 void addWorkloadSchemeRunKeys(std::vector<ParamSpec>& t);
+// cross_dc_moe's keys (schema_table_xdc.cpp), after the run keys.
+void addXdcKeys(std::vector<ParamSpec>& t);
 
 }  // namespace fl::schema_build

@@ -33,6 +33,8 @@ ParamSpec presetParam() {
     Scenario before, after;
     if (!s.topology.preset.empty()) applyTopologyPreset(s.topology.preset, before.topology);
     if (!name.empty()) applyTopologyPreset(name, after.topology);
+    // Hierarchy presets (cluster-s ...) fill the levels list, kept likewise when edited.
+    if (s.topology.levels == before.topology.levels) s.topology.levels = after.topology.levels;
     for (const ParamSpec& q : schema()) {
       if (q.path.rfind("topology.", 0) != 0 || q.path == rules.path || !q.scalar) continue;
       std::string old = q.get(before), fresh = q.get(after);
@@ -188,6 +190,7 @@ std::vector<ParamSpec> build() {
   t.push_back(tileParam());
 
   addWorkloadSchemeRunKeys(t);
+  addXdcKeys(t);
 
   const Scenario defaults;
   for (ParamSpec& p : t) p.defaultText = p.get(defaults);

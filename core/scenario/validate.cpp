@@ -305,6 +305,41 @@ void checkMoe(const Scenario& s, const Checker& c) {
   checkScheme(s, c);
 }
 
+// cross_dc_moe (HybridEP): a hierarchy with shared uplinks (the flow model routes up and
+// down the tree), and one expert-domain size per level dividing its count.
+void checkCrossDc(const Scenario& s, const Checker& c) {
+  const TopologySpec& t = s.topology;
+  if (t.kind != TopologyKind::Hierarchy)
+    c.fail({"workload.kind", "topology.kind"}, "topology.kind hierarchy for cross_dc_moe (datacenters of GPUs)",
+           t.kind == TopologyKind::Mesh ? "mesh" : "nvswitch", "use a hierarchy or a preset such as cluster-m");
+  for (const LevelSpec& l : t.levels)
+    if (l.uplinks == LevelUplinks::PerGpu)
+      c.fail({"topology.levels", "workload.kind"}, "shared uplinks on every level for cross_dc_moe", "per_gpu",
+             "the flow model routes cross_dc_moe up and down the tree");
+  const XdcSpec& x = s.workload.xdc;
+  if (x.top_k > x.experts)
+    c.fail({"workload.xdc.top_k", "workload.xdc.experts", "workload.xdc.model"},
+           "at most workload.xdc.experts (" + str(x.experts) + ")", str(x.top_k));
+  const auto& d = s.scheme.hybrid.domains;
+  if (s.scheme.ep == XdcScheme::Hybrid && !d.empty()) {
+    if (d.size() != t.levels.size())
+      c.fail({"scheme.hybrid.domains", "topology.levels"},
+             "one domain size per hierarchy level (" + str(std::int64_t(t.levels.size())) + ")",
+             str(std::int64_t(d.size())) + " sizes");
+    for (std::size_t i = 0; i < d.size(); ++i)
+      if (t.levels[i].count % d[i] != 0)
+        c.fail({"scheme.hybrid.domains", "topology.levels"},
+               "a divisor of level " + str(std::int64_t(i)) + "'s count (" + str(t.levels[i].count) + ")",
+               str(d[i]), "a domain groups whole workers: try 1 or " + str(t.levels[i].count));
+  }
+  // Flows per all-to-all pass: every GPU sends to at most the sum of the level counts.
+  std::int64_t fanOut = 0;
+  for (const LevelSpec& l : t.levels) fanOut += l.count;
+  if (endpoints64(t) > 100'000'000 / std::max<std::int64_t>(1, fanOut))
+    c.fail({"topology.levels", "workload.kind"}, "at most 100,000,000 GPU pairs per all-to-all for cross_dc_moe",
+           str(endpoints64(t)) + " GPUs x " + str(fanOut) + " peers");
+}
+
 }  // namespace
 
 ValidationError::ValidationError(std::string keyPath, std::string locateAt, std::string expected,
@@ -331,6 +366,7 @@ void validateScenario(const Scenario& s, const ExplicitKeyPredicate& isExplicit)
     case WorkloadKind::Collective: checkCollective(s, c); break;
     case WorkloadKind::Traffic: checkTraffic(s, c); break;
     case WorkloadKind::MoeLayer: checkMoe(s, c); break;
+    case WorkloadKind::CrossDcMoe: checkCrossDc(s, c); break;
   }
   if (s.run.bin <= 0) c.fail({"run.bin"}, "a bin width greater than 0 ns", formatTime(s.run.bin));
 }

@@ -15,6 +15,7 @@
 #include "sim/sweep_runner.h"
 #include "topology/topology.h"
 #include "workloads/workload.h"
+#include "xdc/cross_dc_run.h"
 
 namespace fl {
 
@@ -28,6 +29,8 @@ Results runScenario(const Scenario& s, const RunControl& control) {
 }
 
 Results runOnTopology(const Scenario& s, const topo::Topology& topology, const RunControl& control) {
+  // HybridEP's iteration runs on the flow model (its own solver; no packet engine).
+  if (s.workload.kind == WorkloadKind::CrossDcMoe) return xdc::runCrossDcMoe(s, topology);
   const auto wallStart = std::chrono::steady_clock::now();
   // Automatic partitioning depends on the topology only, never on the thread count, so
   // that every figure (peak packets per partition included) is the same for any thread

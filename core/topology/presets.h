@@ -10,11 +10,13 @@ namespace fl {
 
 struct TopologySpec;
 
-// dgx-h100, gh200-nvl32, nvl64, gb200-nvl72 (in this order).
+// dgx-h100, gh200-nvl32, nvl64, gb200-nvl72, then the hierarchies cluster-s, cluster-m,
+// cluster-l, xdc-1000, xdc-1000x8 (in this order).
 const std::vector<std::string>& topologyPresetNames();
 
 // Sets kind, gpus, switches, links_per_gpu, switch_ports and the link's bandwidth,
-// latency and efficiency, plus spec.preset = name; leaves every other field alone.
+// latency and efficiency (hierarchy presets: kind and levels), plus spec.preset = name;
+// leaves every other field alone.
 // Throws InputError (key path "topology.preset", with a did-you-mean hint) for an
 // unknown name.
 void applyTopologyPreset(std::string_view name, TopologySpec& spec);

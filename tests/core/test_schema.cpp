@@ -76,7 +76,12 @@ void TestSchema::contractKeys() {
       "scheme.token_centric.or_table_entries", "scheme.token_centric.overflow_latency",
       "scheme.persistent.payload_efficient", "scheme.persistent.capacity_factor", "scheme.persistent.task_n",
       "scheme.stragglers.start_jitter_distribution", "scheme.stragglers.start_jitter",
-      "scheme.stragglers.task_noise_distribution", "scheme.stragglers.task_noise", "scheme.stragglers.steps"};
+      "scheme.stragglers.task_noise_distribution", "scheme.stragglers.task_noise", "scheme.stragglers.steps",
+      // cross-datacenter MoE (HybridEP, core/xdc)
+      "workload.xdc.model", "workload.xdc.hidden", "workload.xdc.experts", "workload.xdc.expert_bytes",
+      "workload.xdc.top_k", "workload.xdc.tokens", "workload.xdc.data_bytes", "workload.xdc.layers",
+      "workload.xdc.pre_expert_ns", "scheme.ep", "scheme.hybrid.domains", "scheme.hybrid.compression_ratio",
+      "scheme.hybrid.fusion"};
   for (const char* k : keys) QVERIFY2(fl::findParam(k), k);
   QCOMPARE(fl::schema().size(), std::size(keys));  // and nothing else
   for (const fl::ParamSpec& p : fl::schema()) QVERIFY2(!p.doc.empty() && !p.type.empty(), p.path.c_str());

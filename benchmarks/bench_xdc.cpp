@@ -1,0 +1,84 @@
+// HybridEP at scale (issue 23): one training iteration (forward, 12 layers of
+// Mistral-Small shapes) of cross_dc_moe on the flow model over 1000 DCs x 8 GPUs (EP and
+// the model's hybrid choice) and 1000 DCs x 1 GPU, each in its own forked process so its
+// peak RSS is its own; targets < 10 s and < 2 GiB on one core. Then the stream model's
+// curve (every candidate of every level) for clusters up to 1000 x 8: target < 10 ms.
+// `bench_xdc [SUBSTRING]` runs only the cases whose label contains it. CPU time is
+// printed beside wall time: on a shared machine wall time counts the neighbours' load.
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+
+#include "scenario/scenario.h"
+#include "sim/run.h"
+#include "topology/presets.h"
+#include "xdc/stream_model.h"
+
+using namespace fl;
+
+namespace {
+
+const char* only = nullptr;
+
+void runCase(const char* label, const char* preset, XdcScheme scheme, int layers) {
+  if (only != nullptr && std::strstr(label, only) == nullptr) return;
+  std::fflush(stdout);
+  const pid_t pid = fork();
+  if (pid != 0) {
+    waitpid(pid, nullptr, 0);
+    return;
+  }
+  Scenario s;
+  applyTopologyPreset(preset, s.topology);
+  s.workload.kind = WorkloadKind::CrossDcMoe;
+  s.workload.xdc.data_bytes = 24'000'000;
+  s.workload.xdc.layers = layers;
+  s.scheme.ep = scheme;
+  s.scheme.hybrid.compression_ratio = 50;
+  s.run.bin = 100 * kMillisecond;
+  const auto t0 = std::chrono::steady_clock::now();
+  const Results r = runScenario(s);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  const double cpu = u.ru_utime.tv_sec + u.ru_utime.tv_usec * 1e-6 + u.ru_stime.tv_sec + u.ru_stime.tv_usec * 1e-6;
+  std::printf("%-34s wall %7.2f s  cpu %7.2f s  peak RSS %6.0f MiB  flows %11lld  recomputes %7lld  makespan %9.1f ms  "
+              "model %9.1f ms\n",
+              label, wall, cpu, u.ru_maxrss / 1024.0, static_cast<long long>(r.hybridep->flows),
+              static_cast<long long>(r.events), toNs(r.makespan) / 1e6, r.hybridep->model_lat_ns / 1e6);
+  std::fflush(stdout);
+  _exit(0);
+}
+
+void curveCase(int dcs, int gpus) {
+  if (only != nullptr && std::strstr("curve", only) == nullptr) return;
+  xdc::ModelInput in{24e6, 18.9e6 / 50, 1e-3, {{dcs, 1.25e9 / gpus}, {gpus, 16e9}}};
+  const int reps = 100;
+  const auto t0 = std::chrono::steady_clock::now();
+  double sink = 0;
+  for (int i = 0; i < reps; ++i) {
+    in.preExpert = 1e-3 * (1 + i * 1e-6);  // defeat caching
+    sink += xdc::predict(in).lat;
+  }
+  const double each = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / reps;
+  std::printf("model curve %4d DCs x %d GPUs       %8.3f ms per evaluation (target < 10 ms) [%g]\n", dcs, gpus,
+              each * 1e3, sink > 0 ? 1.0 : 0.0);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc > 1) only = argv[1];
+  runCase("1000 DCs x 1 GPU, hybrid, 12 layers", "xdc-1000", XdcScheme::Hybrid, 12);
+  runCase("1000 DCs x 1 GPU, ep, 12 layers", "xdc-1000", XdcScheme::Ep, 12);
+  runCase("1000 DCs x 8 GPUs, hybrid, 12 layers", "xdc-1000x8", XdcScheme::Hybrid, 12);
+  runCase("1000 DCs x 8 GPUs, ep, 12 layers", "xdc-1000x8", XdcScheme::Ep, 12);
+  curveCase(4, 8);
+  curveCase(1000, 1);
+  curveCase(1000, 8);
+  return 0;
+}

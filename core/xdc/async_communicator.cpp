@@ -1,0 +1,194 @@
+#include "xdc/async_communicator.h"
+
+#include <array>
+#include <cmath>
+#include <stdexcept>
+
+#include "xdc/domain_partition.h"
+
+namespace fl::xdc {
+
+namespace {
+
+enum Kind : std::uint64_t { PreExpertDone, AgRecv, DispatchRecv, CombineRecv, ExpertDone, EncodeDone };
+enum class Stage { AllGather, Dispatch, Expert, Combine, Done };
+
+// Tag: GPU (32 bits) | kind (4) | level (8) | layer parity (1).
+std::uint64_t tagOf(std::int64_t gpu, Kind k, int level, int parity) {
+  return std::uint64_t(gpu) | (std::uint64_t(k) << 32) | (std::uint64_t(level) << 36) | (std::uint64_t(parity) << 44);
+}
+
+struct GpuState {
+  int layer = 0;
+  Stage stage = Stage::AllGather;
+  int level = -1;  // the level of the current AG / A2A step
+  bool preExpertDone = false, allGatherDone = false;
+  Time spanStart = 0, peStart = 0;
+  // Receives per layer parity, kind (AG, dispatch, combine) and level: a peer may run one
+  // layer ahead (never two: it would need this GPU's combine of the next layer).
+  std::vector<std::array<std::array<int, 3>, 2>> received;  // [level][parity][kind]
+};
+
+class Communicator {
+ public:
+  Communicator(const CommunicatorPlan& p, const netmodel::FlowTreeRoutes& r, netmodel::FlowSolver& s)
+      : plan_(p), routes_(r), solver_(s), levels_(static_cast<int>(p.workers.size())), gpus_(gpuCount(p.workers)) {
+    if (p.domains.size() != p.workers.size()) throw std::invalid_argument("communicator: one domain size per level");
+    state_.resize(static_cast<std::size_t>(gpus_));
+    for (GpuState& g : state_) g.received.resize(static_cast<std::size_t>(levels_));
+    double gathered = p.expert;
+    for (int l = 0; l < levels_; ++l) {
+      const int sf = p.workers[std::size_t(l)], s = p.domains[std::size_t(l)];
+      if (s < 1 || sf % s) throw std::invalid_argument("communicator: a domain size must divide its level");
+      agBytes_.push_back(std::llround(gathered));
+      chunk_.push_back(std::llround(p.data * s / sf));
+      gathered *= s;
+    }
+  }
+
+  CommunicatorResult run() {
+    for (std::int64_t g = 0; g < gpus_; ++g) {
+      if (plan_.encode > 0) timer(g, plan_.encode, EncodeDone);
+      else startLayer(g, 0);
+    }
+    solver_.run([this](std::int64_t, std::uint64_t tag, Time at) { onEvent(tag, at); });
+    result_.flows = solver_.flowsAdded();
+    return result_;
+  }
+
+ private:
+  void timer(std::int64_t g, Time at, Kind k) { solver_.addFlow({}, 0, at, tagOf(g, k, 0, 0)); }
+
+  void span(std::int64_t g, int layer, const char* kind, Time start, Time end) {
+    if (g == 0) result_.gpu0.push_back({layer, kind, start, end});
+  }
+
+  void send(std::int64_t from, PairKind kind, int level, std::int64_t bytes, Kind recvKind, int parity, Time now) {
+    for (std::int64_t to : peers(from, level, kind, plan_.workers, plan_.domains)) {
+      routes_.route(static_cast<int>(from), static_cast<int>(to), route_);
+      solver_.addFlow(route_, bytes, now, tagOf(to, recvKind, level, parity));
+      (kind == PairKind::AllGather ? result_.agBytes : result_.a2aBytes) += bytes;
+    }
+  }
+
+  void startLayer(std::int64_t g, Time now) {
+    GpuState& s = state_[std::size_t(g)];
+    if (s.layer == plan_.layers) {
+      s.stage = Stage::Done;
+      result_.makespan = std::max(result_.makespan, now);
+      return;
+    }
+    s.stage = Stage::AllGather;
+    s.level = -1;
+    s.preExpertDone = s.allGatherDone = false;
+    s.peStart = s.spanStart = now;
+    timer(g, now + plan_.preExpert, PreExpertDone);
+    advance(g, now);
+  }
+
+  int peerCount(int level, Stage st) const {
+    const int sf = plan_.workers[std::size_t(level)], s = plan_.domains[std::size_t(level)];
+    return st == Stage::AllGather ? s - 1 : sf / s - 1;
+  }
+
+  // Moves GPU g through every step whose receives are complete.
+  void advance(std::int64_t g, Time now) {
+    GpuState& s = state_[std::size_t(g)];
+    const int parity = s.layer & 1;
+    for (;;) {
+      if (s.stage == Stage::AllGather || s.stage == Stage::Dispatch || s.stage == Stage::Combine) {
+        const int kind = s.stage == Stage::AllGather ? 0 : s.stage == Stage::Dispatch ? 1 : 2;
+        if (s.level >= 0 && s.received[std::size_t(s.level)][std::size_t(parity)][std::size_t(kind)] <
+                                peerCount(s.level, s.stage))
+          return;  // waiting for this level's receives
+        // Next level with peers (combine walks inward-out: innermost level first).
+        const bool inward = s.stage == Stage::Combine;
+        int next = s.level < 0 ? (inward ? levels_ - 1 : 0) : s.level + (inward ? -1 : 1);
+        while (next >= 0 && next < levels_ && peerCount(next, s.stage) == 0) next += inward ? -1 : 1;
+        if (next >= 0 && next < levels_) {
+          s.level = next;
+          if (s.stage == Stage::AllGather)
+            send(g, PairKind::AllGather, next, agBytes_[std::size_t(next)], AgRecv, parity, now);
+          else
+            send(g, PairKind::AllToAll, next, chunk_[std::size_t(next)],
+                 s.stage == Stage::Dispatch ? DispatchRecv : CombineRecv, parity, now);
+          continue;
+        }
+        // The stage is complete.
+        if (s.stage == Stage::AllGather) {
+          if (!s.allGatherDone) span(g, s.layer, "all_gather", s.spanStart, now);
+          s.allGatherDone = true;
+          if (!s.preExpertDone) return;  // the A2A needs the pre-expert output
+          s.stage = Stage::Dispatch;
+        } else if (s.stage == Stage::Dispatch) {
+          span(g, s.layer, "dispatch", s.spanStart, now);
+          s.stage = Stage::Expert;
+          s.spanStart = now;
+          timer(g, now + plan_.expertCompute, ExpertDone);
+          return;
+        } else {
+          span(g, s.layer, "combine", s.spanStart, now);
+          for (auto& perLevel : s.received) perLevel[std::size_t(parity)] = {};
+          ++s.layer;
+          startLayer(g, now);
+          return;
+        }
+        s.level = -1;
+        s.spanStart = now;
+        continue;
+      }
+      return;  // Expert or Done: timers move these on
+    }
+  }
+
+  void onEvent(std::uint64_t tag, Time at) {
+    const auto g = static_cast<std::int64_t>(tag & 0xffffffffu);
+    const auto kind = static_cast<Kind>((tag >> 32) & 0xf);
+    const int level = static_cast<int>((tag >> 36) & 0xff);
+    const int parity = static_cast<int>((tag >> 44) & 1);
+    GpuState& s = state_[std::size_t(g)];
+    switch (kind) {
+      case EncodeDone: startLayer(g, at); return;
+      case PreExpertDone:
+        s.preExpertDone = true;
+        span(g, s.layer, "pre_expert", s.peStart, at);
+        if (s.stage == Stage::AllGather && s.allGatherDone) {
+          s.stage = Stage::Dispatch;
+          s.level = -1;
+          s.spanStart = at;
+          advance(g, at);
+        }
+        return;
+      case ExpertDone:
+        span(g, s.layer, "expert", s.spanStart, at);
+        s.stage = Stage::Combine;
+        s.level = -1;
+        s.spanStart = at;
+        advance(g, at);
+        return;
+      case AgRecv: case DispatchRecv: case CombineRecv:
+        ++s.received[std::size_t(level)][std::size_t(parity)][std::size_t(kind - AgRecv)];
+        if ((s.layer & 1) == parity) advance(g, at);
+        return;
+    }
+  }
+
+  const CommunicatorPlan& plan_;
+  const netmodel::FlowTreeRoutes& routes_;
+  netmodel::FlowSolver& solver_;
+  int levels_;
+  std::int64_t gpus_;
+  std::vector<GpuState> state_;
+  std::vector<std::int64_t> agBytes_, chunk_;
+  std::vector<std::int32_t> route_;
+  CommunicatorResult result_;
+};
+
+}  // namespace
+
+CommunicatorResult runAsyncCommunicator(const CommunicatorPlan& plan, const netmodel::FlowTreeRoutes& routes,
+                                        netmodel::FlowSolver& solver) {
+  return Communicator(plan, routes, solver).run();
+}
+
+}  // namespace fl::xdc

@@ -1,0 +1,135 @@
+#include "xdc/cross_dc_run.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "netmodel/flow_results.h"
+#include "netmodel/flow_routes.h"
+#include "netmodel/flow_solver.h"
+#include "scenario/input_error.h"
+#include "xdc/async_communicator.h"
+#include "xdc/domain_partition.h"
+
+namespace fl::xdc {
+
+namespace {
+
+// SRDecode and SREncode touch the dense expert once each (read the shared expert, write
+// the rebuilt one): about 2 x dense bytes / HBM bandwidth. Fusion cuts SREncode by 30 %
+// (into the optimizer step) and SRDecode by 45 % (into the expert GEMMs): Fig. 15's
+// "up to" figures (spec 1.9, H8). Unconfirmed: the paper gives the costs only in a figure.
+constexpr double kEncodeFused = 0.7, kDecodeFused = 0.55;
+
+}  // namespace
+
+double dataBytes(const XdcSpec& x) {
+  return x.data_bytes > 0 ? double(x.data_bytes) : double(x.tokens) * x.hidden * 4.0 * x.top_k;
+}
+
+double wireExpertBytes(const Scenario& s) {
+  return double(s.workload.xdc.expert_bytes) / s.scheme.hybrid.compression_ratio;
+}
+
+ModelInput modelInput(const Scenario& s, const topo::Topology& t) {
+  if (t.kind != "hierarchy" || s.topology.levels.empty())
+    throw InputError({}, "workload.kind", "a hierarchy topology for cross_dc_moe", t.kind);
+  ModelInput in;
+  in.data = dataBytes(s.workload.xdc);
+  in.expert = wireExpertBytes(s);
+  in.preExpert = toSeconds(s.workload.xdc.pre_expert);
+  const auto& levels = s.topology.levels;
+  // A level's link rate as built (bandwidth x efficiency), from the topology itself.
+  std::vector<double> rate(levels.size(), 0);
+  for (const topo::Link& l : t.links())
+    if (l.level >= 0 && rate[std::size_t(l.level)] == 0) rate[std::size_t(l.level)] = l.bandwidth * l.efficiency;
+  for (std::size_t l = 0; l < levels.size(); ++l) {
+    double b = 0, below = 1;
+    for (std::size_t j = levels.size(); j-- > l;) {  // GPU level first: below = GPUs under a level-j member
+      const double share = rate[j] / below;
+      b = b == 0 ? share : std::min(b, share);
+      below *= levels[j].count;
+    }
+    in.levels.push_back({levels[l].count, b});
+  }
+  return in;
+}
+
+Results runCrossDcMoe(const Scenario& s, const topo::Topology& t) {
+  const auto wallStart = std::chrono::steady_clock::now();
+  const ModelInput in = modelInput(s, t);
+  std::vector<int> workers;
+  for (const ModelLevel& l : in.levels) workers.push_back(l.workers);
+  std::vector<int> fixed;
+  if (s.scheme.ep == XdcScheme::Ep) fixed.assign(workers.size(), 1);
+  else fixed = s.scheme.hybrid.domains;  // empty: auto
+  const Prediction pred = predict(in, fixed);
+  std::vector<int> domains;
+  for (const LevelPrediction& l : pred.levels) domains.push_back(l.domainSize);
+
+  // Compression costs, only where experts travel compressed.
+  const XdcSpec& x = s.workload.xdc;
+  const bool compressed = s.scheme.ep == XdcScheme::Hybrid && s.scheme.hybrid.compression_ratio > 1;
+  std::int64_t gathered = 1;
+  for (int d : domains) gathered *= d;
+  Time encode = 0, decode = 0;
+  if (compressed && gathered > 1) {
+    const double hbm = s.gpu.hbm_bandwidth;
+    encode = transferTime(2.0 * double(x.expert_bytes) * x.layers * (s.scheme.hybrid.fusion ? kEncodeFused : 1), hbm);
+    decode = transferTime(2.0 * double(x.expert_bytes) * double(gathered - 1) *
+                              (s.scheme.hybrid.fusion ? kDecodeFused : 1), hbm);
+  }
+
+  CommunicatorPlan plan;
+  plan.workers = workers;
+  plan.domains = domains;
+  plan.data = in.data;
+  plan.expert = in.expert;
+  plan.layers = x.layers;
+  plan.preExpert = x.pre_expert;
+  plan.expertCompute = decode;
+  plan.encode = encode;
+  std::vector<double> capacity;
+  std::vector<Time> latency;
+  for (const topo::Link& l : t.links())
+    for (int dir = 0; dir < 2; ++dir) {
+      capacity.push_back(l.bandwidth * l.efficiency);
+      latency.push_back(l.latency);
+    }
+  netmodel::FlowSolver solver(std::move(capacity), std::move(latency), s.run.bin);
+  const netmodel::FlowTreeRoutes routes(t);
+  const CommunicatorResult run = runAsyncCommunicator(plan, routes, solver);
+
+  Results r;
+  r.scenario = s.name;
+  r.seed = s.run.seed;
+  r.threads = s.run.threads;
+  r.makespan = r.sim_time = run.makespan;
+  r.events = solver.recomputes();
+  netmodel::fillFlowLinkResults(t, solver.links(), s.run.bin, r.makespan, r);
+  r.direction_balance = computeDirectionBalance(r);
+
+  HybridEpResults h;
+  h.scheme = s.scheme.ep == XdcScheme::Ep ? "ep" : "hybrid";
+  const double layers = x.layers;
+  for (std::size_t l = 0; l < pred.levels.size(); ++l) {
+    const LevelPrediction& lp = pred.levels[l];
+    h.levels.push_back({lp.workers, lp.domainSize, lp.p, caseNumber(lp.modelCase), in.levels[l].bandwidth, lp.expert});
+    for (const CurvePoint& c : lp.curve)
+      h.curve.push_back({int(l), c.domainSize, c.p, c.lat * layers * 1e9});
+    const PairCounts pc = pairCounts(int(l), workers, domains);
+    h.a2a_pairs += pc.a2a;
+    h.ag_pairs += pc.ag;
+  }
+  h.model_lat_ns = pred.lat * layers * 1e9;
+  h.model_ep_lat_ns = pred.epLat * layers * 1e9;
+  h.a2a_bytes = run.a2aBytes;
+  h.ag_bytes = run.agBytes;
+  h.flows = run.flows;
+  for (const StreamSpan& sp : run.gpu0) h.timeline.push_back({sp.layer, sp.kind, sp.start, sp.end});
+  r.hybridep = std::move(h);
+  r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+  return r;
+}
+
+}  // namespace fl::xdc
