@@ -41,6 +41,15 @@ template <class Ar> void fields(Ar& a, PipelineResults& v) {
 template <class Ar> void fields(Ar& a, MemoryResults& v) {
   a(v.symmetric_layout_bytes, v.bookkeeping_bytes, v.token_buffer_bytes, v.expert_capacity);
 }
+template <class Ar> void fields(Ar& a, HybridEpLevel& v) {
+  a(v.workers, v.domain_size, v.p, v.model_case, v.bandwidth_Bps, v.expert_bytes);
+}
+template <class Ar> void fields(Ar& a, HybridEpCurvePoint& v) { a(v.level, v.domain_size, v.p, v.lat_ns); }
+template <class Ar> void fields(Ar& a, HybridEpSpan& v) { a(v.layer, v.kind, v.start, v.end); }
+template <class Ar> void fields(Ar& a, HybridEpResults& v) {
+  a(v.scheme, v.levels, v.model_lat_ns, v.model_ep_lat_ns, v.curve, v.a2a_pairs, v.ag_pairs, v.a2a_bytes, v.ag_bytes,
+    v.flows, v.timeline);
+}
 template <class Ar> void fields(Ar& a, Results& v) {
   a(v.scenario, v.seed, v.threads, v.partitions, v.events, v.packets, v.packet_hops, v.wall_seconds, v.sim_time,
     v.cancelled, v.time_limit_reached, v.makespan, v.phases, v.payload_bytes, v.wire_bytes, v.uplink_bytes,
@@ -49,7 +58,7 @@ template <class Ar> void fields(Ar& a, Results& v) {
     v.accepted_GBps, v.breakdown, v.moe, v.pipeline, v.memory, v.direction_balance, v.traffic_phases, v.nic_incast,
     v.packets_injected, v.packets_consumed, v.packets_created_in_switches, v.packets_consumed_in_switches,
     v.packets_in_flight, v.buffer_overflows, v.agents_unfinished, v.peak_live_packets, v.reduction_hits,
-    v.reduction_lookups);
+    v.reduction_lookups, v.hybridep);
 }
 
 // A struct that gains a field changes its size: update its field list above, then the
@@ -58,7 +67,8 @@ static_assert(sizeof(LinkDirectionResult) == 272, "LinkDirectionResult changed: 
 static_assert(sizeof(SwitchResult) == 192, "SwitchResult changed: update results_codec.cpp");
 static_assert(sizeof(PipelineResults) == 256, "PipelineResults changed: update results_codec.cpp");
 static_assert(sizeof(MoeResults) == 120, "MoeResults changed: update results_codec.cpp");
-static_assert(sizeof(Results) == 1136, "Results changed: update results_codec.cpp");
+static_assert(sizeof(HybridEpResults) == 160, "HybridEpResults changed: update results_codec.cpp");
+static_assert(sizeof(Results) == 1304, "Results changed: update results_codec.cpp");
 
 template <class T> constexpr bool kPlain = std::is_arithmetic_v<T> || std::is_enum_v<T> ||
                                            std::is_same_v<T, PipelineTask> || std::is_same_v<T, ReductionEntryRecord>;
