@@ -76,7 +76,12 @@ void TestSchema::contractKeys() {
       "scheme.token_centric.or_table_entries", "scheme.token_centric.overflow_latency",
       "scheme.persistent.payload_efficient", "scheme.persistent.capacity_factor", "scheme.persistent.task_n",
       "scheme.stragglers.start_jitter_distribution", "scheme.stragglers.start_jitter",
-      "scheme.stragglers.task_noise_distribution", "scheme.stragglers.task_noise", "scheme.stragglers.steps"};
+      "scheme.stragglers.task_noise_distribution", "scheme.stragglers.task_noise", "scheme.stragglers.steps",
+      // CAIS merge units and tensor-parallel layers (core/network/merge_unit, core/tp)
+      "network.switch.merge_table", "network.switch.merge_timeout", "network.switch.merge_records",
+      "network.switch.merging", "workload.collective.stagger", "workload.tp.model", "workload.tp.hidden",
+      "workload.tp.ffn_hidden", "workload.tp.heads", "workload.tp.seq_len", "workload.tp.batch", "workload.tp.phase",
+      "workload.tp.layers", "scheme.tp"};
   for (const char* k : keys) QVERIFY2(fl::findParam(k), k);
   QCOMPARE(fl::schema().size(), std::size(keys));  // and nothing else
   for (const fl::ParamSpec& p : fl::schema()) QVERIFY2(!p.doc.empty() && !p.type.empty(), p.path.c_str());
@@ -184,7 +189,7 @@ void TestSchema::setValueErrors_data() {
   QTest::newRow("bare number") << "topology.link.bandwidth" << "450" << "topology.link.bandwidth"
                                << "(add a unit: '450 GB/s'?)";
   QTest::newRow("enum typo") << "workload.collective.algorithm" << "nvsl" << "workload.collective.algorithm"
-                             << "expected one of ring, nvls, direct, found 'nvsl' (did you mean 'nvls'?)";
+                             << "expected one of ring, nvls, direct, cais, found 'nvsl' (did you mean 'nvls'?)";
   QTest::newRow("unknown key") << "topology.bandwith" << "1 GB/s" << "topology.bandwith"
                                << "did you mean 'topology.link.bandwidth'?";
   QTest::newRow("list element") << "workload.traffic.hotspots" << "[0, x]" << "workload.traffic.hotspots[1]"
