@@ -133,12 +133,25 @@ void TpAgent::tbStarted(std::int64_t tile) {
   after(noisy(kernel_.tbTime), kTbDone, static_cast<std::uint32_t>(tile));
 }
 
+// A GEMM-RS thread block keeps its SM until its red.cais have left the GPU (the SM's
+// store path backs up when the links are busy): compute cannot run ahead of the links.
 void TpAgent::tbDone(std::int64_t tile) {
+  if (kernel_.kind == Kernel::ReduceScatter && homeOfRow(tile / kernel_.colTiles) != rank_) return pushTile(tile);
+  tbFinished();
+}
+
+void TpAgent::tbFinished() {
   --kernel_.running;
   ++kernel_.done;
-  if (kernel_.kind == Kernel::ReduceScatter) pushTile(tile);
   if (kernel_.done == kernel_.rowTiles * kernel_.colTiles) return kernelDone();
   dispatch();
+}
+
+// Called from inside injection, so the thread block's end is an event of its own.
+void TpAgent::onSent(std::uint64_t t) {
+  if (static_cast<TagKind>(t >> 56) != kTagCais || junctionOf(t) != junction_) return;
+  const auto tile = static_cast<std::uint32_t>(t & 0xffffffffu);
+  if (tile < unsent_.size() && --unsent_[tile] == 0) after(0, kTbSent, tile);
 }
 
 void TpAgent::kernelDone() {
@@ -220,6 +233,7 @@ void TpAgent::onTimer(std::uint64_t arg) {
   const auto what = static_cast<Timer>(arg >> 32);
   const auto value = static_cast<std::uint32_t>(arg & 0xffffffffu);
   if (what == kTbDone) return tbDone(value);
+  if (what == kTbSent) return tbFinished();
   if (what == kKernelGo) return launchKernel();
   const Stage& st = shared_.plan.stages[stage_];
   if (st.kind != StageKind::Junction) return nextStage();
@@ -262,7 +276,7 @@ void TpAgent::nvlsRequest(std::uint32_t count) {
 }
 
 void TpAgent::onNvls(const net::Packet& p) {
-  const auto j = static_cast<int>(p.tag & 0xffffffffu);
+  const auto j = junctionOf(p.tag);
   if (p.op == net::Op::Write) {  // a multimem.st replica (all-reduce's or all-gather's)
     stReceived_[static_cast<std::size_t>(j)] += p.payload();
     if (j == junction_) advanceJunction();
@@ -290,6 +304,9 @@ void TpAgent::pushTile(std::int64_t tile) {
   const int home = homeOfRow(m);
   if (home == rank_) return;  // the home adds its own partial locally
   const std::uint32_t first = base(junction_) + static_cast<std::uint32_t>(tile) * blocksPerTile_;
+  const auto total = static_cast<std::size_t>(kernel_.rowTiles * kernel_.colTiles);
+  if (unsent_.size() != total) unsent_.assign(total, 0);
+  unsent_[static_cast<std::size_t>(tile)] = blocksPerTile_;
   for (std::uint32_t k = 0; k < blocksPerTile_; ++k) {
     net::Message msg;
     msg.op = net::Op::CaisRed;
@@ -298,7 +315,7 @@ void TpAgent::pushTile(std::int64_t tile) {
     msg.bytes = shared_.payload;
     msg.firstPiece = first + k;
     msg.expected = static_cast<std::uint16_t>(n_ - 1);
-    msg.tag = tag(kTagCais, junction_);
+    msg.tag = tag(kTagCais, junction_, static_cast<std::uint32_t>(tile));
     post(msg);
   }
 }
@@ -326,7 +343,7 @@ std::vector<std::uint16_t>& TpAgent::countsFor(int j) {
 }
 
 void TpAgent::onCais(const net::Packet& p) {
-  const auto j = static_cast<int>(p.tag & 0xffffffffu);
+  const auto j = junctionOf(p.tag);
   if (p.op == net::Op::CaisWrite) {
     auto& v = countsFor(j);
     const std::uint32_t i = p.piece - base(j) - static_cast<std::uint32_t>(rank_) * ownBlocks_;
@@ -348,8 +365,8 @@ void TpAgent::onCais(const net::Packet& p) {
 }
 
 void TpAgent::onDelivered(const net::Packet& p) {
-  const auto kind = static_cast<TagKind>(p.tag >> 40);
-  const auto j = static_cast<int>(p.tag & 0xffffffffu);
+  const auto kind = static_cast<TagKind>(p.tag >> 56);
+  const auto j = junctionOf(p.tag);
   switch (kind) {
     case kTagBarrier1:
     case kTagBarrier2:

@@ -53,13 +53,18 @@ class TpAgent : public work::Agent {
   void start() override;
   void onTimer(std::uint64_t arg) override;
   void onDelivered(const net::Packet& p) override;
+  void onSent(std::uint64_t tag) override;
   const std::vector<JunctionSpan>& spans() const { return spans_; }
 
  private:
   enum Step : int { kRsGemm, kSync1, kReduce, kLn, kSync2, kGather, kAgGemm, kDone };
-  enum Timer : std::uint64_t { kTbDone = 1, kStageDone = 2, kKernelGo = 3 };
+  enum Timer : std::uint64_t { kTbDone = 1, kStageDone = 2, kKernelGo = 3, kTbSent = 4 };
   enum TagKind : std::uint64_t { kTagBarrier1 = 1, kTagBarrier2 = 2, kTagRowsReady = 3, kTagNvls = 4, kTagCais = 5 };
-  static std::uint64_t tag(TagKind k, int j) { return (static_cast<std::uint64_t>(k) << 40) | static_cast<std::uint32_t>(j); }
+  // kind (8 bits) | junction (24 bits) | thread block (32 bits: red.cais only)
+  static std::uint64_t tag(TagKind k, int j, std::uint32_t tile = 0) {
+    return (static_cast<std::uint64_t>(k) << 56) | (static_cast<std::uint64_t>(j) << 32) | tile;
+  }
+  static int junctionOf(std::uint64_t t) { return static_cast<int>((t >> 32) & 0xffffff); }
 
   // A kernel of thread blocks over an M x N output (tiles m-major).
   struct Kernel {
@@ -77,6 +82,7 @@ class TpAgent : public work::Agent {
   void dispatch();
   void tbStarted(std::int64_t tile);
   void tbDone(std::int64_t tile);
+  void tbFinished();
   void kernelDone();
   Time noisy(Time t);
   void after(Time d, Timer what, std::uint32_t value = 0);
@@ -122,6 +128,7 @@ class TpAgent : public work::Agent {
   std::vector<std::uint32_t> rowArrived_;
   std::vector<std::vector<std::int64_t>> rowWaiters_;  // tiles holding an SM for the row
   std::vector<std::int64_t> rowsPendingFlag_;          // rows to load once their home is ready
+  std::vector<std::uint32_t> unsent_;  // GEMM-RS: red.cais of each thread block not yet injected
 };
 
 }  // namespace fl::tp
