@@ -32,4 +32,19 @@ class CaisAddressMap {
   std::vector<topo::NodeId> switchOfSlot_;
 };
 
+// One ld.cais or red.cais of `bytes` for `block`, whose home is node `home`, to the switch
+// the block hashes to; `participants` GPUs take part (the home excluded: Expected).
+inline net::Message caisMessage(net::Op op, const CaisAddressMap& map, std::uint32_t block, topo::NodeId home,
+                                std::int64_t bytes, int participants, std::uint64_t tag = 0) {
+  net::Message m;
+  m.op = op;
+  m.destination = map.switchOf(block);
+  m.requester = home;
+  m.bytes = bytes;
+  m.firstPiece = block;
+  m.expected = static_cast<std::uint16_t>(participants);
+  m.tag = tag;
+  return m;
+}
+
 }  // namespace fl::tp

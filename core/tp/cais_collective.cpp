@@ -101,14 +101,8 @@ class CaisAgent : public work::Agent {
       for (int home = 0; home < layout_.n; ++home) {
         if (home == rank_ || i >= layout_.blocks(home)) continue;
         const std::uint32_t block = layout_.firstBlock[static_cast<std::size_t>(home)] + i;
-        net::Message m;
-        m.op = reduce_ ? net::Op::CaisRed : net::Op::CaisLoad;
-        m.destination = map_.switchOf(block);
-        m.requester = homes_[static_cast<std::size_t>(home)];
-        m.bytes = layout_.blockBytes(home, i);
-        m.firstPiece = block;
-        m.expected = static_cast<std::uint16_t>(layout_.n - 1);
-        post(m);
+        post(caisMessage(reduce_ ? net::Op::CaisRed : net::Op::CaisLoad, map_, block,
+                         homes_[static_cast<std::size_t>(home)], layout_.blockBytes(home, i), layout_.n - 1));
       }
     }
     if ((reduce_ && counts_.empty()) || (!reduce_ && requests_ == 0)) finish();

@@ -307,33 +307,17 @@ void TpAgent::pushTile(std::int64_t tile) {
   const auto total = static_cast<std::size_t>(kernel_.rowTiles * kernel_.colTiles);
   if (unsent_.size() != total) unsent_.assign(total, 0);
   unsent_[static_cast<std::size_t>(tile)] = blocksPerTile_;
-  for (std::uint32_t k = 0; k < blocksPerTile_; ++k) {
-    net::Message msg;
-    msg.op = net::Op::CaisRed;
-    msg.destination = shared_.map->switchOf(first + k);
-    msg.requester = shared_.homes[static_cast<std::size_t>(home)];
-    msg.bytes = shared_.payload;
-    msg.firstPiece = first + k;
-    msg.expected = static_cast<std::uint16_t>(n_ - 1);
-    msg.tag = tag(kTagCais, junction_, static_cast<std::uint32_t>(tile));
-    post(msg);
-  }
+  for (std::uint32_t k = 0; k < blocksPerTile_; ++k)
+    post(caisMessage(net::Op::CaisRed, *shared_.map, first + k, shared_.homes[static_cast<std::size_t>(home)],
+                     shared_.payload, n_ - 1, tag(kTagCais, junction_, static_cast<std::uint32_t>(tile))));
 }
 
 void TpAgent::loadRow(std::int64_t m) {
   const int home = homeOfRow(m);
   const std::uint32_t first = base(junction_) + static_cast<std::uint32_t>(m) * blocksPerRow_;
-  for (std::uint32_t k = 0; k < blocksPerRow_; ++k) {
-    net::Message msg;
-    msg.op = net::Op::CaisLoad;
-    msg.destination = shared_.map->switchOf(first + k);
-    msg.requester = shared_.homes[static_cast<std::size_t>(home)];
-    msg.bytes = shared_.payload;
-    msg.firstPiece = first + k;
-    msg.expected = static_cast<std::uint16_t>(n_ - 1);
-    msg.tag = tag(kTagCais, junction_);
-    post(msg);
-  }
+  for (std::uint32_t k = 0; k < blocksPerRow_; ++k)
+    post(caisMessage(net::Op::CaisLoad, *shared_.map, first + k, shared_.homes[static_cast<std::size_t>(home)],
+                     shared_.payload, n_ - 1, tag(kTagCais, junction_)));
 }
 
 std::vector<std::uint16_t>& TpAgent::countsFor(int j) {

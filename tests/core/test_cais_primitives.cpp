@@ -7,6 +7,7 @@
 #include <cmath>
 #include <map>
 
+#include "cais_fixture.h"
 #include "scenario/scenario.h"
 #include "sim/run.h"
 
@@ -18,19 +19,8 @@ constexpr double kP = 128;        // payload per block (spec §1.1: 128 B packet
 constexpr double kH = 16;         // one header flit
 constexpr double kW = kP + kH;    // 144 B write / response / red on the wire
 
-// DGX-H100 as the spec simulates it: 4 NVSwitch chips, 18 links per GPU, 128 B packets
-// framed with one header flit only (spec §1.1 [R]: a read request is 16 B, a 128 B write 144 B).
 Scenario dgx(int gpus, CollectiveAlgorithm alg, CollectiveOp op, std::int64_t size) {
-  Scenario s;
-  s.topology.kind = TopologyKind::NvSwitch;
-  s.topology.gpus = gpus;
-  s.topology.switches = 4;
-  s.topology.links_per_gpu = 18;
-  s.topology.switch_ports = 64;
-  s.topology.link_efficiency = 0.98;
-  s.network.packet_payload = 128;
-  s.network.address_flits = 0;
-  s.network.byte_enable_flits = 0;
+  Scenario s = caisDgx(gpus);
   s.network.merge_timeout = 0;
   s.workload.collective.op = op;
   s.workload.collective.algorithm = alg;

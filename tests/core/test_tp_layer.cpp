@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "cais_fixture.h"
 #include "scenario/scenario.h"
 #include "sim/run.h"
 #include "tp/tp_plan.h"
@@ -14,16 +15,7 @@ using namespace fl;
 namespace {
 
 Scenario dgx(int gpus) {
-  Scenario s;
-  s.topology.kind = TopologyKind::NvSwitch;
-  s.topology.gpus = gpus;
-  s.topology.switches = 4;
-  s.topology.links_per_gpu = 18;
-  s.topology.switch_ports = 64;
-  s.topology.link_efficiency = 0.98;
-  s.network.packet_payload = 128;
-  s.network.address_flits = 0;
-  s.network.byte_enable_flits = 0;
+  Scenario s = caisDgx(gpus);
   s.network.outstanding_requests = 10240;  // specs/cais.md §1.1: 1280 KB of 128 B loads per GPU
   return s;
 }
