@@ -21,6 +21,7 @@ void EndpointNode::wire() {
 bool EndpointNode::idle() const {
   if (!jobs_.empty() || !responses_.empty()) return false;
   if (!std::all_of(portJobs_.begin(), portJobs_.end(), [](const auto& q) { return q.empty(); })) return false;
+  if (!std::all_of(switchJobs_.begin(), switchJobs_.end(), [](const auto& q) { return q.empty(); })) return false;
   return std::all_of(portResponses_.begin(), portResponses_.end(),
                      [](const auto& q) { return q.empty(); });
 }
@@ -34,8 +35,24 @@ int EndpointNode::portTowards(topo::NodeId dst) {
   return route_[0];
 }
 
+RotatingQueue<EndpointNode::Job>& EndpointNode::switchQueue(topo::NodeId sw) {
+  if (switchJobs_.empty()) {  // group the ports by the switch at their far end
+    switchOfPort_.assign(out_.size(), -1);
+    std::vector<topo::NodeId> peers;
+    for (std::size_t p = 0; p < out_.size(); ++p) {
+      const auto it = std::find(peers.begin(), peers.end(), out_[p].peerNode);
+      switchOfPort_[p] = static_cast<std::int32_t>(it - peers.begin());
+      if (it == peers.end()) peers.push_back(out_[p].peerNode);
+    }
+    switchJobs_.resize(peers.size());
+  }
+  for (std::size_t p = 0; p < out_.size(); ++p)
+    if (out_[p].peerNode == sw) return switchJobs_[static_cast<std::size_t>(switchOfPort_[p])];
+  throw std::logic_error("endpoint: no link to switch " + std::to_string(sw) + " for a CAIS request");
+}
+
 bool EndpointNode::needsResponse(Op op) const {
-  return op == Op::ReadRequest || op == Op::LdReduce ||
+  return op == Op::ReadRequest || op == Op::LdReduce || op == Op::CaisLoad ||
          (op == Op::Write && config().acknowledgedWrites);
 }
 
@@ -58,9 +75,15 @@ void EndpointNode::post(const Message& m) {
   if (j.m.created < 0) j.m.created = now();
   j.remaining = m.bytes;
   j.nextPiece = m.firstPiece;
-  const bool request = m.op == Op::ReadRequest || m.op == Op::LdReduce;
+  const bool request = requestsData(m.op);
   j.fullWire = static_cast<std::uint32_t>(
       config().wire.wireBytes(m.op, request ? 0 : config().packetPayload, m.extensionFlits));
+  if (m.op == Op::CaisLoad || m.op == Op::CaisRed) {
+    switchQueue(m.destination).push_back(j);
+    unstickAll();
+    tryInjectAll();
+    return;
+  }
   const int port = portTowards(m.destination);
   if (port >= 0) {
     portJobs_[static_cast<std::size_t>(port)].push_back(j);
@@ -157,6 +180,8 @@ void EndpointNode::tryInject(int port) {
   if (takeResponse(portResponses_[static_cast<std::size_t>(port)], port)) return;
   if (takeResponse(responses_, port)) return;
   if (routed_ && takeRequest(portJobs_[static_cast<std::size_t>(port)], port)) return;
+  if (!switchJobs_.empty() && takeRequest(switchJobs_[static_cast<std::size_t>(switchOfPort_[static_cast<std::size_t>(port)])], port))
+    return;
   if (takeRequest(jobs_, port)) return;
   if (stuckEpoch_ == epoch) {
     o.stuckStamp = epoch;
@@ -182,7 +207,8 @@ void EndpointNode::setOutstanding(int n) {
 bool EndpointNode::waitingForCredits(int port) const {
   const auto p = static_cast<std::size_t>(port);
   return !out_[p].busy && (!jobs_.empty() || (routed_ && !portJobs_[p].empty()) || !responses_.empty() ||
-                           !portResponses_[p].empty());
+                           !portResponses_[p].empty() ||
+                           (!switchJobs_.empty() && !switchJobs_[static_cast<std::size_t>(switchOfPort_[p])].empty()));
 }
 
 bool EndpointNode::takeResponse(ResponseQueue& q, int port) {
@@ -219,13 +245,15 @@ bool EndpointNode::takeRequest(RotatingQueue<Job>& jobs, int port) {
   for (std::size_t tried = 0; tried < n && i < jobs.size(); ++tried) {
     Job& j = jobs[i];
     const Message& m = j.m;
-    if ((m.op == Op::Red && o.peerNode != m.destination) || (limitReached && needsResponse(m.op)) ||
+    // Red and CAIS requests go to one switch (the address hash chose it).
+    const bool toSwitch = m.op == Op::Red || m.op == Op::CaisLoad || m.op == Op::CaisRed;
+    if ((toSwitch && o.peerNode != m.destination) || (limitReached && needsResponse(m.op)) ||
         (m.issueGate != 0 && issueGateClosed(m.issueGate))) {
       ++i;
       continue;
     }
     const std::int64_t chunk = std::min<std::int64_t>(j.remaining, config().packetPayload);
-    const bool request = m.op == Op::ReadRequest || m.op == Op::LdReduce;
+    const bool request = requestsData(m.op);
     const std::uint32_t payload = request ? 0 : static_cast<std::uint32_t>(chunk);
     const auto wire = chunk == config().packetPayload
                           ? j.fullWire
@@ -261,13 +289,13 @@ bool EndpointNode::takeRequest(RotatingQueue<Job>& jobs, int port) {
     p.tailAt = now();
     p.source = node_;
     p.destination = m.destination >= 0 ? m.destination : o.peerNode;
-    p.requester = m.op == Op::Red ? m.requester : node_;
+    p.requester = toSwitch ? m.requester : node_;
     p.group = m.group;
     p.size = static_cast<std::uint32_t>(chunk);  // the payload, or the bytes a request asks for
     p.wireBytes = wire;
     p.piece = j.nextPiece;
     p.expected = m.expected;
-    p.contributions = m.op == Op::Red ? 1 : 0;
+    p.contributions = m.op == Op::Red || m.op == Op::CaisRed ? 1 : 0;
     p.vc = static_cast<std::uint8_t>(vc);
     p.op = m.op;
     p.measured = m.measured;
@@ -378,6 +406,15 @@ void EndpointNode::deliver(int inPort, PacketHandle h) {
     case Op::ReadRequest:
       respond(p, Op::ReadResponse, p.dataBytes(), -1);
       break;
+    case Op::CaisRead:  // a CAIS fetch: back to the switch's merge unit by the same link
+      respond(p, Op::CaisData, p.dataBytes(), inPort);
+      break;
+    case Op::CaisWrite:
+      break;
+    case Op::CaisResponse:
+      setOutstanding(outstanding_ - 1);
+      freed = true;
+      break;
     case Op::LdReduceRead:
       // Back to the switch that fanned the read out, on the link it came in by.
       respond(p, Op::LdReduceData, p.dataBytes(), inPort, agent_ ? agent_->responseDelay(p) : 0);
@@ -406,7 +443,7 @@ void EndpointNode::deliver(int inPort, PacketHandle h) {
   // fan-out read leaves by the port the read came in on).
   if (freed || p.op == Op::ReadRequest || (p.op == Op::Write && config().acknowledgedWrites))
     tryInjectAll();
-  else if (p.op == Op::LdReduceRead)
+  else if (p.op == Op::LdReduceRead || p.op == Op::CaisRead)
     tryInject(inPort);
 }
 

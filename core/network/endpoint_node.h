@@ -110,6 +110,12 @@ class EndpointNode : public NetworkNode {
   bool routed_ = false;
   std::vector<RotatingQueue<Job>> portJobs_;
   std::vector<int> route_;                       // scratch for the routing's candidates
+  // CAIS requests (ld.cais, red.cais) go to the switch their address hashes to: one queue
+  // per switch this endpoint's links reach, served by that switch's ports, so a port never
+  // idles while work for its switch waits behind work for others. Empty until the first.
+  std::vector<RotatingQueue<Job>> switchJobs_;
+  std::vector<std::int32_t> switchOfPort_;       // by port: index into switchJobs_
+  RotatingQueue<Job>& switchQueue(topo::NodeId sw);
   std::vector<ResponseQueue> portResponses_;  // responses tied to a port
   ResponseQueue responses_;                  // responses for any port
   FlatMap<int> ldReducePending_;  // piece -> operands still due

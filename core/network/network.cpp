@@ -24,6 +24,10 @@ Network::Network(const topo::Topology& topology, const NetworkSpec& spec, Time b
   config_.acknowledgedWrites = spec.acknowledged_writes;
   config_.packetPayload = spec.packet_payload;
   config_.bin = bin;
+  config_.mergeTable = spec.merge_table;
+  config_.mergeTimeout = spec.merge_timeout;
+  config_.mergeRecords = spec.merge_records;
+  config_.merging = spec.merging;
   pools_.resize(static_cast<std::size_t>(sim.partitionCount()));
 
   const auto& nodes = topology.nodes();
@@ -82,6 +86,37 @@ std::int64_t Network::elidedEvents(Time limit, Time& last) const {
   std::int64_t n = 0;
   for (const auto& node : nodes_) n += node->elidedEvents(limit, last);
   return n;
+}
+
+// Merge units over all switches (seed 002 §V-B): success, table peaks, skew. Fields the
+// workload filled (its own counts at homes and requesters) are kept.
+void Network::collectCais(Results& r) const {
+  std::int64_t requests = 0, hits = 0, sessions = 0, skewCount = 0, peak = 0;
+  double skewSum = 0;
+  CaisResults c = r.cais.value_or(CaisResults{});
+  c.bypasses = c.evictions = c.timeouts = c.partial_flushes = 0;
+  for (const SwitchNode* s : switches_)
+    for (const MergeUnit& m : s->mergeUnits()) {
+      const MergeUnitStats& st = m.stats();
+      requests += st.loads + st.reductions;
+      hits += st.hits;
+      sessions += st.sessions;
+      skewSum += st.skewSumPs;
+      skewCount += st.skewCount;
+      peak = std::max(peak, st.peakEntries);
+      c.bypasses += st.bypasses;
+      c.evictions += st.evictions;
+      c.timeouts += st.timeouts;
+      c.partial_flushes += st.partialFlushes;
+    }
+  if (requests == 0 && !r.cais) return;
+  c.requests = requests;
+  c.hits = hits;
+  const std::int64_t mergeable = requests - sessions;
+  c.merge_success_rate = mergeable > 0 ? static_cast<double>(hits) / static_cast<double>(mergeable) : 1.0;
+  c.arrival_skew_ns_mean = skewCount > 0 ? skewSum / static_cast<double>(skewCount) / 1000.0 : 0;
+  c.peak_table_bytes_per_port = peak * config_.packetPayload;
+  r.cais = c;
 }
 
 std::int64_t Network::peakLivePackets() const {
@@ -161,8 +196,10 @@ void Network::collect(Results& r, Time makespan) const {
       sr.peak_reduction_bytes = std::max(sr.peak_reduction_bytes, b.peakBytes());
     }
     s->collectReductionHistory(sr, topology_);
+    s->collectMergeUnits(sr, topology_);
     r.switches.push_back(std::move(sr));
   }
+  collectCais(r);
   r.packets_injected = r.packets_consumed = 0;
   r.packets_created_in_switches = r.packets_consumed_in_switches = 0;
   for (const SwitchNode* s : switches_) {

@@ -68,6 +68,7 @@ class Network {
 
   // Link, switch, traffic and invariant statistics, as of now.
   void collect(Results& r, Time makespan) const;
+  void collectCais(Results& r) const;
   std::int64_t peakLivePackets() const;
 
  private:

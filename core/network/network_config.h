@@ -16,6 +16,7 @@ enum EventKind : std::uint32_t {
   kWake = 5,        // an endpoint re-tries injection (e.g. after posting work)
   kRespond = 6,     // a delayed response is ready; arg = handle, arg32 = port + 1 (0: any)
   kIssueOpen = 7,   // an endpoint's issue gate opens again; arg32 = gate
+  kMergeTimeout = 8,  // a switch's merge unit looks for timed-out entries; arg32 = unit
 };
 
 struct NetworkConfig {
@@ -30,6 +31,12 @@ struct NetworkConfig {
   std::int64_t packetPayload = 256;
   Time bin = kMicrosecond;
   std::int64_t recordedBinBudget = std::int64_t{1} << 26;  // bins all channels may record
+  // CAIS merge units (seed 002 §IV-A): table bytes per GPU-facing port (0: unbounded),
+  // idle timeout (0: none), deferred requesters per Load-Wait entry, merging on/off.
+  std::int64_t mergeTable = 40 * 1024;
+  Time mergeTimeout = 10 * kMicrosecond;
+  int mergeRecords = 16;
+  bool merging = true;
 
   int requestVcs() const { return virtualChannels / 2; }
   int vcFor(bool response, std::uint32_t spread) const {

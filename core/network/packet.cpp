@@ -14,6 +14,12 @@ const char* toString(Op op) {
     case Op::LdReduceData: return "ld_reduce_data";
     case Op::LdReduceResult: return "ld_reduce_result";
     case Op::Red: return "multimem.red";
+    case Op::CaisLoad: return "ld.cais";
+    case Op::CaisRead: return "cais_read";
+    case Op::CaisData: return "cais_data";
+    case Op::CaisResponse: return "cais_response";
+    case Op::CaisRed: return "red.cais";
+    case Op::CaisWrite: return "cais_write";
   }
   return "?";
 }

@@ -22,6 +22,14 @@ enum class Op : std::uint8_t {
   LdReduceData,  // a member's contribution back to the switch
   LdReduceResult,// the reduced (possibly partial) result back to the requester
   Red,           // multimem.red: push contribution reduced in the switch
+  // CAIS (seed 002): mergeable loads and reductions, to the switch the address hashes to
+  // (destination); `requester` carries the home GPU of the address, `piece` the block.
+  CaisLoad,      // ld.cais request, GPU -> switch
+  CaisRead,      // the switch's fetch from the home (requester: the GPU a bypass answers)
+  CaisData,      // the home's data back to the switch, on the link the read came by
+  CaisResponse,  // ld.cais answer, switch -> requester (merged fan-out or bypass)
+  CaisRed,       // red.cais operand, GPU -> switch
+  CaisWrite,     // merged (or flushed, or bypassed) sum, switch -> home; `contributions`
 };
 
 const char* toString(Op op);
@@ -29,17 +37,23 @@ const char* toString(Op op);
 // Travels on the response virtual channels.
 inline bool isResponseClass(Op op) {
   return op == Op::Ack || op == Op::ReadResponse || op == Op::LdReduceData ||
-         op == Op::LdReduceResult;
+         op == Op::LdReduceResult || op == Op::CaisData || op == Op::CaisResponse;
 }
 // Requests carry an address-extension flit.
 inline bool carriesAddress(Op op) {
   return op == Op::Write || op == Op::ReadRequest || op == Op::McStore || op == Op::LdReduce ||
-         op == Op::LdReduceRead || op == Op::Red;
+         op == Op::LdReduceRead || op == Op::Red || op == Op::CaisLoad || op == Op::CaisRead ||
+         op == Op::CaisRed || op == Op::CaisWrite;
 }
 // Writes carry a byte-enable flit.
-inline bool carriesByteEnable(Op op) { return op == Op::Write || op == Op::McStore || op == Op::Red; }
+inline bool carriesByteEnable(Op op) {
+  return op == Op::Write || op == Op::McStore || op == Op::Red || op == Op::CaisRed || op == Op::CaisWrite;
+}
 // Ask for data without carrying any: their size is the data they refer to.
-inline bool requestsData(Op op) { return op == Op::ReadRequest || op == Op::LdReduce || op == Op::LdReduceRead; }
+inline bool requestsData(Op op) {
+  return op == Op::ReadRequest || op == Op::LdReduce || op == Op::LdReduceRead || op == Op::CaisLoad ||
+         op == Op::CaisRead;
+}
 
 // One cache line: a packet is read on every hop, and hundreds of thousands can be live,
 // so most touches are cache misses; 64 B aligned makes each one line instead of two.

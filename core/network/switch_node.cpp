@@ -37,6 +37,9 @@ void SwitchNode::handle(const Event& e) {
       creditEvent(e);
       tryArbitrate(static_cast<int>(e.arg32));
       break;
+    case kMergeTimeout:
+      mergeTimeout(static_cast<int>(e.arg32));
+      break;
     case kEmit: {
       auto h = static_cast<PacketHandle>(e.arg);
       pool()[h].tailAt = now();
@@ -174,6 +177,11 @@ void SwitchNode::arrive(int inPort, PacketHandle h) {
       reduce(p, port);
       return;
     }
+    case Op::CaisLoad:
+    case Op::CaisRed:
+    case Op::CaisData:
+      cais(inPort, h);
+      return;
     default:
       throw std::logic_error(std::string("switch: cannot consume ") + toString(p.op));
   }

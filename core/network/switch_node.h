@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "engine/flat_map.h"
+#include "network/merge_unit.h"
 #include "network/network_node.h"
 #include "network/reduction_buffer.h"
 #include "network/virtual_output_queue.h"
@@ -43,6 +44,9 @@ class SwitchNode : public NetworkNode {
   // Reduction buffers over time, for Results (ports with activity only). Not const: it
   // first files the arrival times noted since the last call (drainArrivals()).
   void collectReductionHistory(SwitchResult& out, const topo::Topology& t);
+  // CAIS merge units (one per home GPU seen), for Results.
+  const std::vector<MergeUnit>& mergeUnits() const { return merge_; }
+  void collectMergeUnits(SwitchResult& out, const topo::Topology& t);
 
  private:
   using Request = OutputRequest;
@@ -153,6 +157,23 @@ class SwitchNode : public NetworkNode {
   void drainArrivals();
   std::uint32_t spread_ = 0;
   Time reductionEngineFree_ = 0;
+
+  // CAIS (switch_merge.cpp): ld.cais / red.cais / the home's data end here and go
+  // through the merge unit of the port towards their home GPU (made on first use).
+  void cais(int inPort, PacketHandle h);
+  int mergeUnitFor(topo::NodeId home);
+  int firstPortTowards(topo::NodeId home);
+  void emitCais(Op op, topo::NodeId to, std::int32_t requester, const Packet& like, std::uint32_t bytes,
+                std::uint16_t contributions);
+  void flushMerged(topo::NodeId home, const Packet& like);
+  void armMergeTimer(int unit);
+  void mergeTimeout(int unit);
+  std::vector<MergeUnit> merge_;
+  std::vector<topo::NodeId> mergeHome_;  // by unit
+  std::vector<Time> mergeTimer_;         // by unit: the pending kMergeTimeout (-1: none)
+  std::vector<std::int32_t> mergeOf_;    // by node id: its unit (-1: none yet)
+  std::vector<MergeFlush> flushes_;
+  std::vector<std::int32_t> answer_;
   SwitchStats stats_;
 };
 

@@ -39,6 +39,13 @@ std::string workloadOneLine(const Scenario& s) {
                                                    ", compression " + valueText(s, "scheme.hybrid.compression_ratio")
                                              : std::string()) +
            ", flow model";
+  if (s.workload.kind == WorkloadKind::TpLayer) {
+    const TpSpec& t = s.workload.tp;
+    return "TP layers " + valueText(s, "workload.tp.model") + " (hidden " + std::to_string(t.hidden) + ", FFN " +
+           std::to_string(t.ffn_hidden) + ", " + std::to_string(t.seq_len) + " x " + std::to_string(t.batch) +
+           " tokens, " + std::to_string(t.layers) + " layers, " + valueText(s, "workload.tp.phase") + "), " +
+           valueText(s, "scheme.tp");
+  }
   return valueText(s, "workload.traffic.pattern") + " traffic at " + valueText(s, "workload.traffic.load") +
          " load for " + valueText(s, "workload.traffic.duration") + " (warm-up " +
          valueText(s, "workload.traffic.warmup") + ")";

@@ -46,6 +46,12 @@ Json workloadJson(const Scenario& s) {
     w["kind"] = "collective";
     w["op"] = getValue(s, "workload.collective.op");
     w["algorithm"] = getValue(s, "workload.collective.algorithm");
+  } else if (s.workload.kind == WorkloadKind::TpLayer) {
+    w["kind"] = "tp_layer";
+    for (const char* key : {"workload.tp.model", "workload.tp.phase", "workload.tp.layers", "scheme.tp"}) {
+      const std::string k = key;
+      w[k.substr(k.rfind('.') + 1)] = getValue(s, k);
+    }
   } else if (s.workload.kind == WorkloadKind::MoeLayer) {
     w["kind"] = "moe_layer";
     for (const char* key : {"workload.moe.model", "workload.moe.tokens_per_gpu", "workload.moe.hidden",
@@ -207,6 +213,15 @@ Json resultsToJson(const Results& r, const Scenario& scenario) {
       o["reduction_ports"] = std::move(ports);
     }
     o["max_buffer_flits"] = w.max_buffer_flits;
+    if (!w.merge_ports.empty()) {
+      Json ports = Json::array();
+      for (const MergePortResult& p : w.merge_ports)
+        ports.push_back(Json{{"port", p.port}, {"peer", p.peer}, {"peak_entries", p.peak_entries},
+                             {"loads", p.loads}, {"reductions", p.reductions}, {"hits", p.hits},
+                             {"bypasses", p.bypasses}, {"evictions", p.evictions}, {"timeouts", p.timeouts},
+                             {"partial_flushes", p.partial_flushes}});
+      o["merge_ports"] = std::move(ports);
+    }
     switches.push_back(std::move(o));
   }
   j["switches"] = std::move(switches);
@@ -244,6 +259,34 @@ Json resultsToJson(const Results& r, const Scenario& scenario) {
   }
   if (r.pipeline) j["pipeline"] = pipelineJson(*r.pipeline);
   if (r.hybridep) j["hybridep"] = hybridEpJson(*r.hybridep);
+  if (r.tp) {
+    const TpResults& t = *r.tp;
+    Json sub;
+    for (std::size_t i = 0; i < t.sublayer.size(); ++i) sub["L" + std::to_string(i + 1)] = toNs(t.sublayer[i]);
+    j["tp"] = Json{{"scheme", t.scheme}, {"model", t.model}, {"layer_ns", toNs(t.layer)}, {"sublayer_ns", sub}};
+    // Busy fraction over all links and both directions (seed 002 §V-B2), over the run.
+    double busy = 0;
+    for (const LinkDirectionResult& l : r.links) busy += l.utilization;
+    j["traffic"]["bandwidth_utilization"] = r.links.empty() ? 0.0 : finite(busy / static_cast<double>(r.links.size()));
+  }
+  if (r.cais) {
+    const CaisResults& c = *r.cais;
+    j["cais"] = Json{{"merge_success_rate", finite(c.merge_success_rate)},
+                     {"requests", c.requests},
+                     {"hits", c.hits},
+                     {"bypasses", c.bypasses},
+                     {"evictions", c.evictions},
+                     {"timeouts", c.timeouts},
+                     {"partial_flushes", c.partial_flushes},
+                     {"arrival_skew_ns_mean", finite(c.arrival_skew_ns_mean)},
+                     {"peak_table_bytes_per_port", c.peak_table_bytes_per_port},
+                     {"blocks", c.blocks},
+                     {"blocks_complete", c.blocks_complete},
+                     {"blocks_overfilled", c.blocks_overfilled},
+                     {"load_requests", c.load_requests},
+                     {"load_responses", c.load_responses},
+                     {"duplicate_responses", c.duplicate_responses}};
+  }
   if (r.memory) {
     const MemoryResults& m = *r.memory;
     j["memory"] = Json{{"symmetric_layout_bytes", m.symmetric_layout_bytes},

@@ -66,4 +66,14 @@ const char* pipelineTaskKindName(PipelineTaskKind k) {
   return "?";
 }
 
+const char* mergeEndReasonName(MergeEndReason r) {
+  switch (r) {
+    case MergeEndReason::Completed: return "completed";
+    case MergeEndReason::Evicted: return "evicted";
+    case MergeEndReason::TimedOut: return "timed_out";
+    case MergeEndReason::EvictedOnFill: return "evicted_on_fill";
+  }
+  return "?";
+}
+
 }  // namespace fl

@@ -103,6 +103,34 @@ struct ReductionEntryRecord {
   std::uint8_t arrival_shift = 0;  // offsets in 2^arrival_shift ps (0 unless it lived >= 4.29 ms)
 };
 
+// CAIS merge units (seed 002 §III-A): how an entry of a merging table ended.
+enum class MergeEndReason : std::uint8_t {
+  Completed,      // Count reached Expected (or the set's last request joined it)
+  Evicted,        // pushed out by LRU to make room (Reduction: partial sum flushed)
+  TimedOut,       // idle past network.switch.merge_timeout
+  EvictedOnFill,  // a Load-Wait entry chosen as victim, freed when its data came
+};
+const char* mergeEndReasonName(MergeEndReason r);  // completed, evicted, timed_out, evicted_on_fill
+// The life of one merging-table entry (for the merge-table inspector).
+struct MergeEntryRecord {
+  std::int32_t port = -1;     // switch port index towards the home GPU (its first link)
+  std::uint32_t block = 0;    // block address (workload's numbering)
+  bool load = false;          // ld.cais session (Load-Wait/Ready), else red.cais (Reduction)
+  Time start = 0, end = 0;
+  std::uint16_t arrived = 0;  // requests merged into it
+  std::uint16_t expected = 0;
+  MergeEndReason reason = MergeEndReason::Completed;
+  bool waiting = false;       // a load session still in Load-Wait (its data not back) when it ended
+};
+// One merge unit (one per GPU-facing port of a switch) over a run.
+struct MergePortResult {
+  int port = -1;
+  std::string peer;             // the home GPU
+  BinSeries entries;            // most live entries during each bin
+  std::int64_t peak_entries = 0;
+  std::int64_t loads = 0, reductions = 0, hits = 0, bypasses = 0, evictions = 0, timeouts = 0;
+  std::int64_t partial_flushes = 0;
+};
 struct SwitchResult {
   std::string id;   // node name
   int node = -1;
@@ -119,6 +147,9 @@ struct SwitchResult {
   std::vector<ReductionEntryRecord> entry_log;  // first kEntryLogLimit entries of the run
   std::vector<std::uint32_t> entry_arrivals;  // the logged entries' contribution offsets
   bool entry_log_truncated = false;
+  std::vector<MergePortResult> merge_ports;   // CAIS merge units that saw traffic
+  std::vector<MergeEntryRecord> merge_log;    // their entries' lives (first kEntryLogLimit)
+  bool merge_log_truncated = false;
 };
 
 // Contributions entry `e` of `s`'s log had received at time `t` (arrivals at t count).
@@ -265,6 +296,28 @@ double computeDirectionBalance(const Results& r);
 // From the links' per-phase payload: empty without NICs or without named phases.
 std::optional<NicIncastResult> computeNicIncast(const Results& r);
 
+// Tensor-parallel layers (seed 002 §V-A): per-layer time and sub-layers L1-L4 (0: not run).
+struct TpResults {
+  std::string scheme, model;
+  Time layer = 0;                 // makespan / layers
+  std::array<Time, 4> sublayer{};  // L1..L4: first GEMM-RS start to last AG-GEMM end, mean
+};
+
+// CAIS request merging in the switches (seed 002; specs/cais.md §2.13 defines them).
+struct CaisResults {
+  double merge_success_rate = 0;     // hits / (mergeable requests - distinct (block, type) sets)
+  std::int64_t requests = 0;         // ld.cais + red.cais that reached a merge unit
+  std::int64_t hits = 0, bypasses = 0, evictions = 0, timeouts = 0, partial_flushes = 0;
+  double arrival_skew_ns_mean = 0;   // per (block, type): latest minus earliest arrival
+  std::int64_t peak_table_bytes_per_port = 0;  // max over merge units of peak entries x entry bytes
+  // Workload's own checks (brute-force counts at the homes and requesters).
+  std::int64_t blocks = 0;                 // output blocks of reductions
+  std::int64_t blocks_complete = 0;        // whose contribution counts summed to exactly N-1
+  std::int64_t blocks_overfilled = 0;      // whose counts exceeded N-1 (must stay 0)
+  std::int64_t load_requests = 0, load_responses = 0;  // ld.cais sent / answered
+  std::int64_t duplicate_responses = 0;    // a second answer to one request (must stay 0)
+};
+
 struct Results {
   std::string scenario;  // scenario name
   std::uint64_t seed = 0;
@@ -340,6 +393,9 @@ struct Results {
   std::int64_t reduction_hits = 0, reduction_lookups = 0;  // over all switches
 
   std::optional<HybridEpResults> hybridep;  // cross_dc_moe
+  // CAIS (seed 002): merge units over all switches; set when any saw ld.cais/red.cais.
+  std::optional<CaisResults> cais;
+  std::optional<TpResults> tp;  // tp_layer workloads
 };
 
 }  // namespace fl

@@ -19,10 +19,15 @@ template <class Ar> void fields(Ar& a, NicIncastResult& v) { a(v.max_bytes, v.ph
 template <class Ar> void fields(Ar& a, ReductionPortResult& v) {
   a(v.port, v.peer, v.entries, v.evictions, v.peak_entries, v.evictions_total);
 }
+template <class Ar> void fields(Ar& a, MergePortResult& v) {
+  a(v.port, v.peer, v.entries, v.peak_entries, v.loads, v.reductions, v.hits, v.bypasses, v.evictions, v.timeouts,
+    v.partial_flushes);
+}
 template <class Ar> void fields(Ar& a, SwitchResult& v) {
   a(v.id, v.node, v.packets_forwarded, v.multicast_replicas, v.reductions, v.reduction_contributions, v.evictions,
     v.peak_reduction_entries, v.peak_reduction_bytes, v.max_buffer_flits, v.reduction_buffer_hit_rate,
-    v.reduction_ports, v.entry_log, v.entry_arrivals, v.entry_log_truncated);
+    v.reduction_ports, v.entry_log, v.entry_arrivals, v.entry_log_truncated, v.merge_ports, v.merge_log,
+    v.merge_log_truncated);
 }
 template <class Ar> void fields(Ar& a, EndpointResult& v) { a(v.id, v.al_tlb_hits, v.al_tlb_misses, v.al_blocks_allocated); }
 template <class Ar> void fields(Ar& a, LatencyStats& v) {
@@ -50,6 +55,12 @@ template <class Ar> void fields(Ar& a, HybridEpResults& v) {
   a(v.scheme, v.levels, v.model_lat_ns, v.model_ep_lat_ns, v.curve, v.a2a_pairs, v.ag_pairs, v.a2a_bytes, v.ag_bytes,
     v.flows, v.timeline);
 }
+template <class Ar> void fields(Ar& a, TpResults& v) { a(v.scheme, v.model, v.layer, v.sublayer); }
+template <class Ar> void fields(Ar& a, CaisResults& v) {
+  a(v.merge_success_rate, v.requests, v.hits, v.bypasses, v.evictions, v.timeouts, v.partial_flushes,
+    v.arrival_skew_ns_mean, v.peak_table_bytes_per_port, v.blocks, v.blocks_complete, v.blocks_overfilled,
+    v.load_requests, v.load_responses, v.duplicate_responses);
+}
 template <class Ar> void fields(Ar& a, Results& v) {
   a(v.scenario, v.seed, v.threads, v.partitions, v.events, v.packets, v.packet_hops, v.wall_seconds, v.sim_time,
     v.cancelled, v.time_limit_reached, v.makespan, v.phases, v.payload_bytes, v.wire_bytes, v.uplink_bytes,
@@ -58,20 +69,24 @@ template <class Ar> void fields(Ar& a, Results& v) {
     v.accepted_GBps, v.breakdown, v.moe, v.pipeline, v.memory, v.direction_balance, v.traffic_phases, v.nic_incast,
     v.packets_injected, v.packets_consumed, v.packets_created_in_switches, v.packets_consumed_in_switches,
     v.packets_in_flight, v.buffer_overflows, v.agents_unfinished, v.peak_live_packets, v.reduction_hits,
-    v.reduction_lookups, v.hybridep);
+    v.reduction_lookups, v.hybridep, v.cais, v.tp);
 }
 
 // A struct that gains a field changes its size: update its field list above, then the
-// size here. (Plain records, PipelineTask and ReductionEntryRecord, are copied whole.)
+// size here. (Plain records, PipelineTask, ReductionEntryRecord and MergeEntryRecord, are copied whole.)
 static_assert(sizeof(LinkDirectionResult) == 272, "LinkDirectionResult changed: update results_codec.cpp");
-static_assert(sizeof(SwitchResult) == 192, "SwitchResult changed: update results_codec.cpp");
+static_assert(sizeof(SwitchResult) == 248, "SwitchResult changed: update results_codec.cpp");
 static_assert(sizeof(PipelineResults) == 256, "PipelineResults changed: update results_codec.cpp");
 static_assert(sizeof(MoeResults) == 120, "MoeResults changed: update results_codec.cpp");
 static_assert(sizeof(HybridEpResults) == 160, "HybridEpResults changed: update results_codec.cpp");
-static_assert(sizeof(Results) == 1304, "Results changed: update results_codec.cpp");
+static_assert(sizeof(CaisResults) == 120, "CaisResults changed: update results_codec.cpp");
+static_assert(sizeof(TpResults) == 104, "TpResults changed: update results_codec.cpp");
+static_assert(sizeof(MergePortResult) == 152, "MergePortResult changed: update results_codec.cpp");
+static_assert(sizeof(Results) == 1544, "Results changed: update results_codec.cpp");
 
 template <class T> constexpr bool kPlain = std::is_arithmetic_v<T> || std::is_enum_v<T> ||
-                                           std::is_same_v<T, PipelineTask> || std::is_same_v<T, ReductionEntryRecord>;
+                                           std::is_same_v<T, PipelineTask> || std::is_same_v<T, ReductionEntryRecord> ||
+                                           std::is_same_v<T, MergeEntryRecord>;
 
 struct Writer {
   std::string out;

@@ -80,11 +80,16 @@ struct NetworkSpec {
   double reduction_throughput = 0;            // bytes/s of operands per switch chip; 0 = unlimited
   int outstanding_requests = 1024;            // per endpoint: reads/acked writes in flight
   bool acknowledged_writes = false;           // posted (false) or acknowledged stores/reductions
+  // CAIS merge units, one per GPU-facing switch port (seed 002 §IV-A; specs/cais.md §2.2)
+  std::int64_t merge_table = 40 * 1024;       // bytes per port (320 entries of 128 B); 0 = unbounded
+  Time merge_timeout = 10 * kMicrosecond;     // idle time before an entry is evicted; 0 = none
+  int merge_records = 16;                     // deferred requesters one Load-Wait entry holds
+  bool merging = true;                        // false: ld.cais/red.cais pass unmerged
   bool operator==(const NetworkSpec&) const = default;
 };
 
 enum class CollectiveOp { P2P, AllReduce, ReduceScatter, AllGather, AllToAll, AllToAllV };
-enum class CollectiveAlgorithm { Ring, Nvls, Direct };
+enum class CollectiveAlgorithm { Ring, Nvls, Direct, Cais };
 
 struct CollectiveSpec {
   CollectiveOp op = CollectiveOp::AllReduce;
@@ -96,6 +101,7 @@ struct CollectiveSpec {
   // all_to_all_v: bytes from GPU i to GPU j; empty = derived from `skew`.
   std::vector<std::vector<std::int64_t>> matrix;
   double skew = 0;  // all_to_all_v without a matrix: Zipf exponent of per-pair sizes
+  Time stagger = 0;  // cais: GPUs N/2..N-1 start this much later (two-cohort drift)
   bool operator==(const CollectiveSpec&) const = default;
 };
 
@@ -171,7 +177,24 @@ struct XdcSpec {
   bool operator==(const XdcSpec&) const = default;
 };
 
-enum class WorkloadKind { Collective, Traffic, MoeLayer, CrossDcMoe };
+enum class TpPhase { Inference, Training };
+
+// Transformer layers under tensor parallelism over every GPU (seed 002 §IV-B, Table I).
+// workload.tp.model fills hidden, ffn_hidden, heads, seq_len and batch (core/tp/tp_model.cpp);
+// explicit keys win. Defaults: LLaMA-7B as Table I runs it (half-scale, 66 SMs).
+struct TpSpec {
+  std::string model = "llama-7b";
+  int hidden = 4096;
+  int ffn_hidden = 11264;
+  int heads = 32;
+  int seq_len = 3072;
+  int batch = 3;
+  TpPhase phase = TpPhase::Inference;
+  int layers = 2;  // specs/cais.md §1.2 [D]: 2, so that L2 (FFN2 -> next layer's QKV) exists
+  bool operator==(const TpSpec&) const = default;
+};
+
+enum class WorkloadKind { Collective, Traffic, MoeLayer, CrossDcMoe, TpLayer };
 
 struct WorkloadSpec {
   WorkloadKind kind = WorkloadKind::Collective;
@@ -179,6 +202,7 @@ struct WorkloadSpec {
   TrafficSpec traffic;
   MoeSpec moe;
   XdcSpec xdc;
+  TpSpec tp;
   bool operator==(const WorkloadSpec&) const = default;
 };
 
@@ -234,6 +258,8 @@ struct HybridSpec {
   bool fusion = true;             // SREncode fused into the optimizer step, SRDecode into the GEMMs
   bool operator==(const HybridSpec&) const = default;
 };
+// How a tp_layer communicates (seed 002 §IV-C, §V): NVLS baselines and CAIS.
+enum class TpScheme { TpNvls, SpNvls, CaisBase };
 
 struct SchemeSpec {
   MoeCommunication communication = MoeCommunication::DeepEp;
@@ -249,6 +275,7 @@ struct SchemeSpec {
   StragglerSpec stragglers;
   XdcScheme ep = XdcScheme::Hybrid;
   HybridSpec hybrid;
+  TpScheme tp = TpScheme::CaisBase;
   bool operator==(const SchemeSpec&) const = default;
 };
 

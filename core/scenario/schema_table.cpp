@@ -164,6 +164,20 @@ std::vector<ParamSpec> build() {
                       "per endpoint: reads and acknowledged writes in flight"));
   t.push_back(boolean("network.acknowledged_writes", FIELD(network.acknowledged_writes),
                       "acknowledged (true) or posted (false) stores and reductions"));
+  t.push_back(zeroMeans(quantity("network.switch.merge_table", Q::Bytes, FIELD(network.merge_table), kNonNegative,
+                                 "CAIS merging table per GPU-facing switch port (entries of network.packet_payload)",
+                                 "seed 002 §IV-A: 40 KB, 320 entries per port"),
+                        "unbounded"));
+  t.push_back(zeroMeans(quantity("network.switch.merge_timeout", Q::Time, FIELD(network.merge_timeout), kNonNegative,
+                                 "CAIS: an entry idle this long is evicted by its state's rule",
+                                 "our choice (specs/cais.md §1.1: seed 002 gives none): above the coordinated "
+                                 "3 us skew, below the uncoordinated 35 us"),
+                        "none"));
+  t.push_back(integer("network.switch.merge_records", FIELD(network.merge_records), {1, 16},
+                      "CAIS: deferred requesters a Load-Wait entry's 128 B content array records; more bypass",
+                      "our choice (specs/cais.md §2.2): 8 B records"));
+  t.push_back(boolean("network.switch.merging", FIELD(network.merging),
+                      "CAIS: merge ld.cais/red.cais in the switch (false: they pass as plain loads and writes)"));
 
   // --- gpu
   t.push_back(fillingPreset(

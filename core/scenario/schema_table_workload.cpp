@@ -8,6 +8,7 @@
 #include "pipeline/launch_baselines.h"
 #include "scenario/did_you_mean.h"
 #include "scenario/schema_builders.h"
+#include "tp/tp_model.h"
 
 namespace fl::schema_build {
 namespace {
@@ -84,17 +85,21 @@ void addWorkloadSchemeRunKeys(std::vector<ParamSpec>& t) {
   // --- workload
   t.push_back(choice<WorkloadKind>("workload.kind", FIELD(workload.kind),
       {{"collective", WorkloadKind::Collective}, {"traffic", WorkloadKind::Traffic}, {"moe_layer", WorkloadKind::MoeLayer},
-       {"cross_dc_moe", WorkloadKind::CrossDcMoe}},
-      "one collective operation, synthetic traffic at a given load, one MoE layer under expert parallelism, or "
-      "an MoE training iteration across datacenters (HybridEP)"));
+       {"cross_dc_moe", WorkloadKind::CrossDcMoe},
+       {"tp_layer", WorkloadKind::TpLayer}},
+      "one collective operation, synthetic traffic at a given load, one MoE layer under expert parallelism, "
+      "an MoE training iteration across datacenters (HybridEP, seed 004), or transformer layers under tensor "
+      "parallelism over every GPU (CAIS, seed 002)"));
   t.push_back(choice<CollectiveOp>("workload.collective.op", FIELD(workload.collective.op),
       {{"p2p", CollectiveOp::P2P}, {"all_reduce", CollectiveOp::AllReduce},
        {"reduce_scatter", CollectiveOp::ReduceScatter}, {"all_gather", CollectiveOp::AllGather},
        {"all_to_all", CollectiveOp::AllToAll}, {"all_to_all_v", CollectiveOp::AllToAllV}},
       "collective operation"));
   t.push_back(choice<CollectiveAlgorithm>("workload.collective.algorithm", FIELD(workload.collective.algorithm),
-      {{"ring", CollectiveAlgorithm::Ring}, {"nvls", CollectiveAlgorithm::Nvls}, {"direct", CollectiveAlgorithm::Direct}},
-      "ring and nvls: all_reduce, reduce_scatter, all_gather (nvls on nvswitch only); direct: p2p, all_to_all(_v)",
+      {{"ring", CollectiveAlgorithm::Ring}, {"nvls", CollectiveAlgorithm::Nvls}, {"direct", CollectiveAlgorithm::Direct},
+       {"cais", CollectiveAlgorithm::Cais}},
+      "ring and nvls: all_reduce, reduce_scatter, all_gather (nvls on nvswitch only); direct: p2p, all_to_all(_v); "
+      "cais: reduce_scatter (red.cais) and all_gather (ld.cais) merged in the switches (nvswitch only, seed 002)",
       "hardware.md: NVLS programming model"));
   t.push_back(quantity("workload.collective.size", Q::Bytes, FIELD(workload.collective.size), {1, 1e15},
                        "bytes per GPU, as nccl-tests' size", "hardware.md: Measured collective performance"));
@@ -103,6 +108,9 @@ void addWorkloadSchemeRunKeys(std::vector<ParamSpec>& t) {
                        "it returns and the next piece is requested, so both link directions stay busy",
                        "NCCL's NVLS chunks (128 KiB, hardware.md: NVLS programming model) x 8 in flight; with it a "
                        "DGX-H100 all-reduce reaches busbw ~510 GB/s at large sizes (measured ~480, hardware.md)"));
+  t.push_back(quantity("workload.collective.stagger", Q::Time, FIELD(workload.collective.stagger), kNonNegative,
+                       "cais: GPUs N/2..N-1 start this much later than the others (a two-cohort drift that "
+                       "fills the merge tables: specs/cais.md C8)"));
   t.push_back(integer("workload.collective.source", FIELD(workload.collective.source), {0, 1e9}, "p2p: sending endpoint"));
   t.push_back(integer("workload.collective.destination", FIELD(workload.collective.destination), {0, 1e9},
                       "p2p: receiving endpoint"));
@@ -188,6 +196,40 @@ void addWorkloadSchemeRunKeys(std::vector<ParamSpec>& t) {
                    "(0.5 to 2.5)", "seed 000 §VI-C3"));
   t.push_back(traceParam());
 
+  // --- workload.tp (seed 002 §IV-B)
+  {
+    t.push_back(fillingPreset(
+        "workload.tp.model", [] {
+          std::vector<std::string> m = {"custom"};
+          for (const std::string& n : tp::tpModelNames()) m.push_back(n);
+          return m;
+        }(),
+        "tp_layer: model filling hidden, ffn_hidden, heads, seq_len, batch and gpu.sms; explicit keys override it; "
+        "custom fills nothing",
+        "seed 002 Table I (already half-scale, 66 SMs) and Table II (full 132 / half 66 SMs)", FIELD(workload.tp.model),
+        [](const std::string& name, Scenario& s) { tp::applyTpModel(name, s.workload.tp, s.gpu); },
+        {"workload.tp.hidden", "workload.tp.ffn_hidden", "workload.tp.heads", "workload.tp.seq_len",
+         "workload.tp.batch", "gpu.sms"},
+        "custom"));
+  }
+  t.push_back(integer("workload.tp.hidden", FIELD(workload.tp.hidden), {1, 1'000'000},
+                      "tp_layer: hidden size h (a multiple of gpu.tile_n and of the GPU count)", "seed 002 Table I"));
+  t.push_back(integer("workload.tp.ffn_hidden", FIELD(workload.tp.ffn_hidden), {1, 10'000'000},
+                      "tp_layer: FFN size f (2-GEMM GELU FFN; f/N a multiple of gpu.tile_n)", "seed 002 Table I"));
+  t.push_back(integer("workload.tp.heads", FIELD(workload.tp.heads), {1, 100'000},
+                      "tp_layer: attention heads, split over the GPUs (a multiple of the GPU count)", "seed 002 Table I"));
+  t.push_back(integer("workload.tp.seq_len", FIELD(workload.tp.seq_len), {1, 10'000'000},
+                      "tp_layer: sequence length s", "seed 002 Table I"));
+  t.push_back(integer("workload.tp.batch", FIELD(workload.tp.batch), {1, 1'000'000},
+                      "tp_layer: batch b; T = s x b tokens, T/N rows per GPU a multiple of gpu.tile_m",
+                      "seed 002 Table I"));
+  t.push_back(choice<TpPhase>("workload.tp.phase", FIELD(workload.tp.phase),
+      {{"inference", TpPhase::Inference}, {"training", TpPhase::Training}},
+      "tp_layer: inference = prefill forward only; training = forward and backward", "seed 002 §IV-B"));
+  t.push_back(integer("workload.tp.layers", FIELD(workload.tp.layers), {1, 1000},
+                      "tp_layer: identical layers run back to back",
+                      "our choice (specs/cais.md §1.2): 2, so that L2 (FFN2 -> next layer's QKV) exists"));
+
   // --- scheme
   t.push_back(choice<MoeCommunication>("scheme.communication", FIELD(scheme.communication),
       {{"deepep", MoeCommunication::DeepEp}, {"nvls_static", MoeCommunication::NvlsStatic},
@@ -228,6 +270,12 @@ void addWorkloadSchemeRunKeys(std::vector<ParamSpec>& t) {
               "unconfirmed: seed 000 §V-A gives a 32-entry MultimemQ and acknowledged stores (§IV-B2); "
               "4 tokens (28 KiB of FP8 tokens) per SM, as for ld_reduce_in_flight"),
       "no limit"));
+  t.push_back(choice<TpScheme>("scheme.tp", FIELD(scheme.tp),
+      {{"tp_nvls", TpScheme::TpNvls}, {"sp_nvls", TpScheme::SpNvls}, {"cais_base", TpScheme::CaisBase}},
+      "tp_layer: tp_nvls = all-reduce as a separate NVLS kernel (ld_reduce then multimem.st) between GEMM kernels, "
+      "barriers around it; sp_nvls = reduce-scatter, LN on T/N rows, all-gather, each its own kernel; cais_base = "
+      "GEMM thread blocks push red.cais and load ld.cais, merged in the switches, kernel-level dependencies",
+      "seed 002 §IV-C, §V-A1"));
   t.push_back(integer("scheme.comm_sms", FIELD(scheme.comm_sms), {1, 100'000},
                       "sequential, overlap: SMs the dispatch and combine kernels occupy (the rest idle meanwhile)",
                       "deepseek-ai/DeepEP Buffer.num_sms default (20)"));

@@ -154,6 +154,16 @@ void checkCollective(const Scenario& s, const Checker& c) {
                "op all_reduce, reduce_scatter or all_gather for this algorithm", "op " + op,
                "use algorithm: direct for p2p, all_to_all and all_to_all_v");
       break;
+    case CollectiveAlgorithm::Cais:
+      if (s.topology.kind != TopologyKind::NvSwitch)
+        c.fail({"workload.collective.algorithm", "topology.kind"}, "topology.kind nvswitch for algorithm cais",
+               "a " + std::string(s.topology.kind == TopologyKind::Mesh ? "mesh" : "hierarchy"),
+               "ld.cais and red.cais merge inside NVSwitch chips");
+      if (w.op != CollectiveOp::ReduceScatter && w.op != CollectiveOp::AllGather)
+        c.fail({"workload.collective.op", "workload.collective.algorithm"},
+               "op reduce_scatter or all_gather for algorithm cais", "op " + op,
+               "cais reduces with red.cais and gathers with ld.cais; an all-reduce is the two in turn");
+      break;
     case CollectiveAlgorithm::Direct:
       if (reduceFamily)
         c.fail({"workload.collective.algorithm", "workload.collective.op"},
@@ -227,6 +237,45 @@ void checkScheme(const Scenario& s, const Checker& c) {
     c.fail({"gpu.sm_comm_bandwidth"}, "0 B/s (no limit) or at least 1 MB/s", formatQuantity(bw, QuantityKind::Bandwidth));
   if (k.persistent.task_n > 0 && sms < 2 && k.fusion == MoeFusion::Persistent)
     c.fail({"gpu.sms", "scheme.fusion"}, "at least 2 SMs (one processor and the OS block)", str(sms));
+}
+
+// Tensor parallelism over every GPU: the TP degree N is the GPU count, so the model must
+// split N ways (heads, FFN, rows per GPU in whole tiles) and blocks must tile the tiles.
+void checkTp(const Scenario& s, const Checker& c) {
+  const TpSpec& t = s.workload.tp;
+  const std::int64_t n = endpoints64(s.topology);
+  if (s.topology.kind != TopologyKind::NvSwitch)
+    c.fail({"workload.kind", "topology.kind"}, "topology.kind nvswitch for tp_layer",
+           "a " + std::string(s.topology.kind == TopologyKind::Mesh ? "mesh" : "hierarchy"),
+           "its schemes use NVLS and CAIS inside NVSwitch chips");
+  if (n < 2) c.fail({"topology.gpus"}, "at least 2 GPUs for tensor parallelism", str(n));
+  if (t.heads % n != 0)
+    c.fail({"workload.tp.heads", "topology.gpus", "workload.tp.model"},
+           "heads divisible by the TP degree (" + str(n) + " GPUs)", str(t.heads) + " heads",
+           "the TP degree is the topology's GPU count");
+  if (t.ffn_hidden % n != 0)
+    c.fail({"workload.tp.ffn_hidden", "topology.gpus", "workload.tp.model"},
+           "ffn_hidden divisible by the TP degree (" + str(n) + " GPUs)", str(t.ffn_hidden));
+  if (t.hidden % s.gpu.tile_n != 0 || t.hidden % n != 0)
+    c.fail({"workload.tp.hidden", "gpu.tile_n", "topology.gpus", "workload.tp.model"},
+           "hidden a multiple of gpu.tile_n (" + str(s.gpu.tile_n) + ") and of the " + str(n) + " GPUs",
+           str(t.hidden));
+  const std::int64_t tokens = std::int64_t(t.seq_len) * t.batch;
+  if (tokens % (n * s.gpu.tile_m) != 0)
+    c.fail({"workload.tp.batch", "workload.tp.seq_len", "gpu.tile_m", "topology.gpus", "workload.tp.model"},
+           "seq_len x batch a multiple of GPUs x gpu.tile_m (" + str(n * s.gpu.tile_m) + ")", str(tokens) + " tokens",
+           "each GPU owns whole row blocks of the sequence");
+  const std::int64_t tile = std::int64_t(s.gpu.tile_m) * s.gpu.tile_n * 2;
+  if (tile % s.network.packet_payload != 0)
+    c.fail({"network.packet_payload", "gpu.tile_m", "gpu.tile_n"},
+           "a packet payload dividing one BF16 output tile (" + formatBytes(tile) + ")",
+           formatBytes(s.network.packet_payload));
+  const std::int64_t blocks = tokens * t.hidden * 2 / std::max<std::int64_t>(1, s.network.packet_payload);
+  const std::int64_t junctions = std::int64_t(t.layers) * (t.phase == TpPhase::Training ? 4 : 2);
+  if (blocks * junctions >= (std::int64_t(1) << 32))
+    c.fail({"workload.tp.layers", "workload.tp.seq_len", "network.packet_payload"},
+           "fewer than 2^32 blocks addressed in one run (layers x junctions x tokens x hidden x 2 B / packet payload)",
+           str(blocks * junctions));
 }
 
 void checkMoe(const Scenario& s, const Checker& c) {
@@ -367,6 +416,7 @@ void validateScenario(const Scenario& s, const ExplicitKeyPredicate& isExplicit)
     case WorkloadKind::Traffic: checkTraffic(s, c); break;
     case WorkloadKind::MoeLayer: checkMoe(s, c); break;
     case WorkloadKind::CrossDcMoe: checkCrossDc(s, c); break;
+    case WorkloadKind::TpLayer: checkTp(s, c); break;
   }
   if (s.run.bin <= 0) c.fail({"run.bin"}, "a bin width greater than 0 ns", formatTime(s.run.bin));
 }

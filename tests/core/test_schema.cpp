@@ -81,7 +81,12 @@ void TestSchema::contractKeys() {
       "workload.xdc.model", "workload.xdc.hidden", "workload.xdc.experts", "workload.xdc.expert_bytes",
       "workload.xdc.top_k", "workload.xdc.tokens", "workload.xdc.data_bytes", "workload.xdc.layers",
       "workload.xdc.pre_expert_ns", "scheme.ep", "scheme.hybrid.domains", "scheme.hybrid.compression_ratio",
-      "scheme.hybrid.fusion"};
+      "scheme.hybrid.fusion",
+      // CAIS merge units and tensor-parallel layers (core/network/merge_unit, core/tp)
+      "network.switch.merge_table", "network.switch.merge_timeout", "network.switch.merge_records",
+      "network.switch.merging", "workload.collective.stagger", "workload.tp.model", "workload.tp.hidden",
+      "workload.tp.ffn_hidden", "workload.tp.heads", "workload.tp.seq_len", "workload.tp.batch", "workload.tp.phase",
+      "workload.tp.layers", "scheme.tp"};
   for (const char* k : keys) QVERIFY2(fl::findParam(k), k);
   QCOMPARE(fl::schema().size(), std::size(keys));  // and nothing else
   for (const fl::ParamSpec& p : fl::schema()) QVERIFY2(!p.doc.empty() && !p.type.empty(), p.path.c_str());
@@ -189,7 +194,7 @@ void TestSchema::setValueErrors_data() {
   QTest::newRow("bare number") << "topology.link.bandwidth" << "450" << "topology.link.bandwidth"
                                << "(add a unit: '450 GB/s'?)";
   QTest::newRow("enum typo") << "workload.collective.algorithm" << "nvsl" << "workload.collective.algorithm"
-                             << "expected one of ring, nvls, direct, found 'nvsl' (did you mean 'nvls'?)";
+                             << "expected one of ring, nvls, direct, cais, found 'nvsl' (did you mean 'nvls'?)";
   QTest::newRow("unknown key") << "topology.bandwith" << "1 GB/s" << "topology.bandwith"
                                << "did you mean 'topology.link.bandwidth'?";
   QTest::newRow("list element") << "workload.traffic.hotspots" << "[0, x]" << "workload.traffic.hotspots[1]"

@@ -1,0 +1,262 @@
+#include "network/merge_unit.h"
+
+#include <algorithm>
+
+namespace fl::net {
+
+MergeUnit::Entry* MergeUnit::find(std::uint64_t key) {
+  const std::uint32_t* n = index_.find(key);
+  return n == nullptr ? nullptr : &entries_[*n];
+}
+
+void MergeUnit::unlink(std::uint32_t n) {
+  Entry& e = entries_[n];
+  if (!e.inLru) return;
+  const Link& l = links_[n];
+  (l.prev == kNone ? oldest_ : links_[l.prev].next) = l.next;
+  (l.next == kNone ? newest_ : links_[l.next].prev) = l.prev;
+  e.inLru = false;
+}
+
+void MergeUnit::linkNewest(std::uint32_t n) {
+  links_[n] = Link{newest_, kNone};
+  (newest_ == kNone ? oldest_ : links_[newest_].next) = n;
+  newest_ = n;
+  entries_[n].inLru = true;
+}
+
+void MergeUnit::touch(std::uint32_t n, Time now) {
+  Entry& e = entries_[n];
+  e.lastAccess = now;
+  if (!e.inLru || n == newest_) return;  // an evict-on-fill entry is no longer a candidate
+  unlink(n);
+  linkNewest(n);
+}
+
+void MergeUnit::noteOccupancy(Time now) {
+  stats_.peakEntries = std::max(stats_.peakEntries, entries());
+  if (bin_ <= 0) return;
+  const auto b = static_cast<std::int32_t>(now / bin_);
+  if (b != currentBin_) {  // the previous bin's peak is already in the series
+    currentBin_ = b;
+    binPeak_ = 0;
+  }
+  binPeak_ = std::max(binPeak_, entries());
+  // Kept current in place, so the series is complete whenever it is read.
+  if (!occupancy_.bins.empty() && occupancy_.bins.back() == b) occupancy_.bytes.back() = binPeak_;
+  else if (binPeak_ > 0) occupancy_.add(b, binPeak_);
+}
+
+// The arrival skew of a (block, type) set: latest minus earliest arrival, whatever became
+// of the merge, filed once all `expected` requests have been seen.
+void MergeUnit::noteArrival(std::uint64_t key, std::uint16_t expected, std::uint16_t n, Time now) {
+  bool inserted = false;
+  Arrivals& a = arrivals_.findOrInsert(key, Arrivals{now, 0}, inserted);
+  if (inserted) ++stats_.sessions;
+  a.seen = static_cast<std::uint16_t>(a.seen + n);
+  if (a.seen < expected) return;
+  stats_.skewSumPs += static_cast<double>(now - a.first);
+  ++stats_.skewCount;
+  arrivals_.erase(key);
+}
+
+void MergeUnit::free(std::uint32_t n, Time now, MergeEndReason why) {
+  Entry& e = entries_[n];
+  unlink(n);
+  index_.erase(e.key);
+  links_[n].next = free_;
+  free_ = n;
+  if (bin_ > 0) {
+    if (log_.size() < kEntryLogLimit) {
+      MergeEntryRecord r;
+      r.port = port_;
+      r.block = e.block;
+      r.load = e.state != MergeState::Reduction;
+      r.start = e.allocated;
+      r.end = now;
+      r.arrived = e.count;
+      r.expected = e.expected;
+      r.reason = why;
+      r.waiting = e.state == MergeState::LoadWait;
+      log_.push_back(r);
+    } else {
+      logTruncated_ = true;
+    }
+  }
+  noteOccupancy(now);
+}
+
+bool MergeUnit::evict(std::uint32_t n, Time now, std::vector<MergeFlush>& flushes, MergeEndReason why) {
+  Entry& e = entries_[n];
+  switch (e.state) {
+    case MergeState::LoadWait:  // cannot go: it owes its requesters the data
+      e.evictOnFill = true;
+      unlink(n);
+      return false;
+    case MergeState::Reduction:
+      flushes.push_back({e.block, e.bytes, e.contributions, e.tag, e.phase});
+      ++stats_.partialFlushes;
+      break;
+    case MergeState::LoadReady:  // only a copy: later requesters re-fetch
+      break;
+  }
+  free(n, now, why);
+  return true;
+}
+
+std::uint32_t MergeUnit::allocate(std::uint64_t key, Time now, std::vector<MergeFlush>& flushes) {
+  if (full()) {
+    if (oldest_ == kNone) return kNone;  // every entry waits for its fill
+    const std::uint32_t victim = oldest_;
+    ++stats_.evictions;
+    if (!evict(victim, now, flushes, MergeEndReason::Evicted)) return kNone;
+  }
+  std::uint32_t n = free_;
+  if (n != kNone) {
+    free_ = links_[n].next;
+  } else {
+    n = static_cast<std::uint32_t>(entries_.size());
+    entries_.emplace_back();
+    links_.emplace_back();
+  }
+  Entry& e = entries_[n];
+  e = Entry{};
+  e.key = key;
+  e.allocated = e.lastAccess = now;
+  linkNewest(n);
+  index_[key] = n;
+  ++stats_.allocations;
+  noteOccupancy(now);
+  return n;
+}
+
+LoadOutcome MergeUnit::load(std::uint32_t block, std::int32_t requester, std::uint16_t expected, std::uint32_t bytes,
+                            std::uint64_t tag, std::uint8_t phase, Time now, std::vector<MergeFlush>& flushes) {
+  ++stats_.loads;
+  const std::uint64_t key = keyOf(block, true);
+  noteArrival(key, expected, 1, now);
+  const bool last = !arrivals_.contains(key);  // the set's last request: nothing more will hit
+  if (!params_.merging) {
+    ++stats_.bypasses;
+    return LoadOutcome::Bypass;
+  }
+  if (const std::uint32_t* slot = index_.find(key)) {
+    const std::uint32_t n = *slot;
+    Entry& e = entries_[n];
+    if (e.state == MergeState::LoadWait && e.deferred >= std::min(params_.records, kMaxRecords)) {
+      ++stats_.bypasses;  // the content array is full
+      return LoadOutcome::Bypass;
+    }
+    ++stats_.hits;
+    ++e.count;
+    e.allArrived = e.allArrived || last;
+    touch(n, now);
+    if (e.state == MergeState::LoadWait) {
+      e.requesters[e.deferred++] = requester;
+      return LoadOutcome::Deferred;
+    }
+    if (e.count >= e.expected || e.allArrived) {
+      ++stats_.completions;
+      free(n, now, MergeEndReason::Completed);
+    }
+    return LoadOutcome::Hit;
+  }
+  const std::uint32_t n = allocate(key, now, flushes);
+  if (n == kNone) {
+    ++stats_.bypasses;
+    return LoadOutcome::Bypass;
+  }
+  Entry& e = entries_[n];
+  e.block = block;
+  e.bytes = bytes;
+  e.tag = tag;
+  e.phase = phase;
+  e.state = MergeState::LoadWait;
+  e.count = 1;
+  e.expected = expected;
+  e.allArrived = last;
+  e.requesters[e.deferred++] = requester;
+  ++stats_.fetches;
+  return LoadOutcome::Fetch;
+}
+
+bool MergeUnit::fill(std::uint32_t block, Time now, std::vector<std::int32_t>& out) {
+  const std::uint64_t key = keyOf(block, true);
+  const std::uint32_t* slot = index_.find(key);
+  if (slot == nullptr) return false;
+  const std::uint32_t n = *slot;
+  Entry& e = entries_[n];
+  if (e.state != MergeState::LoadWait) return false;
+  out.insert(out.end(), e.requesters.begin(), e.requesters.begin() + e.deferred);
+  e.deferred = 0;
+  if (e.count >= e.expected || e.allArrived) {  // the last request arrived while it waited
+    ++stats_.completions;
+    free(n, now, MergeEndReason::Completed);
+  } else if (e.evictOnFill) {
+    free(n, now, MergeEndReason::EvictedOnFill);
+  } else {
+    e.state = MergeState::LoadReady;
+    touch(n, now);
+  }
+  return true;
+}
+
+ReduceOutcome MergeUnit::reduce(std::uint32_t block, std::uint16_t contributions, std::uint16_t expected,
+                                std::uint32_t bytes, std::uint64_t tag, std::uint8_t phase, Time now,
+                                std::vector<MergeFlush>& flushes, MergeFlush& complete) {
+  ++stats_.reductions;
+  const std::uint64_t key = keyOf(block, false);
+  noteArrival(key, expected, contributions, now);
+  if (!params_.merging) {
+    ++stats_.bypasses;
+    return ReduceOutcome::Bypass;
+  }
+  std::uint32_t n = kNone;
+  if (const std::uint32_t* slot = index_.find(key)) {
+    n = *slot;
+    ++stats_.hits;
+    touch(n, now);
+  } else {
+    n = allocate(key, now, flushes);
+    if (n == kNone) {
+      ++stats_.bypasses;
+      return ReduceOutcome::Bypass;
+    }
+    Entry& e = entries_[n];
+    e.block = block;
+    e.bytes = bytes;
+    e.tag = tag;
+    e.phase = phase;
+    e.state = MergeState::Reduction;
+    e.expected = expected;
+  }
+  Entry& e = entries_[n];
+  e.count = static_cast<std::uint16_t>(e.count + 1);
+  e.contributions = static_cast<std::uint16_t>(e.contributions + contributions);
+  // A flushed partial lowers what the rest of the set can bring: complete on Expected
+  // operands summed here or on the set's last arrival, whichever the entry sees.
+  if (e.contributions < e.expected) {
+    const Arrivals* a = arrivals_.find(key);
+    if (a != nullptr) return ReduceOutcome::Absorbed;
+  }
+  complete = {e.block, e.bytes, e.contributions, e.tag, e.phase};
+  ++stats_.completions;
+  free(n, now, MergeEndReason::Completed);
+  return ReduceOutcome::Complete;
+}
+
+Time MergeUnit::nextDeadline() const {
+  if (params_.timeout <= 0 || oldest_ == kNone) return -1;
+  return entries_[oldest_].lastAccess + params_.timeout;
+}
+
+Time MergeUnit::expire(Time now, std::vector<MergeFlush>& flushes) {
+  if (params_.timeout <= 0) return -1;
+  while (oldest_ != kNone && entries_[oldest_].lastAccess + params_.timeout <= now) {
+    ++stats_.timeouts;
+    evict(oldest_, now, flushes, MergeEndReason::TimedOut);
+  }
+  return nextDeadline();
+}
+
+}  // namespace fl::net

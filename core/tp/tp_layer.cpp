@@ -1,0 +1,80 @@
+#include "tp/tp_layer.h"
+
+#include <algorithm>
+
+#include "scenario/schema.h"
+#include "tp/tp_agent.h"
+
+namespace fl::tp {
+namespace {
+
+class TpLayer : public work::Workload {
+ public:
+  TpLayer(const Scenario& s, net::Network& net) : map_(net), spec_(s) {
+    shared_.plan = planTpLayers(s.workload.tp, net.endpointCount());
+    shared_.scheme = s.scheme.tp;
+    shared_.gpu = gpuSpecFor(s.gpu);
+    shared_.sms = s.gpu.sms;
+    shared_.tileM = s.gpu.tile_m;
+    shared_.tileN = s.gpu.tile_n;
+    shared_.payload = net.config().packetPayload;
+    shared_.nvlsWindow = s.workload.collective.nvls_window;
+    shared_.group = net.addGroup(net.topology().endpoints());
+    for (int g = 0; g < net.endpointCount(); ++g) shared_.homes.push_back(net.endpoint(g).node());
+    shared_.map = &map_;
+    shared_.drift = s.scheme.stragglers;
+    shared_.seed = s.run.seed;
+    shared_.blocksPerTensor =
+        static_cast<std::uint32_t>(shared_.plan.tokens * shared_.plan.hidden * 2 / shared_.payload);
+  }
+  void build(net::Network& net, Simulator& sim) {
+    int rank = 0;
+    createAgents(net, sim, [&](net::EndpointNode& ep) { return std::make_unique<TpAgent>(ep, shared_, rank++); });
+  }
+
+  // Sub-layer Lk: from the first GPU starting its GEMM-RS to the last finishing its
+  // AG-GEMM, averaged over the junctions of that kind.
+  void finish(Results& r) const override {
+    Workload::finish(r);
+    TpResults t;
+    t.scheme = getValue(spec_, "scheme.tp");
+    t.model = spec_.workload.tp.model;
+    const Time span = makespan();
+    t.layer = span / std::max(1, spec_.workload.tp.layers);
+    std::array<double, 4> sum{};
+    std::array<int, 4> count{};
+    for (std::size_t j = 0, k = 0; k < shared_.plan.stages.size(); ++k) {
+      const Stage& st = shared_.plan.stages[k];
+      if (st.kind != StageKind::Junction) continue;
+      Time first = -1, last = -1;
+      for (const auto& a : agents_) {
+        const JunctionSpan& s = static_cast<const TpAgent&>(*a).spans()[j];
+        if (s.start < 0 || s.end < 0) continue;
+        first = first < 0 ? s.start : std::min(first, s.start);
+        last = std::max(last, s.end);
+      }
+      ++j;
+      if (st.sublayer < 1 || first < 0) continue;
+      sum[static_cast<std::size_t>(st.sublayer - 1)] += static_cast<double>(last - first);
+      ++count[static_cast<std::size_t>(st.sublayer - 1)];
+    }
+    for (std::size_t i = 0; i < 4; ++i)
+      if (count[i] > 0) t.sublayer[i] = static_cast<Time>(sum[i] / count[i]);
+    r.tp = t;
+  }
+
+ private:
+  CaisAddressMap map_;
+  Scenario spec_;
+  TpShared shared_;
+};
+
+}  // namespace
+
+std::unique_ptr<work::Workload> makeTpLayer(const Scenario& s, net::Network& net, Simulator& sim) {
+  auto w = std::make_unique<TpLayer>(s, net);
+  w->build(net, sim);
+  return w;
+}
+
+}  // namespace fl::tp
