@@ -15,11 +15,7 @@ bool Component::isLocal(ComponentId target) const { return partition_->owns(targ
 
 void Component::postRemote(const Event& e, const void* payload, std::uint32_t size) {
   if (size > kMaxCrossPayload) throw std::logic_error("cross-partition payload too large");
-  CrossEvent ce;
-  ce.event = e;
-  ce.payloadSize = size;
-  if (size > 0) std::memcpy(ce.payload.data(), payload, size);
-  partition_->post(ce);
+  partition_->post(e, payload, size);
 }
 
 }  // namespace fl

@@ -50,7 +50,7 @@ void NetworkNode::wire() {
 std::uint64_t NetworkNode::importPayload(const std::byte* data, std::uint32_t size) {
   Packet p;
   std::memcpy(&p, data, std::min<std::uint32_t>(size, sizeof(Packet)));
-  return pool().allocate(p);
+  return pool().adopt(p);  // lives on: not a new packet
 }
 
 // What handling `e` reads: the packet arriving or emitted and the port's state; then
@@ -102,7 +102,7 @@ Time NetworkNode::transmitDeferringFree(int port, PacketHandle h) {
   const Time when = o.peerIsEndpoint ? tailArrives : headArrives;
   if (scheduleWithPayload(when, o.peer, kArrive, static_cast<std::uint32_t>(o.peerPort), h, &p,
                           sizeof(Packet)))
-    pool().release(h);
+    pool().unpool(h);  // lives on in the peer's partition
   return end;
 }
 
