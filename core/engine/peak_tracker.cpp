@@ -6,59 +6,55 @@
 
 namespace fl {
 
-PeakTracker::PeakTracker(Simulator& sim) {
-  for (auto& logs : logs_) logs.resize(static_cast<std::size_t>(sim.partitionCount()));
+PeakTracker::PeakTracker(Simulator& sim, Time interval)
+    : interval_(std::max<Time>(1, interval)), lanes_(static_cast<std::size_t>(sim.partitionCount())) {
+  // Every partition samples up to its window's end, so that all hold the same instants
+  // when the window is summed (in the next one).
+  sim.addWindowEnd([this](const Partition& p, Time end) {
+    sampleBefore(lanes_[static_cast<std::size_t>(p.index())], p.windowParity(), end);
+  });
   sim.addWindowTask([this](std::int64_t window) {
-    if (window > 0) mergeWindow(window - 1);
+    if (window > 0) {
+      sumWindow(static_cast<int>((window - 1) & 1));
+      nextWindow_ = window;
+    }
   });
 }
 
-// A k-way merge by (time, order) through a heap of the logs' heads: every event's
-// changes are in one partition's log, so the merged sequence is the run's, and the
-// running count its single-partition value.
-void PeakTracker::mergeWindow(std::int64_t window) {
-  auto& logs = logs_[static_cast<std::size_t>(window & 1)];
-  struct Head {
-    Time time;
-    std::uint64_t order;
-    std::size_t log, at;
-  };
-  const auto later = [](const Head& a, const Head& b) {
-    return a.time != b.time ? a.time > b.time : a.order > b.order;
-  };
-  std::vector<Head> heap;
-  for (std::size_t i = 0; i < logs.size(); ++i)
-    if (!logs[i].empty()) heap.push_back({logs[i][0].time, logs[i][0].order, i, 0});
-  std::make_heap(heap.begin(), heap.end(), later);
-  while (!heap.empty()) {
-    std::pop_heap(heap.begin(), heap.end(), later);
-    Head& h = heap.back();
-    const std::vector<Change>& log = logs[h.log];
-    // Take this log's entries while they come before every other head.
-    const Head* rival = heap.size() > 1 ? &heap.front() : nullptr;
-    for (;;) {
-      const Change& c = log[h.at];
-      if (running_ + c.high > peak_) peak_ = running_ + c.high;
-      running_ += c.net;
-      if (++h.at == log.size()) break;
-      const Change& n = log[h.at];
-      if (rival && (n.time > rival->time || (n.time == rival->time && n.order > rival->order))) break;
-    }
-    if (h.at == log.size()) {
-      heap.pop_back();
-    } else {
-      h.time = log[h.at].time;
-      h.order = log[h.at].order;
-      std::push_heap(heap.begin(), heap.end(), later);
-    }
+void PeakTracker::sampleBefore(Lane& l, int parity, Time end) {
+  std::vector<std::int64_t>& s = l.samples[static_cast<std::size_t>(parity)];
+  while (l.nextAt < end) {
+    if (lanes_.size() == 1) peak_ = std::max(peak_, l.count);  // nothing to sum
+    else s.push_back(l.count);
+    ++l.nextK;
+    l.nextAt = static_cast<Time>(l.nextK) * interval_;
   }
-  for (auto& log : logs) log.clear();
-  nextWindow_ = window + 1;
 }
 
-void PeakTracker::mergeRest() {
-  mergeWindow(nextWindow_);
-  mergeWindow(nextWindow_);
+void PeakTracker::sumWindow(int parity) {
+  const auto p = static_cast<std::size_t>(parity);
+  std::size_t n = 0;
+  for (const Lane& l : lanes_) n = std::max(n, l.samples[p].size());
+  for (std::size_t j = 0; j < n; ++j) {
+    std::int64_t total = 0;
+    for (const Lane& l : lanes_) total += j < l.samples[p].size() ? l.samples[p][j] : l.count;
+    peak_ = std::max(peak_, total);
+  }
+  for (Lane& l : lanes_) l.samples[p].clear();
+}
+
+std::int64_t PeakTracker::peak() {
+  // After the run, the windows not summed yet (the last one, or two): older first.
+  sumWindow(static_cast<int>(nextWindow_ & 1));
+  sumWindow(static_cast<int>((nextWindow_ + 1) & 1));
+  nextWindow_ += 2;
+  return std::max(peak_, count());
+}
+
+std::int64_t PeakTracker::count() const {
+  std::int64_t total = 0;
+  for (const Lane& l : lanes_) total += l.count;
+  return total;
 }
 
 }  // namespace fl

@@ -97,6 +97,7 @@ EngineStats Simulator::run(Time limit, int threads, const std::atomic<bool>* can
       if (window > 0) p.takeIn(partitions_, window - 1);
       p.beginWindow(window);
       p.runUntil(end, INT64_MAX);
+      for (const auto& hook : windowEnds_) hook(p, end);
       nextOf[i] = p.nextTime();
     };
     // Window tasks first (index n + k): they are short and must not be left for last.

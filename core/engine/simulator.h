@@ -47,6 +47,8 @@ class Simulator {
   // wrote in the previous window (e.g. to merge per-partition figures in the run's
   // total order), never what they write in this one. The argument is the window index.
   void addWindowTask(std::function<void(std::int64_t window)> task) { windowTasks_.push_back(std::move(task)); }
+  // Called by each partition's own step (its thread) when it has run to the window's end.
+  void addWindowEnd(std::function<void(const Partition&, Time end)> hook) { windowEnds_.push_back(std::move(hook)); }
 
   // Runs until no events remain or simulated time reaches `limit`. `tick` is called
   // between batches of events (about every 64k events or every window) from the
@@ -65,6 +67,7 @@ class Simulator {
   std::uint64_t initialSequence_ = 0;
   std::int64_t window_ = 0;  // windows run so far: outbox parity
   std::vector<std::function<void(std::int64_t)>> windowTasks_;
+  std::vector<std::function<void(const Partition&, Time)>> windowEnds_;
 };
 
 }  // namespace fl

@@ -2,8 +2,8 @@
 // packet lives, so queues hold 4-byte handles instead of packets. The count of live
 // packets follows packets, not slots: a packet passed to another partition leaves its
 // slot here (unpool) and takes one there (adopt) without being born or dying, so the
-// sum over partitions is the single-partition count, and with a PeakTracker its peak is
-// too (the peak of each partition's count would depend on the partitioning).
+// sum over partitions is the single-partition count, and a PeakTracker samples it (the
+// sum of each partition's peak depended on the partitioning).
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -17,7 +17,7 @@ using PacketHandle = std::uint32_t;
 
 class PacketPool {
  public:
-  // Counts changes in the run's order through `tracker` (partitioned runs).
+  // Reports changes to `tracker` (its peak is the run's).
   void track(PeakTracker* tracker, const Partition* partition) {
     tracker_ = tracker;
     partition_ = partition;
@@ -55,7 +55,7 @@ class PacketPool {
     __builtin_prefetch(&slots_[h]);  // one cache line (Packet is 64 B aligned)
   }
   std::int64_t live() const { return live_; }
-  std::int64_t peak() const { return peak_; }  // untracked pools: this pool's own peak
+  std::int64_t peak() const { return peak_; }  // untracked pools (tests): this pool's own
 
  private:
   void count(int delta) {
