@@ -29,11 +29,14 @@ void Partition::post(const Event& e, const void* payload, std::uint32_t size) {
   Outbox& o = outboxes_[static_cast<std::size_t>(parity_)][static_cast<std::size_t>(partitionOf_[e.target])];
   Outbox::Entry& entry = o.entries.emplace_back();
   entry.event = e;
-  if (size > 0) {
+  if (size == kDirectPost) {
+    entry.payloadSize = size;
+  } else if (size > 0) {
     entry.payloadAt = static_cast<std::uint32_t>(o.bytes.size());
     entry.payloadSize = size;
-    o.bytes.resize(o.bytes.size() + ((size + 7) & ~std::uint32_t{7}));
-    std::memcpy(o.bytes.data() + entry.payloadAt, payload, size);
+    const auto* from = static_cast<const std::byte*>(payload);
+    o.bytes.insert(o.bytes.end(), from, from + size);  // copied once, not zeroed first
+    o.bytes.resize((o.bytes.size() + 7) & ~std::size_t{7});
   }
   if (e.time < earliestPosted_) earliestPosted_ = e.time;
 }
@@ -47,6 +50,10 @@ void Partition::takeIn(std::vector<std::unique_ptr<Partition>>& all, std::int64_
     Outbox& o = source->outboxes_[parity][me];
     for (Outbox::Entry& entry : o.entries) {
       Event e = entry.event;
+      if (entry.payloadSize == kDirectPost) {
+        components_[e.target]->receiveDirect(e);
+        continue;
+      }
       if (entry.payloadSize > 0)
         e.arg = components_[e.target]->importPayload(o.bytes.data() + entry.payloadAt, entry.payloadSize);
       queue_.push(e);

@@ -19,6 +19,7 @@ namespace fl {
 class Component;
 
 inline constexpr std::uint32_t kMaxCrossPayload = 128;
+inline constexpr std::uint32_t kDirectPost = UINT32_MAX;  // payload size: Component::postDirect
 
 // Events for one destination partition posted in one window; payloads back to back in
 // `bytes` (8-byte aligned), so an event without one costs its 40 bytes only.
