@@ -32,11 +32,8 @@ void Partition::post(const Event& e, const void* payload, std::uint32_t size) {
   if (size == kDirectPost) {
     entry.payloadSize = size;
   } else if (size > 0) {
-    entry.payloadAt = static_cast<std::uint32_t>(o.bytes.size());
+    entry.payloadAt = o.append(payload, size);
     entry.payloadSize = size;
-    const auto* from = static_cast<const std::byte*>(payload);
-    o.bytes.insert(o.bytes.end(), from, from + size);  // copied once, not zeroed first
-    o.bytes.resize((o.bytes.size() + 7) & ~std::size_t{7});
   }
   if (e.time < earliestPosted_) earliestPosted_ = e.time;
 }
@@ -55,7 +52,7 @@ void Partition::takeIn(std::vector<std::unique_ptr<Partition>>& all, std::int64_
         continue;
       }
       if (entry.payloadSize > 0)
-        e.arg = components_[e.target]->importPayload(o.bytes.data() + entry.payloadAt, entry.payloadSize);
+        e.arg = components_[e.target]->importPayload(o.at(entry.payloadAt), entry.payloadSize);
       queue_.push(e);
     }
     o.clear();

@@ -7,7 +7,9 @@
 #include <array>
 #include <atomic>
 #include <cstddef>
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -23,18 +25,31 @@ inline constexpr std::uint32_t kDirectPost = UINT32_MAX;  // payload size: Compo
 
 // Events for one destination partition posted in one window; payloads back to back in
 // `bytes` (8-byte aligned), so an event without one costs its 40 bytes only.
-struct Outbox {
+class Outbox {
+ public:
   struct Entry {
     Event event;
     std::uint32_t payloadAt = 0;  // offset in bytes
     std::uint32_t payloadSize = 0;
   };
   std::vector<Entry> entries;
-  std::vector<std::byte> bytes;
+  // Appends `size` bytes (rounded up to 8) without zeroing them first; returns where.
+  std::uint32_t append(const void* data, std::uint32_t size) {
+    const std::size_t at = used, padded = (size + 7) & ~std::size_t{7};
+    if (at + padded > bytes.size()) bytes.resize(std::max<std::size_t>(2 * bytes.size(), at + padded + 4096));
+    std::memcpy(bytes.data() + at, data, size);
+    used = at + padded;
+    return static_cast<std::uint32_t>(at);
+  }
+  const std::byte* at(std::uint32_t offset) const { return bytes.data() + offset; }
   void clear() {
     entries.clear();
-    bytes.clear();
+    used = 0;
   }
+
+ private:
+  std::vector<std::byte> bytes;  // grows only; the first `used` hold payloads
+  std::size_t used = 0;
 };
 
 class Partition {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <stdexcept>
 
 #include "network/network.h"
 
@@ -62,9 +63,8 @@ void NetworkNode::receiveDirect(const Event& e) {
 }
 
 std::uint64_t NetworkNode::importPayload(const std::byte* data, std::uint32_t size) {
-  Packet p;
-  std::memcpy(&p, data, std::min<std::uint32_t>(size, sizeof(Packet)));
-  return pool().adopt(p);  // lives on: not a new packet
+  if (size != sizeof(Packet)) throw std::logic_error("network: a cross-partition packet of the wrong size");
+  return pool().adopt(data);  // lives on: not a new packet
 }
 
 // What handling `e` reads: the packet arriving or emitted and the port's state; then

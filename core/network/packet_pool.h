@@ -5,7 +5,9 @@
 // sum over partitions is the single-partition count, and a PeakTracker samples it (the
 // sum of each partition's peak depended on the partitioning).
 #pragma once
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "engine/peak_tracker.h"
@@ -25,6 +27,19 @@ class PacketPool {
   PacketHandle allocate(const Packet& p) {
     count(1);
     return adopt(p);
+  }
+  // A packet that lives on from another partition, as bytes: copied straight into a slot.
+  PacketHandle adopt(const std::byte* bytes) {
+    PacketHandle h;
+    if (!free_.empty()) {
+      h = free_.back();
+      free_.pop_back();
+    } else {
+      h = static_cast<PacketHandle>(slots_.size());
+      slots_.emplace_back();
+    }
+    std::memcpy(static_cast<void*>(&slots_[h]), bytes, sizeof(Packet));
+    return h;
   }
   // A packet that lives on from another partition: a slot, no birth.
   PacketHandle adopt(const Packet& p) {
