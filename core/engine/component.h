@@ -29,6 +29,10 @@ class Component {
   // Called when an event crossed partitions with a payload: store it locally and return
   // the handle that replaces Event::arg.
   virtual std::uint64_t importPayload(const std::byte* data, std::uint32_t size);
+  // Receives an event sent with postDirect(): called when this component's partition
+  // takes in the last window's events, before it handles any event at or after that
+  // window's end (so before `e.time`).
+  virtual void receiveDirect(const Event& e);
 
   ComponentId id() const { return id_; }
   Partition& partition() const { return *partition_; }
@@ -58,6 +62,12 @@ class Component {
     return true;
   }
   bool isLocal(ComponentId target) const;
+  // For a component of another partition: an event handed to its receiveDirect() at the
+  // window's barrier instead of queued (e.g. a credit the receiver settles lazily), with
+  // its place in the total order taken now as schedule() would. `at` obeys the lookahead.
+  void postDirect(Time at, ComponentId target, std::uint32_t kind, std::uint32_t arg32, std::uint64_t arg) {
+    postRemote(Event(at, eventOrder(id_, sequence_++), target, kind, arg32, arg), nullptr, kDirectPost);
+  }
   // An event may be decided on later than it is caused (a credit on its way back only
   // needs delivering if the sender is then waiting for it): its place in the total order
   // is taken now, as schedule() would, and the event, if any, is pushed later with it.

@@ -30,6 +30,7 @@ class Simulator {
   // Registers a component (not owned) in a partition; returns its id.
   ComponentId add(Component& c, int partition);
   Component& component(ComponentId id) { return *components_[id]; }
+  const Partition& partition(int index) const { return *partitions_[static_cast<std::size_t>(index)]; }
 
   // Smallest latency of any link joining two partitions; required when partitions > 1.
   void setLookahead(Time lookahead) { lookahead_ = lookahead; }
@@ -41,6 +42,14 @@ class Simulator {
   void scheduleInitial(Time at, ComponentId target, std::uint32_t kind, std::uint32_t arg32 = 0,
                        std::uint64_t arg = 0);
 
+  // Work done once per window of a partitioned run, beside the partitions' own (in
+  // parallel with them, or after them on one thread): it may read what partitions
+  // wrote in the previous window (e.g. to merge per-partition figures in the run's
+  // total order), never what they write in this one. The argument is the window index.
+  void addWindowTask(std::function<void(std::int64_t window)> task) { windowTasks_.push_back(std::move(task)); }
+  // Called by each partition's own step (its thread) when it has run to the window's end.
+  void addWindowEnd(std::function<void(const Partition&, Time end)> hook) { windowEnds_.push_back(std::move(hook)); }
+
   // Runs until no events remain or simulated time reaches `limit`. `tick` is called
   // between batches of events (about every 64k events or every window) from the
   // calling thread.
@@ -48,7 +57,6 @@ class Simulator {
                   const std::function<void(Time now)>& tick);
 
  private:
-  void deliverOutboxes();
   EngineStats runSingle(Time limit, const std::atomic<bool>* cancel,
                         const std::function<void(Time)>& tick);
 
@@ -57,6 +65,9 @@ class Simulator {
   std::vector<std::unique_ptr<Partition>> partitions_;
   Time lookahead_ = 0;
   std::uint64_t initialSequence_ = 0;
+  std::int64_t window_ = 0;  // windows run so far: outbox parity
+  std::vector<std::function<void(std::int64_t)>> windowTasks_;
+  std::vector<std::function<void(const Partition&, Time)>> windowEnds_;
 };
 
 }  // namespace fl

@@ -8,6 +8,10 @@
 
 namespace fl::net {
 
+namespace {
+constexpr Time kLiveSamplesPerBin = 64;
+}  // namespace
+
 static_assert(kTrafficPhases == std::tuple_size_v<decltype(LinkDirectionResult::phase_payload_bytes)>);
 
 Network::Network(const topo::Topology& topology, const NetworkSpec& spec, Time bin,
@@ -29,6 +33,11 @@ Network::Network(const topo::Topology& topology, const NetworkSpec& spec, Time b
   config_.mergeRecords = spec.merge_records;
   config_.merging = spec.merging;
   pools_.resize(static_cast<std::size_t>(sim.partitionCount()));
+  // Live packets sampled at fixed instants (64 a bin), so that the peak does not depend
+  // on the partitioning.
+  liveTracker_ = std::make_unique<PeakTracker>(sim, bin / kLiveSamplesPerBin);
+  for (int i = 0; i < sim.partitionCount(); ++i)
+    pools_[static_cast<std::size_t>(i)].track(liveTracker_.get(), &sim.partition(i));
 
   const auto& nodes = topology.nodes();
   nodes_.reserve(nodes.size());
@@ -119,11 +128,7 @@ void Network::collectCais(Results& r) const {
   r.cais = c;
 }
 
-std::int64_t Network::peakLivePackets() const {
-  std::int64_t s = 0;
-  for (const auto& p : pools_) s += p.peak();
-  return s;
-}
+std::int64_t Network::peakLivePackets() const { return liveTracker_->peak(); }
 
 void Network::collect(Results& r, Time makespan) const {
   r.links.clear();

@@ -76,6 +76,7 @@ class Network {
   NetworkConfig config_;
   std::vector<int> partitionOf_;
   std::vector<PacketPool> pools_;
+  std::unique_ptr<PeakTracker> liveTracker_;  // partitioned runs
   std::vector<std::unique_ptr<NetworkNode>> nodes_;  // by topology node id
   std::vector<ComponentId> componentOf_;
   std::vector<EndpointNode*> endpoints_;

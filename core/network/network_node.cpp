@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <stdexcept>
 
 #include "network/network.h"
 
@@ -41,16 +42,29 @@ void NetworkNode::wire() {
     // Lazy credits need the peer's state at hand (same partition), and arrival strictly
     // later than sending, so that a credit never lands inside the event that sent it.
     // Both ends of the link decide alike.
-    const bool lazy = net_.partitionOf(node_) == net_.partitionOf(port.peer) && link.latency > 0;
-    o.lazyCredits = lazy;
-    in.lazyUpstream = lazy ? &net_.node(port.peer) : nullptr;
+    // Across partitions the credit goes as a direct post (receiveDirect), which reaches
+    // the peer's queue of credits in flight at the window's barrier: before it arrives
+    // (lookahead <= latency), so no read of the count can tell the difference.
+    const bool local = net_.partitionOf(node_) == net_.partitionOf(port.peer);
+    o.lazyCredits = link.latency > 0;
+    in.lazyUpstream = local && link.latency > 0 ? &net_.node(port.peer) : nullptr;
+    in.remoteLazy = !local && link.latency > 0;
   }
 }
 
+// A credit from a peer in another partition (returnCredit's direct post), before it arrives.
+void NetworkNode::receiveDirect(const Event& e) {
+  CreditInFlight c;
+  c.at = e.time;
+  c.order = e.order;
+  c.vc = static_cast<std::uint32_t>(e.arg >> 32);
+  c.flits = static_cast<std::int32_t>(e.arg & 0xffffffffu);
+  creditSent(static_cast<int>(e.arg32), c);
+}
+
 std::uint64_t NetworkNode::importPayload(const std::byte* data, std::uint32_t size) {
-  Packet p;
-  std::memcpy(&p, data, std::min<std::uint32_t>(size, sizeof(Packet)));
-  return pool().allocate(p);
+  if (size != sizeof(Packet)) throw std::logic_error("network: a cross-partition packet of the wrong size");
+  return pool().adopt(data);  // lives on: not a new packet
 }
 
 // What handling `e` reads: the packet arriving or emitted and the port's state; then
@@ -102,7 +116,7 @@ Time NetworkNode::transmitDeferringFree(int port, PacketHandle h) {
   const Time when = o.peerIsEndpoint ? tailArrives : headArrives;
   if (scheduleWithPayload(when, o.peer, kArrive, static_cast<std::uint32_t>(o.peerPort), h, &p,
                           sizeof(Packet)))
-    pool().release(h);
+    pool().unpool(h);  // lives on in the peer's partition
   return end;
 }
 
@@ -115,6 +129,11 @@ void NetworkNode::returnCredit(int inPort, int vc, std::int32_t flits) {
     c.vc = static_cast<std::uint32_t>(vc);
     c.flits = flits;
     in.lazyUpstream->creditSent(in.upstreamPort, c);
+    return;
+  }
+  if (in.remoteLazy) {
+    postDirect(now() + in.creditDelay, in.upstream, kCredit, static_cast<std::uint32_t>(in.upstreamPort),
+               (static_cast<std::uint64_t>(vc) << 32) | static_cast<std::uint32_t>(flits));
     return;
   }
   schedule(now() + in.creditDelay, in.upstream, kCredit, static_cast<std::uint32_t>(in.upstreamPort),

@@ -25,6 +25,7 @@ class NetworkNode : public Component {
   // Connects ports to their peers; called once every node is registered.
   virtual void wire();
   std::uint64_t importPayload(const std::byte* data, std::uint32_t size) override;
+  void receiveDirect(const Event& e) override;
   void prefetch(const Event& e, bool near) const override;
 
   // A credit on its way back to this node's output port, delivered lazily (see
@@ -78,6 +79,7 @@ class NetworkNode : public Component {
     int upstreamPort = -1;
     Time creditDelay = 0;
     NetworkNode* lazyUpstream = nullptr;  // set when credits go back lazily
+    bool remoteLazy = false;  // credits go back lazily to another partition (postDirect)
   };
 
   // Cached at construction / wiring: these are on every packet's path.

@@ -32,11 +32,9 @@ Results runOnTopology(const Scenario& s, const topo::Topology& topology, const R
   // HybridEP's iteration runs on the flow model (its own solver; no packet engine).
   if (s.workload.kind == WorkloadKind::CrossDcMoe) return xdc::runCrossDcMoe(s, topology);
   const auto wallStart = std::chrono::steady_clock::now();
-  // Automatic partitioning depends on the topology only, never on the thread count, so
-  // that every figure (peak packets per partition included) is the same for any thread
-  // count: large fabrics get one partition per ~512 nodes, at most 8.
-  const auto nodes = static_cast<int>(topology.nodes().size());
-  const int wanted = s.run.partitions > 0 ? s.run.partitions : std::clamp(nodes / 512, 1, 8);
+  // Automatic partitioning depends on the topology only, never on the thread count
+  // (results do not depend on either, but the count is reported).
+  const int wanted = s.run.partitions > 0 ? s.run.partitions : automaticPartitions(topology);
   const Partitioning parts = partitionTopology(topology, wanted);
   Simulator sim(parts.parts);
   if (parts.parts > 1) sim.setLookahead(parts.lookahead);

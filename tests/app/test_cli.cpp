@@ -479,6 +479,15 @@ class TestCli : public QObject {
     // Automatic partitioning depends on the topology only: nothing may differ.
     QTest::newRow("collective, 1 vs 2 threads, automatic partitions")
         << "@SMALL@" << QStringList{"--threads", "1"} << QStringList{"--threads", "2"} << QStringList{};
+    QTest::newRow("traffic, 1 vs 2 threads, automatic partitions")
+        << "@MESH@" << QStringList{"--threads", "1"} << QStringList{"--threads", "2"} << QStringList{};
+    // Any partition count: only the count differs (peak_live_packets included).
+    QTest::newRow("traffic, 1 vs 16 partitions")
+        << "@MESH@" << QStringList{"--set", "run.partitions=1"}
+        << QStringList{"--set", "run.partitions=16", "--threads", "2"} << QStringList{"partitions"};
+    QTest::newRow("collective, 1 vs 5 partitions")
+        << "@SMALL@" << QStringList{"--set", "run.partitions=1"}
+        << QStringList{"--set", "run.partitions=5", "--threads", "2"} << QStringList{"partitions"};
   }
 
   void determinism() {

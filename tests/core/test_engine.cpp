@@ -9,7 +9,10 @@
 
 #include "engine/event_queue.h"
 #include "engine/huge_pages.h"
+#include "engine/peak_tracker.h"
 #include "engine/simulator.h"
+#include "sim/partitioner.h"
+#include "topology/topology.h"
 #include "scenario/scenario.h"
 #include "sim/run.h"
 #include "sim/snapshot_pacer.h"
@@ -35,6 +38,37 @@ class Relay : public Component {
   std::vector<std::pair<Time, ComponentId>>* log_;
 };
 
+// Passes a token around a ring like Relay; each visit changes a shared count by a few
+// steps (up, then partly down), through a PeakTracker or, for the brute force, a plain
+// counter sampled by hand at every multiple of `interval` in the order events are
+// handled (one partition: the run's total order).
+class Breather : public Component {
+ public:
+  struct Plain {
+    std::int64_t count = 0, peak = 0;
+    Time nextAt = 0, interval = 1;
+  };
+  Breather(PeakTracker* tracker, Plain* plain) : tracker_(tracker), plain_(plain) {}
+  ComponentId next = 0;
+  void handle(const Event& e) override {
+    const std::uint64_t h = (e.arg * 2654435761u + id() * 40503u) % 7;
+    const int steps[3] = {static_cast<int>(h % 3) + 1, -static_cast<int>(h % 2) - 1, static_cast<int>(h) - 3};
+    if (plain_) {
+      for (; plain_->nextAt <= now(); plain_->nextAt += plain_->interval)
+        plain_->peak = std::max(plain_->peak, plain_->count);
+    }
+    for (const int d : steps) {
+      if (tracker_) tracker_->change(partition(), d);
+      if (plain_) plain_->count += d;
+    }
+    if (e.arg > 0) schedule(now() + 10 + static_cast<Time>(h), next, 1, 0, e.arg - 1);
+  }
+
+ private:
+  PeakTracker* tracker_;
+  Plain* plain_;
+};
+
 }  // namespace
 
 class TestEngine : public QObject {
@@ -44,6 +78,12 @@ class TestEngine : public QObject {
   void queueOrderMatchesSort();
   void partitionedRunVisitsTheSameEvents_data();
   void partitionedRunVisitsTheSameEvents();
+  void peakInTheRunsOrder_data();
+  void peakInTheRunsOrder();
+  void partitioningSpreadsSwitches();
+  void partitioningCutsMeshRows();
+  void automaticPartitionCount_data();
+  void automaticPartitionCount();
   void cancellationStopsARun();
   void progressRisesToOne();
   void snapshotPacing_data();
@@ -150,6 +190,116 @@ void TestEngine::partitionedRunVisitsTheSameEvents() {
   QCOMPARE(single.first, qint64(6 * 501));
   QCOMPARE(split.first, single.first);
   QVERIFY(split.second == single.second);
+}
+
+void TestEngine::peakInTheRunsOrder_data() {
+  QTest::addColumn<int>("partitions");
+  QTest::addColumn<int>("threads");
+  QTest::newRow("1 partition, tracked") << 1 << 1;
+  QTest::newRow("3 partitions, 1 thread") << 3 << 1;
+  QTest::newRow("8 partitions, 2 threads") << 8 << 2;
+}
+
+// The tracker's peak of a count spread over partitions equals the peak of a plain
+// counter sampled at the same instants in a one-partition run (or its final value).
+void TestEngine::peakInTheRunsOrder() {
+  QFETCH(int, partitions);
+  QFETCH(int, threads);
+  const int n = 24;
+  const Time interval = 7;
+  auto runWith = [&](int parts, int thr, bool tracked) {
+    Breather::Plain plain;
+    plain.interval = interval;
+    std::vector<std::unique_ptr<Breather>> nodes;
+    Simulator sim(parts);
+    sim.setLookahead(10);
+    PeakTracker tracker(sim, interval);
+    for (int i = 0; i < n; ++i) {
+      nodes.push_back(std::make_unique<Breather>(tracked ? &tracker : nullptr, tracked ? nullptr : &plain));
+      sim.add(*nodes.back(), i * parts / n);
+    }
+    for (int i = 0; i < n; ++i) nodes[static_cast<std::size_t>(i)]->next = static_cast<ComponentId>((i * 7 + 3) % n);
+    for (int i = 0; i < n; i += 2) sim.scheduleInitial(i % 5, static_cast<ComponentId>(i), 1, 0, 300);
+    sim.run(kTimeNever, thr, nullptr, {});
+    return tracked ? std::make_pair(tracker.peak(), tracker.count())
+                   : std::make_pair(std::max(plain.peak, plain.count), plain.count);
+  };
+  const auto brute = runWith(1, 1, false);
+  const auto tracked = runWith(partitions, threads, true);
+  QVERIFY(brute.first > brute.second);  // the peak is not the final count
+  QCOMPARE(tracked.first, brute.first);
+  QCOMPARE(tracked.second, brute.second);
+}
+
+// GH200 NVL32 (32 GPUs, 18 links each, one or two to each of 9 switches) in 16
+// partitions: weights (ports + 1) 65 per switch, 19 per GPU, dealt heaviest first to the
+// lightest partition: switches to partitions 0-8, then 4 GPUs to each of the 7 others
+// (76), then the last 4 GPUs beside switches.
+void TestEngine::partitioningSpreadsSwitches() {
+  TopologySpec spec;
+  spec.kind = TopologyKind::NvSwitch;
+  spec.gpus = 32;
+  spec.switches = 9;
+  spec.links_per_gpu = 18;
+  const auto t = topo::buildTopology(spec);
+  const Partitioning p = partitionTopology(*t, 16);
+  QCOMPARE(p.parts, 16);
+  QCOMPARE(p.lookahead, spec.link_latency);
+  std::vector<int> switches(16, 0), gpus(16, 0);
+  for (const topo::Node& node : t->nodes())
+    ++(topo::isEndpoint(node.kind) ? gpus : switches)[static_cast<std::size_t>(p.partitionOf[static_cast<std::size_t>(node.id)])];
+  QCOMPARE(*std::max_element(switches.begin(), switches.end()), 1);
+  QCOMPARE(std::count(gpus.begin(), gpus.end(), 4), std::ptrdiff_t(7));
+  QCOMPARE(std::count(gpus.begin(), gpus.end(), 1), std::ptrdiff_t(4));
+}
+
+// An 8 x 8 mesh (die and router joined by a zero-latency link) in 16 partitions:
+// contiguous halves of rows, 4 dies each; cut: every vertical link (7 x 8) and the middle
+// link of each row (8).
+void TestEngine::partitioningCutsMeshRows() {
+  TopologySpec spec;
+  spec.kind = TopologyKind::Mesh;
+  spec.rows = spec.cols = 8;
+  const auto t = topo::buildTopology(spec);
+  const Partitioning p = partitionTopology(*t, 16);
+  QCOMPARE(p.parts, 16);
+  int cut = 0;
+  for (const topo::Link& l : t->links())
+    cut += p.partitionOf[static_cast<std::size_t>(l.a)] != p.partitionOf[static_cast<std::size_t>(l.b)] ? 1 : 0;
+  QCOMPARE(cut, 7 * 8 + 8);
+  std::vector<int> size(16, 0);
+  for (const int q : p.partitionOf) ++size[static_cast<std::size_t>(q)];
+  QCOMPARE(std::count(size.begin(), size.end(), 8), std::ptrdiff_t(16));
+}
+
+void TestEngine::automaticPartitionCount_data() {
+  QTest::addColumn<int>("kind");  // 0 mesh, 1 nvswitch
+  QTest::addColumn<int>("a");     // rows, or GPUs
+  QTest::addColumn<int>("b");     // columns, or switches
+  QTest::addColumn<int>("expected");
+  QTest::newRow("8x8 mesh: 64 atoms, 16 (the most)") << 0 << 8 << 8 << 16;
+  QTest::newRow("4x4 mesh: 16 atoms, 8") << 0 << 4 << 4 << 8;
+  QTest::newRow("2x1 mesh: 2 atoms, 1") << 0 << 2 << 1 << 1;
+  QTest::newRow("DGX: 8 GPUs + 4 switches, 6") << 1 << 8 << 4 << 6;
+  QTest::newRow("NVL32: 41 nodes, 16") << 1 << 32 << 9 << 16;
+}
+
+void TestEngine::automaticPartitionCount() {
+  QFETCH(int, kind);
+  QFETCH(int, a);
+  QFETCH(int, b);
+  QFETCH(int, expected);
+  TopologySpec spec;
+  spec.kind = kind == 0 ? TopologyKind::Mesh : TopologyKind::NvSwitch;
+  if (kind == 0) {
+    spec.rows = a;
+    spec.cols = b;
+  } else {
+    spec.gpus = a;
+    spec.switches = b;
+    spec.links_per_gpu = 2 * b;
+  }
+  QCOMPARE(automaticPartitions(*topo::buildTopology(spec)), expected);
 }
 
 void TestEngine::cancellationStopsARun() {

@@ -379,12 +379,17 @@ void TestNetwork::identicalForAnyThreadCount() {
     s.network.vc_depth_flits = 64;
     if (kind == 3) s.run.time_limit = 3 * kMicrosecond;
   }
+  s.run.partitions = 1;
   const Results one = runScenario(s);
   s.run.threads = 2;
-  s.run.partitions = 3;
+  for (const int parts : {3, 0}) {  // by hand, automatic (up to 16)
+  s.run.partitions = parts;
   const Results two = runScenario(s);
-  QCOMPARE(two.partitions, 3);
+  if (parts > 0) QCOMPARE(two.partitions, parts);
+  else QVERIFY(two.partitions > 3);
   QCOMPARE(one.events, two.events);
+  // Counted in the run's order of events: the same for any partitioning.
+  QCOMPARE(one.peak_live_packets, two.peak_live_packets);
   QCOMPARE(one.sim_time, two.sim_time);
   QCOMPARE(one.makespan, two.makespan);
   QCOMPARE(one.links.size(), two.links.size());
@@ -394,6 +399,7 @@ void TestNetwork::identicalForAnyThreadCount() {
     QVERIFY(one.links[i].bin_bytes == two.links[i].bin_bytes);
   }
   if (one.latency) QCOMPARE(one.latency->p99_ns, two.latency->p99_ns);
+  }
 }
 
 QTEST_GUILESS_MAIN(TestNetwork)
