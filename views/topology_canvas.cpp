@@ -71,6 +71,7 @@ TopologyCanvas::TopologyCanvas(RunModel* model, QWidget* parent)
     recolour();
   });
   connect(model_, &RunModel::selectionChanged, this, [this] { updateSelection(); });
+  connect(model_, &RunModel::directionFilterChanged, this, [this] { recolour(); });
   rebuild();
 }
 
@@ -177,7 +178,15 @@ void TopologyCanvas::mouseDoubleClickEvent(QMouseEvent* e) {
       if (d->group >= 0) return expandGroup(d->group);
       return;
     }
-    if (qgraphicsitem_cast<LinkItem*>(item)) return;
+    if (auto* l = qgraphicsitem_cast<LinkItem*>(item)) {  // a bundle opens; a link of an open one closes it
+      const topo::Topology* t = model_->topology();
+      if (!t) return;
+      int parallel = 0;
+      const topo::Link& k = t->link(l->link());
+      for (const auto& o : t->links()) parallel += std::min(o.a, o.b) == std::min(k.a, k.b) && std::max(o.a, o.b) == std::max(k.a, k.b);
+      if (parallel > 1) toggleBundle(l->link());
+      return;
+    }
     if (auto* g = qgraphicsitem_cast<GroupItem*>(item)) {  // its title strip closes it
       const QPointF at = mapToScene(e->position().toPoint());
       if (g->collapsible() && at.y() - g->rect().top() <= GroupItem::kTitleHeight) return collapseGroup(g->group());
@@ -197,7 +206,8 @@ bool TopologyCanvas::viewportEvent(QEvent* e) {
       break;
     }
     if (auto* l = qgraphicsitem_cast<LinkItem*>(item)) {
-      text = laneToolTip(l->link(), l->laneAt(l->mapFromScene(mapToScene(help->pos()))), l->copy);
+      const int lane = l->laneAt(l->mapFromScene(mapToScene(help->pos())));
+      text = l->isBundle() ? bundleToolTip(*l, lane, l->copy) : laneToolTip(l->link(), lane, l->copy);
       break;
     }
   }
