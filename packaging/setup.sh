@@ -19,6 +19,7 @@ packages=(
   libqcustomplot-dev libyaml-cpp-dev libboost-dev libtbb-dev libomp-dev
   nlohmann-json3-dev libcli11-dev
   xvfb xauth
+  chromium  # tests: the HTML report rendered in a real browser (test_report_browser)
 )
 
 missing=()
