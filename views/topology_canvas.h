@@ -126,6 +126,7 @@ class TopologyCanvas : public QGraphicsView {
   std::set<std::pair<int, int>> expandedBundles_;  // node pairs (lower id first) shown open
   bool bundlesExpanded_ = false;
   double glyphScale_ = 1;
+  double viewBottom_ = -1;  // pixels kept under the fabric by the last fit (-1: the legend's)
   LaneGeometry lanes_;
   int phaseA_ = -1, phaseB_ = -1;
   QGraphicsSimpleTextItem* captions_[2] = {nullptr, nullptr};  // side by side: A's and B's
