@@ -8,6 +8,7 @@
 #include "scenario/scenario_io.h"
 #include "scenario/schema.h"
 #include "scenario/schema_values.h"
+#include "scenario/story.h"
 #include "topology/presets.h"
 
 namespace fl {
@@ -111,7 +112,9 @@ std::string saveScenarioText(const Scenario& s) {
     e << YAML::Key << "story" << YAML::Value << YAML::BeginSeq;
     for (const StoryStep& step : s.story) {
       e << YAML::BeginMap << YAML::Key << "text" << YAML::Value << step.text;
-      if (!step.point.empty()) e << YAML::Key << "point" << YAML::Value << step.point;
+      // A point an edited sweep no longer has is left out: the file must load again.
+      if (!step.point.empty() && storyPointIndex(s, step.point) >= 0)
+        e << YAML::Key << "point" << YAML::Value << step.point;
       if (!step.dock.empty()) e << YAML::Key << "dock" << YAML::Value << step.dock;
       if (step.at >= 0) e << YAML::Key << "at" << YAML::Value << formatTime(step.at);
       if (!step.phase.empty()) e << YAML::Key << "phase" << YAML::Value << step.phase;
