@@ -23,6 +23,7 @@ packages=(
   xvfb xauth
   dpkg-dev file lintian desktop-file-utils appstream librsvg2-bin shared-mime-info
   libopenmpi-dev openmpi-bin
+  chromium  # tests: the HTML report rendered in a real browser (test_report_browser)
 )
 
 missing=()

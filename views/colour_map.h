@@ -13,4 +13,8 @@ QColor colourMap(double utilisation);
 // The map as a gradient from `from` (0 %) to `to` (100 %), for legends and plots.
 QLinearGradient colourMapGradient(QPointF from, QPointF to);
 
+// The selection: magenta, a hue viridis (blue - green - yellow) never takes, so a
+// selected lane is never read as a utilisation.
+inline QColor selectionColour(int alpha = 255) { return QColor(255, 45, 200, alpha); }
+
 }  // namespace fl::views

@@ -8,6 +8,7 @@
 #include <QFont>
 #include <QGraphicsItem>
 #include <QString>
+#include <cstdint>
 
 namespace fl::views {
 
@@ -29,6 +30,22 @@ class DeviceItem : public QGraphicsItem {
   const QString& label() const { return label_; }
   void setHighlighted(bool on);
 
+  // What the device did in the time shown (a bin, or a phase), drawn in the lower part of
+  // the box under a smaller label. A switch: reductions completed (many in, one out),
+  // multicast replicas made (one in, many out) and its reduction-buffer fill (most
+  // entries one port held, over the run's peak) as a gauge. A GPU: bytes injected and
+  // received, with bars for their share of its links' capacity.
+  struct Activity {
+    enum class Kind { None, Switch, Gpu } kind = Kind::None;
+    std::int64_t reductions = 0, replicas = 0;
+    double fill = -1;  // 0..1; < 0: the switch reduced nothing in the run (no gauge)
+    std::int64_t fillEntries = 0, peakEntries = 0;
+    double injected = 0, received = 0;        // bytes
+    double injectedShare = 0, receivedShare = 0;  // of the links' capacity in the window
+  };
+  void setActivity(const Activity& a);
+  const Activity& activity() const { return activity_; }
+
   // Smallest text drawn, in device pixels: below it a label is not legible.
   static constexpr int kMinLabelPx = 7;
   // The pixel size at which a one-line label as wide as `text` fits a box of `box` device
@@ -49,6 +66,10 @@ class DeviceItem : public QGraphicsItem {
   QString label_, sublabel_, sizeBy_;
   QFont labelFont_, subFont_;
   bool highlighted_ = false;
+  Activity activity_;
+  QFont compactFont_;  // the label over an activity glyph
+
+  void paintActivity(QPainter* p, const QRectF& band, double lod) const;
 };
 
 }  // namespace fl::views

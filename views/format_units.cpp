@@ -19,9 +19,11 @@ QString scaled(double v, const char* const* units, int count, double step) {
 }
 }  // namespace
 
+// Sizes in binary units and rates in decimal ones, as the schema, the CLI and the
+// report write them ("256 MiB", "450 GB/s").
 QString formatBytes(double bytes) {
-  static const char* const units[] = {"B", "kB", "MB", "GB", "TB", "PB"};
-  return scaled(bytes, units, 6, 1000);
+  static const char* const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  return scaled(bytes, units, 6, 1024);
 }
 
 QString formatRate(double bps) {

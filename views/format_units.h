@@ -1,5 +1,6 @@
-// Human-readable quantities for labels and tooltips: bytes (decimal: kB, MB, GB, as the
-// results use GB/s), rates, simulated times and percentages.
+// Human-readable quantities for labels and tooltips: sizes in binary units (KiB, MiB,
+// GiB, as the schema, CLI and report write them), rates in decimal ones (GB/s),
+// simulated times and percentages.
 #pragma once
 #include <QLabel>
 #include <QString>
@@ -9,7 +10,7 @@
 
 namespace fl::views {
 
-QString formatBytes(double bytes);          // "1.23 MB"
+QString formatBytes(double bytes);          // "1.23 MiB"
 QString formatRate(double bytesPerSecond);  // "371 GB/s"
 QString formatTime(Time t);                 // "12.5 µs", "3.20 ms"
 QString formatPercent(double fraction);     // "83.4 %"

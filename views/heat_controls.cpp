@@ -47,6 +47,17 @@ HeatControls::HeatControls(RunModel* model, QWidget* parent) : QWidget(parent), 
   phase->setDescription(tr("Colour by the current bin of the timeline, or by a phase's mean utilisation"));
   phase_ = phase;
   form->addRow(tr("colour by"), phase_);
+  directions_ = new QComboBox(this);
+  directions_->setObjectName(QStringLiteral("heatDirections"));
+  directions_->addItems({tr("both directions"), tr("uplinks (towards the switches)"), tr("downlinks (towards the GPUs)")});
+  directions_->setToolTip(tr("Which lanes are drawn at full strength; the others stay faint"));
+  form->addRow(tr("show"), directions_);
+  connect(directions_, &QComboBox::currentIndexChanged, this,
+          [this](int i) { model_->setDirectionFilter(static_cast<DirectionFilter>(std::max(0, i))); });
+  connect(model_, &RunModel::directionFilterChanged, this, [this] {
+    const QSignalBlocker block(directions_);
+    directions_->setCurrentIndex(static_cast<int>(model_->directionFilter()));
+  });
   compare_ = new QCheckBox(tr("compare two phases side by side"), this);
   form->addRow(compare_);
   auto* phaseA = new ElidedComboBox(this), *phaseB = new ElidedComboBox(this);

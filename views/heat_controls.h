@@ -25,6 +25,7 @@ class HeatControls : public QWidget {
   QSpinBox* hotSpin() const { return hotSpin_; }
   QComboBox* phaseCombo() const { return phase_; }  // item 0: timeline; item i + 1: phase i
   QCheckBox* sideBySideCheck() const { return compare_; }
+  QComboBox* directionCombo() const { return directions_; }  // items in DirectionFilter order
   QComboBox* phaseACombo() const { return phaseA_; }
   QComboBox* phaseBCombo() const { return phaseB_; }
 
@@ -42,7 +43,7 @@ class HeatControls : public QWidget {
   RunModel* model_;
   QSlider *coldSlider_, *hotSlider_;
   QSpinBox *coldSpin_, *hotSpin_;
-  QComboBox *phase_, *phaseA_, *phaseB_;
+  QComboBox *phase_, *phaseA_, *phaseB_, *directions_;
   QCheckBox* compare_;
   bool syncing_ = false;
   bool bPicked_ = false;  // the user chose B: it no longer follows A

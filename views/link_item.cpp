@@ -1,5 +1,7 @@
 #include "views/link_item.h"
 
+#include "views/colour_map.h"
+
 #include <QPainter>
 #include <QPainterPathStroker>
 #include <QStyleOptionGraphicsItem>
@@ -137,16 +139,22 @@ void LinkItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
   // Chevrons only where they are big enough on screen to read (else they are noise).
   const bool chevrons = option->levelOfDetailFromTransform(p->worldTransform()) * w >= 7;
   p->setBrush(Qt::NoBrush);
-  if (highlighted_) {  // selection: a cyan band under both lanes
-    p->setPen(QPen(QColor(0, 229, 255, 200), 2 * geometry_.offset + w + 6, Qt::SolidLine, Qt::FlatCap, Qt::MiterJoin));
+  if (highlighted_) {  // selection: a magenta band under both lanes
+    p->setPen(QPen(selectionColour(210), 2 * geometry_.offset + w + 6, Qt::SolidLine, Qt::FlatCap, Qt::MiterJoin));
     p->drawPolyline(path_);
   }
   // Hot lanes last, so a shared trunk segment shows the hot one.
   for (int pass = 0; pass < 2; ++pass)
     for (int d = 0; d < 2; ++d) {
-      const bool hot = heat_[d] == LaneHeat::Hot;
+      const bool hot = heat_[d] == LaneHeat::Hot && shown_[d];
       if (hot != (pass == 1)) continue;
       QColor c = colour_[d];
+      if (!shown_[d]) {  // filtered out: a faint trace keeps the structure readable
+        c.setAlphaF(0.12);
+        p->setPen(QPen(c, w, Qt::SolidLine, Qt::FlatCap, Qt::MiterJoin));
+        p->drawPolyline(lanes_[d]);
+        continue;
+      }
       if (heat_[d] == LaneHeat::Cold) c.setAlphaF(0.35);
       if (hot) {  // bright outline around a thicker stroke
         p->setPen(QPen(QColor(255, 255, 255), w * 1.5 + 3, Qt::SolidLine, Qt::FlatCap, Qt::MiterJoin));

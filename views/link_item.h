@@ -8,6 +8,7 @@
 #include <QPainterPath>
 #include <QPolygonF>
 #include <QString>
+#include <vector>
 
 #include "layout/topology_layout.h"
 
@@ -38,11 +39,19 @@ class LinkItem : public QGraphicsItem {
   int type() const override { return Type; }
   int link() const { return link_; }
   int copy = 0;  // which side-by-side copy (0 = the main one)
+  // A bundle: every link between the same two nodes drawn as one item (link() is the
+  // first), lanes as wide as the bundle's capacity; empty for a single link.
+  std::vector<int> members;
+  bool isBundle() const { return members.size() > 1; }
+  LaneGeometry geometry() const { return geometry_; }
 
   void setLane(int direction, const QColor& colour, LaneHeat heat);
   QColor laneColour(int direction) const { return colour_[direction]; }
   LaneHeat laneHeat(int direction) const { return heat_[direction]; }
   void setHighlighted(bool on);
+  // A lane the direction filter leaves out is drawn faint, without chevron or outline.
+  void setLaneShown(int direction, bool shown) { shown_[direction] = shown; }
+  bool laneShown(int direction) const { return shown_[direction]; }
   // The lane nearer to a point in item coordinates.
   int laneAt(const QPointF& pos) const;
 
@@ -59,6 +68,7 @@ class LinkItem : public QGraphicsItem {
   QColor colour_[2];
   LaneHeat heat_[2] = {LaneHeat::Normal, LaneHeat::Normal};
   bool highlighted_ = false;
+  bool shown_[2] = {true, true};
   QRectF bounds_;
   QPainterPath shape_;
 };

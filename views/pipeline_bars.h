@@ -38,6 +38,7 @@ class PipelineBars : public QCPAbstractPlottable {
   void setTasks(std::vector<int> tasks);  // indices into the pipeline's tasks, by start time
   const std::vector<int>& tasks() const { return tasks_; }
   PipelineTaskKind kind() const { return kind_; }
+  const GanttScene* scene() const { return scene_; }
   // Positions in tasks() of the tasks overlapping [lower, upper] µs: what draw() visits.
   std::pair<size_t, size_t> visibleSpan(const QCPRange& keys) const;
 

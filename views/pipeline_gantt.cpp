@@ -3,6 +3,7 @@
 #include <QLabel>
 #include <QMenu>
 #include <QMouseEvent>
+#include <QWheelEvent>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStackedWidget>
@@ -21,6 +22,8 @@ namespace fl::views {
 namespace {
 
 constexpr double kUs = double(kMicrosecond);
+constexpr int kGroupAbove = 16;  // GPUs: more open collapsed, one row each
+constexpr int kMinRowPx = 12;    // a row at least this tall on Fit
 constexpr double kUtilisationStretch = 0.22;
 const QColor kCursor(200, 30, 30, 210);
 
@@ -83,6 +86,10 @@ PipelineGantt::PipelineGantt(RunModel* model, QWidget* parent) : QWidget(parent)
   QCPAxisRect* gantt = plot_->axisRect();
   gantt->setRangeDrag(Qt::Horizontal | Qt::Vertical);
   gantt->setRangeZoom(Qt::Horizontal);
+  // Ctrl + wheel zooms the rows (vertical zoom); the wheel alone zooms time.
+  connect(plot_, &QCustomPlot::mouseWheel, this, [gantt](QWheelEvent* e) {
+    gantt->setRangeZoom(e->modifiers() & Qt::ControlModifier ? Qt::Vertical : Qt::Horizontal);
+  });
   plot_->xAxis->setLabel(tr("time (µs)"));
   plot_->yAxis->setRangeReversed(true);  // gpu0 on top
   plot_->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
@@ -212,7 +219,9 @@ void PipelineGantt::rebuild() {
   scene_.selected = -1;
   scene_.inChain.clear();
   const int gpus = pipelineGpuCount(*p);
-  if (static_cast<int>(collapsed_.size()) != gpus) collapsed_.assign(static_cast<size_t>(gpus), false);
+  // Grouping: more than 16 GPUs open one row per GPU (32 or 72 GPUs' SM-group rows would
+  // be a pixel each); a row opens by double-click or the GPU menu.
+  if (static_cast<int>(collapsed_.size()) != gpus) collapsed_.assign(static_cast<size_t>(gpus), gpus > kGroupAbove);
   std::vector<int> byKind[kPipelineTaskKinds];
   for (int i = 0; i < static_cast<int>(p->tasks.size()); ++i)
     byKind[static_cast<int>(p->tasks[static_cast<size_t>(i)].kind) % kPipelineTaskKinds].push_back(i);
@@ -332,7 +341,11 @@ void PipelineGantt::fit() {
   Time end = std::max<Time>(fitEnd_, 1);
   for (const PipelineTask& t : scene_.pipeline->tasks) end = std::max(end, t.end);
   plot_->xAxis->setRange(0, double(end) / kUs * 1.01);
-  plot_->yAxis->setRange(-0.5, scene_.rows.count - 0.5);
+  // Every row when each gets kMinRowPx; else the first rows that do (drag to scroll).
+  // (Hidden, its height is not known yet: every row.)
+  const int px = plot_->axisRect()->height() > 20 ? plot_->axisRect()->height() : plot_->height() - 60;
+  const int fits = plot_->isVisible() ? std::max(1, px / kMinRowPx) : scene_.rows.count;
+  plot_->yAxis->setRange(-0.5, std::min(scene_.rows.count, fits) - 0.5);
   plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -36,7 +36,7 @@ void RunModel::setResults(std::shared_ptr<const Results> results, bool final) {
   }
   emit resultsChanged();
   const int last = std::max(0, binCount() - 1);
-  if (!final_ && followLive_) setCurrentBin(last);
+  if (!final_ && followLive_) setCurrentBin(lastCompleteBin());
   else setCurrentBin(std::min(currentBin_, last));
 }
 
@@ -97,6 +97,19 @@ void RunModel::setPhase(int phase) {
 
 double RunModel::displayedUtilisation(int linkDirection) const {
   return phase_ >= 0 ? phaseUtilisation(linkDirection, phase_) : utilisation(linkDirection, currentBin_);
+}
+
+void RunModel::setDirectionFilter(DirectionFilter f) {
+  if (f == directionFilter_) return;
+  directionFilter_ = f;
+  emit directionFilterChanged();
+}
+
+int RunModel::lastCompleteBin() const {
+  if (!results_ || results_->bin <= 0) return 0;
+  if (final_) return std::max(0, binCount() - 1);
+  const auto complete = static_cast<int>(results_->makespan / results_->bin);  // whole bins so far
+  return std::clamp(complete - 1, 0, std::max(0, binCount() - 1));
 }
 
 void RunModel::select(SelectionKind kind, int id) {

@@ -12,6 +12,10 @@
 namespace fl::views {
 
 enum class SelectionKind { None, Node, Link };
+// Which lanes the canvas draws at full strength: direction 0 of a link runs from its
+// lower end (a GPU, a child switch) up, direction 1 down (topology builders put the lower
+// end first); the other lanes are drawn faint.
+enum class DirectionFilter { Both, Up, Down };
 
 class RunModel : public QObject {
   Q_OBJECT
@@ -53,6 +57,15 @@ class RunModel : public QObject {
   // The value a view colours a link direction by: phase mean or current-bin utilisation.
   double displayedUtilisation(int linkDirection) const;
 
+  DirectionFilter directionFilter() const { return directionFilter_; }
+  void setDirectionFilter(DirectionFilter f);
+  bool showsDirection(int direction) const {
+    return directionFilter_ == DirectionFilter::Both || (directionFilter_ == DirectionFilter::Up) == (direction == 0);
+  }
+  // The newest bin whose recording is complete: the last one of a final run; in a live
+  // snapshot the one before the bin still filling (whose bytes are only partly in).
+  int lastCompleteBin() const;
+
   SelectionKind selectionKind() const { return selectionKind_; }
   int selectedId() const { return selectedId_; }  // node id or link id
   void select(SelectionKind kind, int id);
@@ -64,6 +77,7 @@ class RunModel : public QObject {
   void thresholdsChanged();
   void phaseChanged(int phase);
   void selectionChanged();
+  void directionFilterChanged();
 
  private:
   std::shared_ptr<const topo::Topology> topology_;
@@ -74,6 +88,7 @@ class RunModel : public QObject {
   int currentBin_ = 0;
   double cold_ = 0.05, hot_ = 0.7;
   int phase_ = -1;
+  DirectionFilter directionFilter_ = DirectionFilter::Both;
   SelectionKind selectionKind_ = SelectionKind::None;
   int selectedId_ = -1;
 };

@@ -49,9 +49,11 @@ TimelineBar::TimelineBar(RunModel* model, QWidget* parent) : QWidget(parent), mo
   timeLabel_->setMinimumWidth(timeLabel_->fontMetrics().horizontalAdvance("000 µs – 000 µs") + 4);
   timeLabel_->setToolTip(tr("Simulated time covered by the current bin"));
   speedBox_ = new QComboBox(this);
+  speedBox_->setSizeAdjustPolicy(QComboBox::AdjustToContents);  // "1× · 152 µs/s" whole
   for (double s : kSpeeds) speedBox_->addItem(QString("%1×").arg(s), s);
   speedBox_->setCurrentIndex(2);
-  speedBox_->setToolTip(tr("Playback speed: bins advanced per frame (30 frames per second)"));
+  speedBox_->setToolTip(tr("Playback speed: bins advanced per frame (30 frames per second), and the simulated "
+                          "time that plays in one second"));
 
   // One line where the canvas is wide; in a narrow window the bin and speed groups wrap
   // under the slider rather than widen the window.
@@ -154,6 +156,13 @@ void TimelineBar::sync() {
   const Time w = model_->binWidth();
   timeLabel_->setText(n > 0 ? QString("%1 – %2").arg(formatTime(Time(bin) * w), formatTime(Time(bin + 1) * w))
                             : QString());
+  // Each speed as the simulated time it plays per wall-clock second.
+  for (int i = 0; i < speedBox_->count(); ++i) {
+    const double s = speedBox_->itemData(i).toDouble();
+    const QString text = w > 0 ? tr("%1× · %2/s").arg(s).arg(formatTime(Time(std::llround(s * (1000.0 / kTickMs) * double(w)))))
+                               : QStringLiteral("%1×").arg(s);
+    if (speedBox_->itemText(i) != text) speedBox_->setItemText(i, text);
+  }
   const bool live = model_->results() && !model_->isFinal();
   live_->setVisible(live);
   live_->setChecked(model_->followLive());

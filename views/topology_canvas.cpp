@@ -71,6 +71,7 @@ TopologyCanvas::TopologyCanvas(RunModel* model, QWidget* parent)
     recolour();
   });
   connect(model_, &RunModel::selectionChanged, this, [this] { updateSelection(); });
+  connect(model_, &RunModel::directionFilterChanged, this, [this] { recolour(); });
   rebuild();
 }
 
@@ -89,15 +90,26 @@ void TopologyCanvas::initialView() { fitScene(true); }
 void TopologyCanvas::fitScene(bool readable) {
   const QRectF r = scene_->sceneRect();
   if (r.isEmpty() || viewport()->width() < 10) return;
-  const double top = overlayTop(), bottom = legend_->sizeHint().height() + 16;
+  const double top = overlayTop(), legendH = legend_->sizeHint().height() + 16;
   const double vw = viewport()->width(), vh = viewport()->height();
-  double s = std::min((vw - 16) / r.width(), (vh - top - bottom) / r.height());
+  // The whole height when the fabric, centred or moved left, clears the legend (bottom
+  // right); else the height above the legend.
+  const double legendLeft = vw - std::min<double>(legend_->sizeHint().width(), vw - 16) - 16;
+  const double tall = std::min({(vw - 16) / r.width(), (vh - top - 8) / r.height(), kMaxFitScale});
+  const double tallW = tall * r.width();
+  const bool centredClear = vw / 2 + tallW / 2 <= legendLeft, leftClear = 8 + tallW <= legendLeft;
+  const bool useTall = !isSideBySide() && (centredClear || leftClear);
+  const double bottom = useTall ? 8 : legendH;
+  double s = useTall ? tall : std::min((vw - 16) / r.width(), (vh - top - bottom) / r.height());
   s = std::min(s, kMaxFitScale);
   // Boxes carry a hierarchy's information, so it opens readable; a mesh's or NVSwitch
   // fabric's overview (the heat pattern) is worth more than its labels.
   const bool hierarchy = model_->topology() && model_->topology()->kind == "hierarchy";
   if (readable && hierarchy) s = std::max(s, kMinInitialScale);
   setTransform(QTransform::fromScale(s, s));
+  // At the left edge when centred it would reach under the legend.
+  setAlignment(useTall && !centredClear ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignCenter);
+  viewBottom_ = bottom;
   updateViewRect();
   if (s * r.height() > vh - top - bottom) centerOn(r.center().x(), r.top() - top / s + vh / (2 * s));
   else centerOn(r.center().x(), r.center().y() + (bottom - top) / (2 * s));
@@ -107,7 +119,7 @@ void TopologyCanvas::fitScene(bool readable) {
 // nothing has to hide under the caption or the legend.
 void TopologyCanvas::updateViewRect() {
   const double s = std::max(transform().m11(), 1e-6);
-  const double top = overlayTop(), bottom = legend_->sizeHint().height() + 16;
+  const double top = overlayTop(), bottom = viewBottom_ >= 0 ? viewBottom_ : legend_->sizeHint().height() + 16;
   setSceneRect(scene_->sceneRect().adjusted(0, -top / s, 0, bottom / s));
   updateCaptions();
 }
@@ -177,7 +189,15 @@ void TopologyCanvas::mouseDoubleClickEvent(QMouseEvent* e) {
       if (d->group >= 0) return expandGroup(d->group);
       return;
     }
-    if (qgraphicsitem_cast<LinkItem*>(item)) return;
+    if (auto* l = qgraphicsitem_cast<LinkItem*>(item)) {  // a bundle opens; a link of an open one closes it
+      const topo::Topology* t = model_->topology();
+      if (!t) return;
+      int parallel = 0;
+      const topo::Link& k = t->link(l->link());
+      for (const auto& o : t->links()) parallel += std::min(o.a, o.b) == std::min(k.a, k.b) && std::max(o.a, o.b) == std::max(k.a, k.b);
+      if (parallel > 1) toggleBundle(l->link());
+      return;
+    }
     if (auto* g = qgraphicsitem_cast<GroupItem*>(item)) {  // its title strip closes it
       const QPointF at = mapToScene(e->position().toPoint());
       if (g->collapsible() && at.y() - g->rect().top() <= GroupItem::kTitleHeight) return collapseGroup(g->group());
@@ -197,7 +217,8 @@ bool TopologyCanvas::viewportEvent(QEvent* e) {
       break;
     }
     if (auto* l = qgraphicsitem_cast<LinkItem*>(item)) {
-      text = laneToolTip(l->link(), l->laneAt(l->mapFromScene(mapToScene(help->pos()))), l->copy);
+      const int lane = l->laneAt(l->mapFromScene(mapToScene(help->pos())));
+      text = l->isBundle() ? bundleToolTip(*l, lane, l->copy) : laneToolTip(l->link(), lane, l->copy);
       break;
     }
   }

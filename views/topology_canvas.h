@@ -10,14 +10,23 @@
 // (legend()); a caption at the top-left says what the colours show (bin and time, or
 // phase). Exports draw both under the fabric.
 //
+// Bundles: links between the same two nodes (an NVSwitch fabric's GPU-chip links) are
+// one item whose two lanes are as wide as the bundle's capacity, set apart by a gap and
+// coloured by the bundle's utilisation; double-click one (or setBundlesExpanded) to see
+// its links. The RunModel's direction filter draws the other direction's lanes faint.
+// Devices carry activity glyphs (DeviceItem::Activity) for the bin or phase shown.
+//
 // Side by side: setSideBySidePhases(a, b) draws the fabric twice, left coloured by phase
 // a's mean utilisation and right by phase b's, each under a caption; counts and
 // laneColour() refer to the left copy.
 #pragma once
 #include <QGraphicsView>
+#include <set>
+#include <utility>
 #include <vector>
 
 #include "layout/topology_layout.h"
+#include "views/device_item.h"
 #include "views/link_item.h"
 
 class QGraphicsScene;
@@ -28,7 +37,6 @@ namespace fl::views {
 
 class RunModel;
 class ColourLegend;
-class DeviceItem;
 class GroupItem;
 
 class TopologyCanvas : public QGraphicsView {
@@ -42,7 +50,15 @@ class TopologyCanvas : public QGraphicsView {
   bool exportSvg(const QString& path);
 
   int deviceItemCount() const;
-  int linkItemCount() const;  // visible links (each one item with two lanes)
+  int linkItemCount() const;  // link items drawn (a bundle is one item with two lanes)
+  int bundleCount() const;    // of them, bundles of more than one link
+  // The item drawing a link (its bundle's while the bundle is closed); null if hidden.
+  const LinkItem* linkItem(int link) const;
+  void setBundlesExpanded(bool on);  // every bundle opened into its links, or closed
+  bool bundlesExpanded() const { return bundlesExpanded_; }
+  void toggleBundle(int link);       // opens or closes the bundle holding `link`
+  // The activity a device's glyph shows now (kind None without results or when hidden).
+  DeviceItem::Activity deviceActivity(int node) const;
   // The device names drawn at the current zoom (the main copy's; a box too small on screen
   // for legible text goes unlabelled).
   QStringList drawnLabels() const;
@@ -61,6 +77,8 @@ class TopologyCanvas : public QGraphicsView {
   void collapseGroup(int group);
   // Recolour every lane from the model now (normally driven by the model's signals).
   void recolour();
+  // Item sizes x `scale` (presentation mode: thicker lanes, larger glyphs); rebuilds.
+  void setGlyphScale(double scale);
 
  signals:
   void layoutRebuilt();
@@ -86,6 +104,10 @@ class TopologyCanvas : public QGraphicsView {
   QString laneToolTip(int link, int direction, int copy) const;
   QString deviceToolTip(const DeviceItem& d) const;
   double laneUtilisation(int linkDirection, int copy) const;
+  double itemUtilisation(const LinkItem& item, int direction, int copy) const;
+  std::pair<int, int> binRange(int copy) const;  // bins the colours and glyphs cover
+  void updateActivity();
+  QString bundleToolTip(const LinkItem& item, int direction, int copy) const;
   QString phaseCaption(int copy) const;
   int captionHeight() const;  // of a side-by-side caption, in pixels
   void updateCaptions();
@@ -100,6 +122,11 @@ class TopologyCanvas : public QGraphicsView {
   layout::LayoutOptions options_;
   std::vector<LinkItem*> links_[2];     // per copy, by link id (null when hidden)
   std::vector<DeviceItem*> devices_[2]; // per copy, by node id (null when hidden)
+  std::vector<LinkItem*> items_[2];     // per copy, each link item once
+  std::set<std::pair<int, int>> expandedBundles_;  // node pairs (lower id first) shown open
+  bool bundlesExpanded_ = false;
+  double glyphScale_ = 1;
+  double viewBottom_ = -1;  // pixels kept under the fabric by the last fit (-1: the legend's)
   LaneGeometry lanes_;
   int phaseA_ = -1, phaseB_ = -1;
   QGraphicsSimpleTextItem* captions_[2] = {nullptr, nullptr};  // side by side: A's and B's

@@ -140,6 +140,12 @@ double TrafficBreakdownBars::keyOf(const std::string& phase, const std::string& 
 bool TrafficBreakdownBars::noticeVisible() const { return notice_->visible(); }
 QString TrafficBreakdownBars::title() const { return title_->text(); }
 
+double TrafficBreakdownBars::dataTop(const Results& r) {
+  double top = 0;
+  for (const auto& row : r.breakdown) top = std::max(top, double(total(row)));
+  return top;
+}
+
 double TrafficBreakdownBars::dataTop() const {
   double top = 0;
   for (const auto& r : rows_) top = std::max(top, double(total(r)));
@@ -164,7 +170,8 @@ void TrafficBreakdownBars::rebuild() {
   notice_->setVisible(!have);
   plot_->legend->setVisible(have);
 
-  const double top = valueTop_ > 0 ? valueTop_ : std::max(dataTop(), 1.0);
+  // Never below the data: a live point may outgrow the scale its sweep set.
+  const double top = std::max({valueTop_, dataTop(), 1.0});
   const double scale = top >= 2e9 ? 1e9 : top >= 2e6 ? 1e6 : 1e3;
   static_cast<BytesTicker*>(plot_->yAxis->ticker().data())->scale = scale;
   plot_->yAxis->setLabel(tr("bytes (%1)").arg(scale == 1e9 ? "GB" : scale == 1e6 ? "MB" : "kB"));

@@ -33,6 +33,7 @@ class TrafficBreakdownBars : public QWidget {
   // both sides the same scale so bar heights compare at a glance.
   void setValueTop(double bytes);
   double dataTop() const;  // the tallest stack, bytes
+  static double dataTop(const Results& r);  // ... of any results' breakdown
 
   QCustomPlot* plot() const { return plot_; }
   QCPBars* bars(Class c) const { return bars_[c]; }

@@ -27,6 +27,7 @@ std::vector<SweepAxis> SetSweepCommand::parseSweep(const Scenario& base, const s
   // point into that synthetic text, so errors keep the key path and drop the location.
   Scenario plain = base;
   plain.sweep.clear();
+  plain.story.clear();  // its steps name the old sweep's points; the command sets the sweep only
   try {
     const bool blank = text.find_first_not_of(" \t\r\n") == std::string::npos;
     YAML::Node node = YAML::Load(blank ? std::string("[]") : text);  // malformed: below

@@ -23,6 +23,7 @@
 
 #include "engine/huge_pages.h"
 #include "gui/main_window.h"
+#include "gui/settings.h"
 #include "gui/run_controller.h"
 #include "scenario/data_dirs.h"
 #include "scenario/input_error.h"
@@ -86,6 +87,9 @@ int main(int argc, char** argv) {
   parser.addOption(shotOption);
   parser.addOption(reportOption);
   parser.addOption(showOption);
+  const QCommandLineOption presentOption(QStringLiteral("presentation"),
+                                         QStringLiteral("Start in presentation mode (full screen, larger type; F11)."));
+  parser.addOption(presentOption);
   if (!parser.parse(QApplication::arguments())) return badInput(parser.errorText());
   if (parser.isSet(QStringLiteral("help"))) parser.showHelp(0);
   if (parser.isSet(QStringLiteral("version"))) parser.showVersion();
@@ -180,6 +184,12 @@ int main(int argc, char** argv) {
     shown << found;
   }
   window.show();
+  if (parser.isSet(presentOption)) window.setPresentationMode(true);
+  // The first start (no scenario named) opens on the welcome page and its gallery.
+  if (!batch && !named && !fl::gui::Settings::welcomeShown()) {
+    fl::gui::Settings::setWelcomeShown();
+    QTimer::singleShot(0, &window, [&window] { window.showWelcome(); });
+  }
   const int rc = QApplication::exec();
   return batch ? exitCode : rc;
 }

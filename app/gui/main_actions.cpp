@@ -72,6 +72,18 @@ MainActions createMainActions(QMainWindow* w, QUndoStack* undo) {
   a.fit = make(w, "actionFit", QObject::tr("&Fit to View"), none, {QKeySequence(Qt::CTRL | Qt::Key_0)},
                QObject::tr("Zoom the topology to fit the window"));
 
+  a.presentation = make(w, "actionPresentation", QObject::tr("&Presentation Mode"), none, {QKeySequence(Qt::Key_F11)},
+                        QObject::tr("Full screen for a projector: editing docks hidden, larger type and glyphs"));
+  a.presentation->setCheckable(true);
+  a.welcome = make(w, "actionWelcome", QObject::tr("&Welcome and Scenario Gallery…"), none, {},
+                   QObject::tr("The bundled scenarios with a picture of each fabric"));
+  a.docs = make(w, "actionDocs", QObject::tr("&Documentation"), none, {QKeySequence::HelpContents},
+                QObject::tr("Open the README and the scenario key reference"));
+  a.shortcuts = make(w, "actionShortcuts", QObject::tr("&Keyboard Shortcuts"), none, {},
+                     QObject::tr("Every shortcut of the window"));
+  a.about = make(w, "actionAbout", QObject::tr("&About FabricLab"), none, {}, QObject::tr("Version and licence"));
+  a.about->setMenuRole(QAction::AboutRole);
+
   QMenuBar* bar = w->menuBar();
   QMenu* file = bar->addMenu(QObject::tr("&File"));
   file->addAction(a.open);
@@ -111,7 +123,15 @@ MainActions createMainActions(QMainWindow* w, QUndoStack* undo) {
 
   a.viewMenu = bar->addMenu(QObject::tr("&View"));
   a.viewMenu->addAction(a.fit);
+  a.viewMenu->addAction(a.presentation);
   a.viewMenu->addSeparator();
+
+  a.helpMenu = bar->addMenu(QObject::tr("&Help"));
+  a.helpMenu->addAction(a.welcome);
+  a.helpMenu->addAction(a.docs);
+  a.helpMenu->addAction(a.shortcuts);
+  a.helpMenu->addSeparator();
+  a.helpMenu->addAction(a.about);
   return a;
 }
 

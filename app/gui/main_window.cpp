@@ -11,6 +11,7 @@
 #include <QStyle>
 #include <QMenu>
 #include <QStatusBar>
+#include <QTabBar>
 #include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
@@ -24,8 +25,10 @@
 #include "gui/scenario_tree_model.h"
 #include "gui/settings.h"
 #include "gui/status_panel.h"
+#include "gui/story_dock.h"
 #include "gui/sweep_results.h"
 #include "views/al_tlb_panel.h"
+#include "views/chart_menu.h"
 #include "views/heat_controls.h"
 #include "views/inspector_panel.h"
 #include "views/plots_panel.h"
@@ -96,12 +99,20 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
     restoreState(Settings::windowState());
   }
   recovery_->setEnabled(options_.autosave);
+  views::installChartMenus(this);  // save, copy, CSV and maximise on every chart
 }
 
 MainWindow::~MainWindow() = default;
 
 void MainWindow::showEvent(QShowEvent* event) {
   QMainWindow::showEvent(event);
+  // Dock tabs readable: whole names, scroll buttons where they do not fit ("P…" told nothing).
+  QTimer::singleShot(0, this, [this] {
+    for (QTabBar* bar : findChildren<QTabBar*>(Qt::FindDirectChildrenOnly)) {
+      bar->setElideMode(Qt::ElideNone);
+      bar->setUsesScrollButtons(true);
+    }
+  });
   if (!fittedToScreen_) {
     fittedToScreen_ = true;
     fitToScreen();
@@ -163,6 +174,16 @@ void MainWindow::buildDocks() {
   inspector->setWidget(new views::InspectorPanel(model_, inspector));
   addDockWidget(Qt::RightDockWidgetArea, inspector);
 
+  // The guided tour, tabbed with the inspector; raised for a scenario that has one.
+  storyDock_ = new StoryDock(doc_, sweep_, model_, this);
+  addDockWidget(Qt::RightDockWidgetArea, storyDock_);
+  tabifyDockWidget(inspector, storyDock_);
+  inspector->raise();
+  connect(doc_, &ScenarioDocument::documentReset, this, [this, inspector] {
+    if (!doc_->scenario().story.empty()) storyDock_->raise();
+    else inspector->raise();
+  });
+
   auto* heat = new QDockWidget(tr("Heat"), this);
   heat->setObjectName(QStringLiteral("HeatDock"));
   auto* heatBody = new QWidget(heat);
@@ -210,6 +231,15 @@ void MainWindow::buildDocks() {
   QDockWidget* sweepDock = buildSweepDock();
   for (QDockWidget* d : {breakdown, tables, tlb, pipeline, sweepDock}) tabifyDockWidget(plots, d);
   plots->raise();
+  // One scale for every point of the sweep: flipping points never rescales the bars.
+  const auto commonTop = [this, breakdownBars = static_cast<views::TrafficBreakdownBars*>(breakdown->widget())] {
+    double top = 0;
+    for (int i = 0; i < sweep_->pointCount(); ++i)
+      if (const auto r = sweep_->results(i); r && sweep_->isFinal(i)) top = std::max(top, views::TrafficBreakdownBars::dataTop(*r));
+    breakdownBars->setValueTop(top);
+  };
+  connect(sweep_, &SweepResults::pointFinished, this, commonTop);
+  connect(sweep_, &SweepResults::labelsChanged, this, commonTop);
   // An MoE layer opens on its breakdown (once per document: the user's tab choice stands).
   connect(doc_, &ScenarioDocument::documentReset, this, [this] { raiseMoeDock_ = true; });
   connect(model_, &views::RunModel::resultsChanged, this, [this, breakdown] {
@@ -221,7 +251,8 @@ void MainWindow::buildDocks() {
   });
 
   for (QDockWidget* d :
-       {static_cast<QDockWidget*>(scenarioDock_), inspector, heat, plots, breakdown, tables, tlb, pipeline, sweepDock})
+       {static_cast<QDockWidget*>(scenarioDock_), inspector, static_cast<QDockWidget*>(storyDock_), heat, plots,
+        breakdown, tables, tlb, pipeline, sweepDock})
     actions_.viewMenu->addAction(d->toggleViewAction());
   actions_.viewMenu->addAction(fusion->toggleViewAction());
 }
@@ -249,6 +280,11 @@ void MainWindow::buildToolBar() {
   pointLayout->addWidget(pointCombo_);
   pointComboAction_ = bar->addWidget(pointBox);
   pointComboAction_->setVisible(false);
+  // Comparisons up front: the two views with shared axes, one click away.
+  actions_.compare->setIconText(tr("Compare"));
+  actions_.comparePipelines->setIconText(tr("Pipelines"));
+  bar->addAction(actions_.compare);
+  bar->addAction(actions_.comparePipelines);
 }
 
 void MainWindow::connectSignals() {
@@ -267,6 +303,7 @@ void MainWindow::connectSignals() {
   connect(actions_.compare, &QAction::triggered, this, &MainWindow::showCompare);
   connect(actions_.comparePipelines, &QAction::triggered, this, &MainWindow::showPipelineCompare);
   connect(actions_.exportTrace, &QAction::triggered, this, &MainWindow::exportTrace);
+  connectHelp();
   auto compareEnabled = [this] { actions_.compare->setEnabled(sweep_->finishedCount() >= 2); };
   connect(sweep_, &SweepResults::pointFinished, this, compareEnabled);
   connect(sweep_, &SweepResults::labelsChanged, this, compareEnabled);
@@ -343,7 +380,10 @@ void MainWindow::runNow() {
 }
 
 void MainWindow::showCompare() {
-  if (!compare_) compare_ = new CompareDialog(sweep_, this);
+  if (!compare_) {
+    compare_ = new CompareDialog(sweep_, this);
+    views::installChartMenus(compare_);
+  }
   compare_->refresh();
   compare_->show();
   compare_->raise();

@@ -4,6 +4,7 @@
 // the run controller (simulations in a worker thread) and the RunModel all views watch.
 // Edits re-run the scenario in the background after a short pause (debounced).
 #pragma once
+#include <QFont>
 #include <QMainWindow>
 #include <QMessageBox>
 #include <functional>
@@ -23,6 +24,7 @@ class TimelineBar;
 namespace fl::gui {
 
 class CompareDialog;
+class StoryDock;
 class PipelineCompareDialog;
 class RunController;
 class ScenarioDocument;
@@ -67,6 +69,11 @@ class MainWindow : public QMainWindow {
   // Writes the shown run's Chrome trace. Returns "" or the error (also in the status bar).
   QString exportTraceTo(const QString& path);
   const MainActions& actions() const { return actions_; }
+  StoryDock* storyDock() const { return storyDock_; }
+  // Presentation mode (F11): full screen, the editing docks hidden, type and canvas
+  // glyphs larger; off restores the layout as it was (main_window_help.cpp).
+  void setPresentationMode(bool on);
+  bool presentationMode() const { return presenting_; }
 
   // Tests answer the unsaved-changes question instead of a modal box.
   void setSavePrompt(std::function<QMessageBox::StandardButton()> prompt) { savePrompt_ = std::move(prompt); }
@@ -84,6 +91,10 @@ class MainWindow : public QMainWindow {
   void showCompare();  // the "Compare sweep points" window
   void showPipelineCompare();
   void exportTrace();
+  void showWelcome();    // the scenario gallery; opens the chosen one
+  void showShortcuts();
+  void showAbout();
+  void showDocs();
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -96,6 +107,7 @@ class MainWindow : public QMainWindow {
   QDockWidget* buildPipelineDock();  // main_window_pipeline.cpp
   QDockWidget* buildSweepDock();     // main_window_sweep.cpp
   void buildToolBar();
+  void connectHelp();  // main_window_help.cpp
   void connectSignals();
   void updateTitle();
   void updateRecentMenu();
@@ -118,6 +130,10 @@ class MainWindow : public QMainWindow {
   QTimer* rerun_ = nullptr;
   CompareDialog* compare_ = nullptr;
   PipelineCompareDialog* pipelineCompare_ = nullptr;
+  StoryDock* storyDock_ = nullptr;
+  bool presenting_ = false;
+  QByteArray statePresented_;  // the dock layout before presentation mode
+  QFont fontPresented_;
   bool fittedToScreen_ = false;
   bool raiseMoeDock_ = true;  // raise the breakdown tab on a document's first MoE results
   std::function<QMessageBox::StandardButton()> savePrompt_;

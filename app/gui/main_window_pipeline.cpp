@@ -13,6 +13,7 @@
 #include "results/chrome_trace.h"
 #include "scenario/input_error.h"
 #include "scenario/sweep.h"
+#include "views/chart_menu.h"
 #include "views/pipeline_gantt.h"
 #include "views/run_model.h"
 
@@ -46,7 +47,10 @@ QDockWidget* MainWindow::buildPipelineDock() {
 }
 
 void MainWindow::showPipelineCompare() {
-  if (!pipelineCompare_) pipelineCompare_ = new PipelineCompareDialog(this);
+  if (!pipelineCompare_) {
+    pipelineCompare_ = new PipelineCompareDialog(this);
+    views::installChartMenus(pipelineCompare_);
+  }
   try {
     pipelineCompare_->setCurrent(model_->resultsShared(), shownScenario(controller_, sweep_),
                                  sweep_->labels().value(sweep_->selectedPoint(), tr("single run")));

@@ -1,5 +1,7 @@
 #include "gui/run_controller.h"
 
+#include "gui/point_labels.h"
+
 #include <QMetaObject>
 #include <QSettings>
 #include <algorithm>
@@ -49,19 +51,7 @@ void RunController::setState(State s) {
   emit stateChanged(s);
 }
 
-QStringList RunController::pointLabels(const Scenario& s) {
-  QStringList labels;
-  for (const SweepSettings& point : sweepPoints(s)) {
-    QStringList parts;
-    for (const auto& [key, value] : point) {
-      const auto dot = key.rfind('.');
-      parts << QStringLiteral("%1 = %2").arg(QString::fromStdString(dot == std::string::npos ? key : key.substr(dot + 1)),
-                                             QString::fromStdString(value));
-    }
-    labels << (parts.isEmpty() ? tr("single run") : parts.join(QStringLiteral(", ")));
-  }
-  return labels;
-}
+QStringList RunController::pointLabels(const Scenario& s) { return friendlyPointLabels(s); }
 
 void RunController::start(const Scenario& s) {
   if (state_ != State::Idle) {

@@ -1,6 +1,8 @@
 #include "gui/scenario_dock.h"
 
+#include <QEvent>
 #include <QHeaderView>
+#include <algorithm>
 #include <QLabel>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -26,14 +28,20 @@ ScenarioDock::ScenarioDock(ScenarioDocument* doc, QWidget* parent)
   view_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
                          QAbstractItemView::SelectedClicked);
   view_->setAlternatingRowColors(true);
-  view_->setUniformRowHeights(true);
-  view_->header()->setSectionResizeMode(ScenarioTreeModel::KeyColumn, QHeaderView::ResizeToContents);
+  // Values wrap rather than elide (ValueDelegate): rows follow the value column's width.
+  view_->setUniformRowHeights(false);
+  view_->setWordWrap(true);
+  view_->header()->setSectionResizeMode(ScenarioTreeModel::KeyColumn, QHeaderView::Interactive);
   view_->header()->setSectionResizeMode(ScenarioTreeModel::ValueColumn, QHeaderView::Stretch);
   // Defaults are secondary: a fixed, narrow column (the tooltip has the full text).
   view_->header()->setSectionResizeMode(ScenarioTreeModel::DefaultColumn, QHeaderView::Interactive);
   view_->header()->resizeSection(ScenarioTreeModel::DefaultColumn, 72);
   view_->header()->setStretchLastSection(false);
   layout->addWidget(view_, 1);
+  view_->viewport()->installEventFilter(this);
+  connect(view_->header(), &QHeaderView::sectionResized, view_, [this](int section) {
+    if (section == ScenarioTreeModel::ValueColumn) view_->doItemsLayout();
+  });
 
   error_ = views::makeErrorLabel(body);
   error_->setObjectName(QStringLiteral("scenarioError"));
@@ -48,8 +56,22 @@ ScenarioDock::ScenarioDock(ScenarioDocument* doc, QWidget* parent)
   connect(model_, &ScenarioTreeModel::editRejected, this, &ScenarioDock::showError);
   connect(model_, &ScenarioTreeModel::editAccepted, this, &ScenarioDock::clearError);
   connect(model_, &QAbstractItemModel::modelReset, this, &ScenarioDock::expandSections);
+  connect(model_, &QAbstractItemModel::modelReset, this, &ScenarioDock::fitColumns);
   connect(doc, &ScenarioDocument::documentReset, this, &ScenarioDock::clearError);
   expandSections();
+}
+
+bool ScenarioDock::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == view_->viewport() && event->type() == QEvent::Resize) fitColumns();
+  return QDockWidget::eventFilter(watched, event);
+}
+
+void ScenarioDock::fitColumns() {
+  const int width = view_->viewport()->width();
+  if (width <= 0) return;
+  view_->setColumnHidden(ScenarioTreeModel::DefaultColumn, width < 420);
+  const int key = std::min(static_cast<QAbstractItemView*>(view_)->sizeHintForColumn(ScenarioTreeModel::KeyColumn) + 8, width * 45 / 100);
+  if (view_->columnWidth(ScenarioTreeModel::KeyColumn) != key) view_->setColumnWidth(ScenarioTreeModel::KeyColumn, key);
 }
 
 QString ScenarioDock::errorText() const { return error_->isHidden() ? QString() : error_->text(); }

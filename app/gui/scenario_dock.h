@@ -26,6 +26,10 @@ class ScenarioDock : public QDockWidget {
 
  private:
   void expandSections();
+  // The key column at most 45 % of the tree's width (keys elide first), the value column
+  // the rest; the defaults column only where the tree is wide enough for it.
+  void fitColumns();
+  bool eventFilter(QObject* watched, QEvent* event) override;
 
   ScenarioTreeModel* model_;
   QTreeView* view_;

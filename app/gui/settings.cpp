@@ -27,6 +27,9 @@ void Settings::removeRecentFile(const QString& path) {
   store().setValue("recentFiles", files);
 }
 
+bool Settings::welcomeShown() { return store().value("welcomeShown", false).toBool(); }
+void Settings::setWelcomeShown() { store().setValue("welcomeShown", true); }
+
 QByteArray Settings::windowGeometry() { return store().value("window/geometry").toByteArray(); }
 QByteArray Settings::windowState() { return store().value("window/state").toByteArray(); }
 

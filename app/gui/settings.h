@@ -25,6 +25,10 @@ class Settings {
   static void thresholds(double& cold, double& hot);
   static void setThresholds(double cold, double hot);
 
+  // Whether the welcome page has been shown once (it opens by itself on the first start).
+  static bool welcomeShown();
+  static void setWelcomeShown();
+
   static double playbackSpeed();
   static void setPlaybackSpeed(double speed);
 };

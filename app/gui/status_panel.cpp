@@ -28,14 +28,14 @@ StatusPanel::StatusPanel(QStatusBar* bar, views::RunModel* model, RunController*
   bar->addWidget(message_, 1);
 
   time_ = new QLabel(bar);
-  time_->setToolTip(tr("Simulated time at the end of the current bin"));
-  time_->setMinimumWidth(time_->fontMetrics().horizontalAdvance(QStringLiteral("t = 999 µs (bin 9999 of 9999)")));
+  time_->setToolTip(tr("Simulated time span of the current bin"));
+  time_->setMinimumWidth(time_->fontMetrics().horizontalAdvance(QStringLiteral("t = 999 – 999 µs (bin 9999 of 9999)")));
   bar->addPermanentWidget(time_);
 
   progress_ = new QProgressBar(bar);
   progress_->setObjectName(QStringLiteral("statusProgress"));
   progress_->setRange(0, 1000);
-  progress_->setMaximumWidth(180);
+  progress_->setMaximumWidth(220);
   progress_->setFormat(QStringLiteral("%p%"));
   progress_->setTextVisible(true);
   progress_->setToolTip(tr("Progress of the run (all sweep points)"));
@@ -51,8 +51,18 @@ StatusPanel::StatusPanel(QStatusBar* bar, views::RunModel* model, RunController*
 
   connect(model_, &views::RunModel::currentBinChanged, this, &StatusPanel::updateTime);
   connect(model_, &views::RunModel::resultsChanged, this, &StatusPanel::updateTime);
-  connect(controller, &RunController::progressChanged, this,
-          [this](double f) { progress_->setValue(static_cast<int>(std::lround(f * 1000))); });
+  connect(controller, &RunController::progressChanged, this, [this](double f) {
+    progress_->setValue(static_cast<int>(std::lround(f * 1000)));
+    // Time left from the pace so far, once there is a pace to go by.
+    const qint64 ms = wall_.isValid() ? wall_.elapsed() : 0;
+    if (f >= 0.02 && f < 1 && ms >= 1500) {
+      const double left = ms / 1000.0 * (1 - f) / f;
+      progress_->setFormat(left < 90 ? tr("%p% · %1 s left").arg(std::max(1.0, std::round(left)))
+                                     : tr("%p% · %1 min left").arg(std::round(left / 60)));
+    } else {
+      progress_->setFormat(QStringLiteral("%p%"));
+    }
+  });
   connect(controller, &RunController::stateChanged, this, [this](RunController::State s) {
     if (s == RunController::State::Running) rate_->setText(tr("running…"));
     if (s == RunController::State::Cancelling) rate_->setText(tr("stopping…"));
@@ -63,6 +73,7 @@ StatusPanel::StatusPanel(QStatusBar* bar, views::RunModel* model, RunController*
   });
   connect(controller, &RunController::runFinished, this, [this](bool cancelled, double rate) {
     rate_->setText(formatRate(rate) + (cancelled ? tr(" (stopped)") : QString()));
+    progress_->setFormat(QStringLiteral("%p%"));
     if (cancelled) return;
     progress_->setValue(progress_->maximum());
     const QString what = points_ > 1 ? tr("%1 sweep points").arg(points_) : tr("run");
@@ -84,9 +95,10 @@ void StatusPanel::updateTime() {
     time_->setText(tr("t = –"));
     return;
   }
+  // The bin's whole span, as the timeline and the canvas caption give it.
   const int bin = model_->currentBin();
-  const Time end = static_cast<Time>(bin + 1) * model_->binWidth();
-  time_->setText(tr("t = %1 (bin %2)").arg(views::formatTime(end), views::binNumber(bin, bins)));
+  const Time start = static_cast<Time>(bin) * model_->binWidth(), end = start + model_->binWidth();
+  time_->setText(tr("t = %1 – %2 (bin %3)").arg(views::formatTime(start), views::formatTime(end), views::binNumber(bin, bins)));
 }
 
 void StatusPanel::setMessage(const QString& text, bool error, int timeoutMs) {

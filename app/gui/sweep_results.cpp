@@ -32,6 +32,15 @@ bool SweepResults::isFinal(int point) const {
   return point >= 0 && point < pointCount() && points_[size_t(point)].final;
 }
 
+SweepResults::PointState SweepResults::state(int point) const {
+  if (point < 0 || point >= pointCount()) return PointState::Pending;
+  const Point& p = points_[size_t(point)];
+  if (p.stale) return p.running ? PointState::Running : PointState::Pending;
+  return p.final ? PointState::Done : PointState::Running;
+}
+
+bool SweepResults::isStale(int point) const { return point >= 0 && point < pointCount() && points_[size_t(point)].stale; }
+
 bool SweepResults::isFinished(int point) const {
   if (point < 0 || point >= pointCount()) return false;
   const Point& p = points_[size_t(point)];
@@ -66,6 +75,8 @@ void SweepResults::clear() {
 }
 
 void SweepResults::onRunStarted(const QStringList& labels) {
+  // The new scenario first: views that redraw on labelsChanged read its sweep.
+  scenario_ = controller_->lastScenario();
   if (labels != labels_) {
     // Different points: old results would be shown under the wrong label.
     points_.assign(static_cast<size_t>(labels.size()), {});
@@ -74,19 +85,21 @@ void SweepResults::onRunStarted(const QStringList& labels) {
     emit labelsChanged(labels_);
     emit selectedPointChanged(selected_);
   }
-  scenario_ = controller_->lastScenario();
   const auto& settings = controller_->lastPointSettings();
   for (size_t i = 0; i < points_.size(); ++i) {
     points_[i].running.reset();
     points_[i].stale = true;
     if (i < settings.size()) points_[i].settings = settings[i];
   }
+  for (int i = 0; i < pointCount(); ++i) emit pointStateChanged(i);
 }
 
 void SweepResults::onTopology(int point, std::shared_ptr<const topo::Topology> topology) {
   if (point < 0 || point >= pointCount()) return;
   Point& p = points_[size_t(point)];
+  const PointState before = state(point);
   p.running = std::move(topology);
+  if (state(point) != before) emit pointStateChanged(point);
   // Nothing on screen for this point yet: show the fabric before the first results.
   if (point == selected_ && !p.results && model_->topologyShared() != p.running)
     model_->setTopology(p.running);
@@ -95,10 +108,12 @@ void SweepResults::onTopology(int point, std::shared_ptr<const topo::Topology> t
 void SweepResults::onResults(int point, std::shared_ptr<const Results> results, bool final) {
   if (point < 0 || point >= pointCount()) return;
   Point& p = points_[size_t(point)];
+  const PointState before = state(point);
   p.topology = p.running;
   p.results = std::move(results);
   p.final = final;
   p.stale = false;
+  if (state(point) != before) emit pointStateChanged(point);
   if (final) emit pointFinished(point);
   if (point != selected_) return;
   publish(point);

@@ -38,6 +38,12 @@ class SweepResults : public QObject {
   // The values point `point` gives the swept keys (empty when out of range).
   std::vector<std::pair<std::string, std::string>> settings(int point) const;
   bool isFinal(int point) const;
+  // Where a point of the current run stands: not started, running (its fabric or live
+  // results have come), or finished. A point left from the previous run is pending.
+  enum class PointState { Pending, Running, Done };
+  PointState state(int point) const;
+  // "stale": showing the previous run's results until this run publishes the point.
+  bool isStale(int point) const;
   // Finished in the current run (final, not left over from a previous run).
   bool isFinished(int point) const;
   int finishedCount() const;
@@ -58,6 +64,7 @@ class SweepResults : public QObject {
   void labelsChanged(const QStringList& labels);
   void selectedPointChanged(int point);
   void pointFinished(int point);  // its final results are in
+  void pointStateChanged(int point);
 
  private:
   struct Point {

@@ -1,7 +1,13 @@
 #include "gui/value_delegate.h"
 
+#include <QApplication>
 #include <QComboBox>
 #include <QLineEdit>
+#include <QPainter>
+#include <QTextLayout>
+#include <QTreeView>
+#include <algorithm>
+#include <cmath>
 
 #include "gui/scenario_tree_model.h"
 
@@ -24,6 +30,63 @@ QWidget* ValueDelegate::createEditor(QWidget* parent, const QStyleOptionViewItem
     emit self->closeEditor(combo);
   });
   return combo;
+}
+
+namespace {
+constexpr int kTextMargin = 4;  // each side of the text inside the cell (the style's is ~3)
+}  // namespace
+
+// Word boundaries first, anywhere for a word longer than the line.
+QRect ValueDelegate::wrappedRect(const QString& text, const QFont& font, int width) {
+  QTextLayout layout(text, font);
+  QTextOption option;
+  option.setWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+  layout.setTextOption(option);
+  layout.beginLayout();
+  double height = 0, widest = 0;
+  for (QTextLine line = layout.createLine(); line.isValid(); line = layout.createLine()) {
+    line.setLineWidth(std::max(1, width));
+    height += line.height();
+    widest = std::max(widest, line.naturalTextWidth());
+  }
+  layout.endLayout();
+  return QRect(0, 0, int(std::ceil(widest)), int(std::ceil(height)));
+}
+
+int ValueDelegate::textWidth(int columnWidth) { return columnWidth - 2 * kTextMargin; }
+
+QSize ValueDelegate::sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const {
+  QSize s = QStyledItemDelegate::sizeHint(option, index);
+  const auto* view = qobject_cast<const QTreeView*>(parent());
+  if (!view) return s;
+  QStyleOptionViewItem o(option);
+  initStyleOption(&o, index);  // the row's own font (changed values are bold)
+  const QRect r = wrappedRect(index.data(Qt::DisplayRole).toString(), o.font, textWidth(view->columnWidth(index.column())));
+  s.setHeight(std::max(s.height(), r.height() + 4));
+  return s;
+}
+
+void ValueDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const {
+  QStyleOptionViewItem o(option);
+  initStyleOption(&o, index);
+  const QString text = o.text;
+  o.text.clear();  // the background, selection and focus as usual; the text wrapped here
+  const QWidget* widget = option.widget;
+  QStyle* style = widget ? widget->style() : QApplication::style();
+  style->drawControl(QStyle::CE_ItemViewItem, &o, painter, widget);
+  painter->save();
+  painter->setFont(o.font);
+  QColor ink = o.palette.color(o.state & QStyle::State_Enabled ? QPalette::Active : QPalette::Disabled,
+                               o.state & QStyle::State_Selected ? QPalette::HighlightedText : QPalette::Text);
+  if (const QVariant fg = index.data(Qt::ForegroundRole); fg.canConvert<QBrush>() && !(o.state & QStyle::State_Selected))
+    ink = fg.value<QBrush>().color();
+  painter->setPen(ink);
+  QTextOption wrap(Qt::AlignLeft | Qt::AlignVCenter);
+  wrap.setWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+  const QRect area = option.rect.adjusted(kTextMargin, 0, -kTextMargin, 0);
+  const QRect used = wrappedRect(text, o.font, area.width());
+  painter->drawText(QRectF(area.left(), area.center().y() - used.height() / 2.0, area.width(), used.height()), text, wrap);
+  painter->restore();
 }
 
 void ValueDelegate::setEditorData(QWidget* editor, const QModelIndex& index) const {

@@ -15,6 +15,13 @@ class ValueDelegate : public QStyledItemDelegate {
                         const QModelIndex& index) const override;
   void setEditorData(QWidget* editor, const QModelIndex& index) const override;
   void setModelData(QWidget* editor, QAbstractItemModel* model, const QModelIndex& index) const override;
+  // Values are never elided: a value wider than its column wraps onto more lines (at
+  // word boundaries, else anywhere), and the row grows to hold them.
+  QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override;
+  void paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const override;
+  // The lines `text` takes in a column `width` pixels wide (text area) in `font`.
+  static QRect wrappedRect(const QString& text, const QFont& font, int width);
+  static int textWidth(int columnWidth);  // the text area of a value cell
 };
 
 }  // namespace fl::gui

@@ -188,6 +188,8 @@ void Network::collect(Results& r, Time makespan) const {
     sr.packets_forwarded = s->stats().packetsForwarded;
     sr.multicast_replicas = s->stats().multicastReplicas;
     sr.reductions = s->stats().reductions;
+    sr.reduction_bins = s->stats().reductionBins;
+    sr.replica_bins = s->stats().replicaBins;
     sr.reduction_contributions = s->stats().contributions;
     sr.max_buffer_flits = s->maxBufferFlits();
     r.reduction_hits += s->stats().reductionHits;

@@ -194,6 +194,7 @@ void SwitchNode::multicast(int inPort, PacketHandle h, std::int32_t flits, Op re
   p.replicasLeft = static_cast<std::uint16_t>(members.size());
   p.resultPort = -1;  // see startReplica()
   stats_.multicastReplicas += static_cast<std::int64_t>(members.size()) - 1;
+  stats_.replicaBins.add(static_cast<std::int32_t>(now() / config().bin), static_cast<std::int64_t>(members.size()) - 1);
   const std::uint8_t vc = p.vc;
   const int group = p.group;
   ports_.clear();
@@ -346,6 +347,7 @@ void SwitchNode::reduce(const Packet& p, int bufferPort) {
   }
   if (e->arrived >= e->expected) {
     ++stats_.reductions;
+    stats_.reductionBins.add(static_cast<std::int32_t>(now() / config().bin), 1);
     const ReductionEntry done = *e;
     forwarded_.erase(key);
     const std::int64_t before = buf.entries();

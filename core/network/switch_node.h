@@ -29,6 +29,8 @@ struct SwitchStats {
   std::int64_t partialResults = 0;     // results sent early because of eviction
   std::int64_t packetsCreated = 0;     // replicas and reduction results made here
   std::int64_t packetsConsumed = 0;    // operands and multicast originals ending here
+  BinSeries reductionBins;             // completed reductions per time bin (canvas glyphs)
+  BinSeries replicaBins;               // multicast replicas per time bin
 };
 
 class SwitchNode : public NetworkNode {

@@ -5,6 +5,7 @@
 #include "report/html_util.h"
 #include "report/report_format.h"
 #include "report/report_sections.h"
+#include "report/report_story.h"
 #include "report/report_style.h"
 #include "report/report_sweep.h"
 #include "report/report_text.h"
@@ -161,7 +162,11 @@ std::string renderHtmlReport(const Scenario& s, const std::vector<SweepPoint>& p
   html += "<header id=\"title\">\n<h1>" + htmlEscape(name) + "</h1>\n<p class=\"subtitle\">" +
           htmlEscape("FabricLab " + o.version + " report" + (o.date.empty() ? "" : " · " + o.date)) + "</p>\n";
   if (!s.description.empty()) html += "<p class=\"description\">" + htmlEscape(s.description) + "</p>\n";
-  html += "<nav class=\"toc\"><a href=\"#provenance\">Provenance</a><a href=\"#scenario\">Scenario</a>";
+  const std::string comments = scenarioComments(o.scenarioFile);
+  html += "<nav class=\"toc\"><a href=\"#summary\">Summary</a>";
+  if (!s.story.empty()) html += "<a href=\"#story\">Story</a>";
+  html += "<a href=\"#provenance\">Provenance</a><a href=\"#scenario\">Scenario</a>";
+  if (!commentsSection(comments).empty()) html += "<a href=\"#comments\">Notes</a>";
   if (points.size() > 1 || (!points.empty() && !points.front().settings.empty()))
     html += "<a href=\"#sweep\">Sweep</a>";
   for (int i : detail) {
@@ -174,8 +179,12 @@ std::string renderHtmlReport(const Scenario& s, const std::vector<SweepPoint>& p
   if (!o.images.empty()) html += "<a href=\"#images\">Images</a>";
   html += "</nav>\n</header>\n";
 
+  // The one-page summary and the story first; then where it came from and what ran.
+  html += summarySection(s, points, topology);
+  html += storySection(s);
   html += provenanceSection(s, points, o);
   html += scenarioSection(s, topology);
+  html += commentsSection(comments);
   html += sweepSection(s, points);
 
   for (int i : detail) {

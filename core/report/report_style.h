@@ -7,7 +7,7 @@ inline constexpr const char* kReportCss = R"css(
 :root { color-scheme: light; }
 body { margin: 0; background: #fff; color: #1f2328; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto,
   "Helvetica Neue", Arial, sans-serif; }
-main { max-width: 960px; margin: 0 auto; padding: 24px 28px 48px; }
+main { max-width: 1480px; margin: 0 auto; padding: 24px 28px 48px; box-sizing: border-box; }
 h1 { font-size: 24px; margin: 0 0 4px; }
 h2 { font-size: 19px; margin: 36px 0 10px; padding-bottom: 4px; border-bottom: 1px solid #d0d7de; }
 h3 { font-size: 15px; margin: 22px 0 8px; }
@@ -31,6 +31,10 @@ figure { margin: 14px 0 22px; }
 figcaption { font-size: 12.5px; color: #57606a; margin-top: 4px; max-width: 900px; }
 svg, img { max-width: 100%; height: auto; display: block; }
 .note { color: #57606a; font-size: 13px; }
+ol.story li { margin: 4px 0; }
+pre.comments { background: #fbfbf8; border-left: 3px solid #d0d7de; padding: 8px 12px; white-space: pre-wrap;
+  overflow-wrap: anywhere; font-size: 12px; }
+#summary table.kv { margin-bottom: 8px; }
 .warning { color: #b35900; font-weight: 600; }
 footer { margin-top: 40px; font-size: 12px; color: #8c959f; border-top: 1px solid #d0d7de; padding-top: 8px; }
 @page { size: A4; margin: 14mm; }
@@ -38,6 +42,7 @@ footer { margin-top: 40px; font-size: 12px; color: #8c959f; border-top: 1px soli
   body { font-size: 11pt; }
   table { font-size: 9pt; }
   main { max-width: none; padding: 0; }
+  #summary { break-after: page; }
   nav.toc { display: none; }
   h2, h3 { break-after: avoid; }
   figure, pre.yaml, table.kv { break-inside: avoid; }

@@ -137,6 +137,8 @@ struct SwitchResult {
   std::int64_t packets_forwarded = 0;
   std::int64_t multicast_replicas = 0;  // extra copies made by multicast fan-out
   std::int64_t reductions = 0;          // completed in-switch reductions
+  BinSeries reduction_bins;             // completed reductions per time bin (run.bin)
+  BinSeries replica_bins;               // multicast replicas made per time bin
   std::int64_t reduction_contributions = 0;
   std::int64_t evictions = 0;           // partial results pushed out by LRU eviction
   std::int64_t peak_reduction_entries = 0;  // max over ports, entries

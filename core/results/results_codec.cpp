@@ -26,7 +26,8 @@ template <class Ar> void fields(Ar& a, MergePortResult& v) {
 template <class Ar> void fields(Ar& a, SwitchResult& v) {
   a(v.id, v.node, v.packets_forwarded, v.multicast_replicas, v.reductions, v.reduction_contributions, v.evictions,
     v.peak_reduction_entries, v.peak_reduction_bytes, v.max_buffer_flits, v.reduction_buffer_hit_rate,
-    v.reduction_ports, v.entry_log, v.entry_arrivals, v.entry_log_truncated, v.merge_ports, v.merge_log,
+    v.reduction_ports, v.entry_log, v.entry_arrivals, v.entry_log_truncated, v.reduction_bins, v.replica_bins,
+    v.merge_ports, v.merge_log,
     v.merge_log_truncated);
 }
 template <class Ar> void fields(Ar& a, EndpointResult& v) { a(v.id, v.al_tlb_hits, v.al_tlb_misses, v.al_blocks_allocated); }
@@ -75,7 +76,7 @@ template <class Ar> void fields(Ar& a, Results& v) {
 // A struct that gains a field changes its size: update its field list above, then the
 // size here. (Plain records, PipelineTask, ReductionEntryRecord and MergeEntryRecord, are copied whole.)
 static_assert(sizeof(LinkDirectionResult) == 272, "LinkDirectionResult changed: update results_codec.cpp");
-static_assert(sizeof(SwitchResult) == 248, "SwitchResult changed: update results_codec.cpp");
+static_assert(sizeof(SwitchResult) == 344, "SwitchResult changed: update results_codec.cpp");
 static_assert(sizeof(PipelineResults) == 256, "PipelineResults changed: update results_codec.cpp");
 static_assert(sizeof(MoeResults) == 120, "MoeResults changed: update results_codec.cpp");
 static_assert(sizeof(HybridEpResults) == 160, "HybridEpResults changed: update results_codec.cpp");

@@ -295,7 +295,20 @@ struct RunSpec {
 struct SweepAxis {
   std::string key;
   std::vector<std::string> values;
+  std::vector<std::string> labels = {};  // optional: a short name per value ("NVLS"), for views
   bool operator==(const SweepAxis&) const = default;
+};
+
+// One step of a scenario's guided tour (the optional `story:` list, scenario/story.h):
+// a short text and what showing it does to the views. Empty fields do nothing.
+struct StoryStep {
+  std::string text;
+  std::string point;      // a sweep point: its 1-based number or its label
+  std::string dock;       // a dock to raise, by its title ("Plots", "Sweep")
+  Time at = -1;           // move the timeline to this time (-1: leave it)
+  std::string phase;      // ... or to the start of the phase of this name
+  std::string direction;  // direction filter: both | up | down
+  bool operator==(const StoryStep&) const = default;
 };
 
 struct Scenario {
@@ -309,6 +322,7 @@ struct Scenario {
   SchemeSpec scheme;
   RunSpec run;
   std::vector<SweepAxis> sweep;
+  std::vector<StoryStep> story = {};  // scenario/story.h
   bool operator==(const Scenario&) const = default;
 };
 

@@ -15,6 +15,7 @@
 #include "scenario/did_you_mean.h"
 #include "scenario/schema.h"
 #include "scenario/schema_values.h"
+#include "scenario/story.h"
 #include "scenario/sweep.h"
 #include "scenario/validate.h"
 
@@ -94,6 +95,8 @@ class Loader {
     }
     for (auto it = root.begin(); it != root.end(); ++it)
       if (it->first.Scalar() == "sweep") readSweep(it->second, locationOf(it->first));
+    for (auto it = root.begin(); it != root.end(); ++it)  // after the sweep: steps name its points
+      if (it->first.Scalar() == "story") readStory(it->second, locationOf(it->first), file_, s_);
     checkTopologyKeys();
     checkSweepPoints();
     return s_;
@@ -168,7 +171,7 @@ class Loader {
         throw InputError(at, path, "each key once", "a second '" + key + "'",
                          "the first is on line " + std::to_string(dup->second.line));
       keys_[path] = at;
-      if (prefix.empty() && (key == "fabriclab" || key == "sweep")) continue;
+      if (prefix.empty() && (key == "fabriclab" || key == "sweep" || key == "story")) continue;
       if (isPresetKey(path)) continue;  // applied first
       if (const ParamSpec* p = findParam(path)) {
         p->set(s_, it->second, {file_, true, at});
@@ -180,7 +183,7 @@ class Loader {
         walk(it->second, path);
       } else {
         std::vector<std::string> siblings = childKeys(prefix);
-        if (prefix.empty()) siblings.insert(siblings.begin(), {"fabriclab", "sweep"});
+        if (prefix.empty()) siblings.insert(siblings.begin(), {"fabriclab", "sweep", "story"});
         throw InputError(at, path, "a key of " + (prefix.empty() ? std::string("the top level") : "'" + prefix + "'"),
                          "'" + key + "'", suggestionHint(key, siblings, "keys"));
       }
@@ -230,18 +233,26 @@ class Loader {
       const YAML::Node item = node[i];
       if (!item.IsMap()) throw InputError(locationOf(item), path, "a map {key, values}", detail::describeNode(item));
       SweepAxis axis;
-      YAML::Node values;
+      YAML::Node values, labels;
+      InputLocation labelsAt;
+      bool hasLabels = false;
       std::set<std::string> seen;
       for (auto it = item.begin(); it != item.end(); ++it) {
         const std::string k = it->first.Scalar();
         const InputLocation kat = locationOf(it->first);
-        if (k != "key" && k != "values")
-          throw InputError(kat, path + "." + k, "'key' or 'values'", "'" + k + "'",
-                           suggestionHint(k, {"key", "values"}, "keys"));
+        if (k != "key" && k != "values" && k != "labels")
+          throw InputError(kat, path + "." + k, "'key', 'values' or 'labels'", "'" + k + "'",
+                           suggestionHint(k, {"key", "values", "labels"}, "keys"));
         if (!seen.insert(k).second) throw InputError(kat, path + "." + k, "each key once", "a second '" + k + "'");
         keys_[path + "." + k] = kat;
         if (k == "values") {
           values = it->second;
+          continue;
+        }
+        if (k == "labels") {
+          labels = it->second;
+          labelsAt = kat;
+          hasLabels = true;
           continue;
         }
         axis.key = detail::scalarText(it->second, path + ".key", {file_, true, kat}, "a key path");
@@ -273,6 +284,7 @@ class Loader {
           throw InputError(keys_[vpath], vpath, e.expected() + " for " + axis.key, e.found(), e.hint());
         }
       }
+      if (hasLabels) axis.labels = readSweepLabels(labels, axis, path + ".labels", labelsAt, file_);
       s_.sweep.push_back(axis);
     }
   }

@@ -8,6 +8,7 @@
 #include "scenario/scenario_io.h"
 #include "scenario/schema.h"
 #include "scenario/schema_values.h"
+#include "scenario/story.h"
 #include "topology/presets.h"
 
 namespace fl {
@@ -101,7 +102,24 @@ std::string saveScenarioText(const Scenario& s) {
     e << YAML::Key << "sweep" << YAML::Value << YAML::BeginSeq;
     for (const SweepAxis& a : s.sweep) {
       e << YAML::BeginMap << YAML::Key << "key" << YAML::Value << a.key;
-      e << YAML::Key << "values" << YAML::Value << YAML::Flow << a.values << YAML::EndMap;
+      e << YAML::Key << "values" << YAML::Value << YAML::Flow << a.values;
+      if (!a.labels.empty()) e << YAML::Key << "labels" << YAML::Value << YAML::Flow << a.labels;
+      e << YAML::EndMap;
+    }
+    e << YAML::EndSeq;
+  }
+  if (!s.story.empty()) {
+    e << YAML::Key << "story" << YAML::Value << YAML::BeginSeq;
+    for (const StoryStep& step : s.story) {
+      e << YAML::BeginMap << YAML::Key << "text" << YAML::Value << step.text;
+      // A point an edited sweep no longer has is left out: the file must load again.
+      if (!step.point.empty() && storyPointIndex(s, step.point) >= 0)
+        e << YAML::Key << "point" << YAML::Value << step.point;
+      if (!step.dock.empty()) e << YAML::Key << "dock" << YAML::Value << step.dock;
+      if (step.at >= 0) e << YAML::Key << "at" << YAML::Value << formatTime(step.at);
+      if (!step.phase.empty()) e << YAML::Key << "phase" << YAML::Value << step.phase;
+      if (!step.direction.empty()) e << YAML::Key << "direction" << YAML::Value << step.direction;
+      e << YAML::EndMap;
     }
     e << YAML::EndSeq;
   }

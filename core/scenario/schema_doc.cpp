@@ -92,6 +92,30 @@ like `--set key=value`, so it is checked against the key's type and range, and e
 point must be a valid scenario; errors name the value, e.g. `sweep[0].values[3]`. Keys
 may also name one field of one hierarchy level, e.g. `topology.levels[0].bandwidth`.
 
+An axis may give its values short names, `labels: [Ring, NVLS]` (one per value, distinct,
+one line each): the desktop app's sweep-point selector, Sweep and Story docks and the
+report's summary name points by them. Without labels a point reads `key = value`, and
+the app names the seeds' schemes (`scheme.communication` x `scheme.fusion`: DeepEP,
+COMET, DySHARP-Basic, DySHARP-COMET, Fusion only, Full DySHARP, FlashDMoE).
+
+## Story
+
+`story` (optional) is a guided tour: an ordered list of steps, each a map with `text`
+(required, one line) and what showing it does: `point` (a sweep point, by its number
+from 1 or its label), `dock` (a dock to raise by its title: Scenario, Fusion scheme,
+Inspector, Heat, Plots, Traffic Breakdown, Switch Tables, AL TLB, Pipeline, Sweep,
+Story), `at` (a time, e.g. `120 us`) or `phase` (the start of the run phase of that
+name), and `direction` (`both`, `up` or `down`: the canvas's direction filter). The
+desktop app's Story dock plays the steps; the report lists them.
+
+```yaml
+story:
+  - text: "NVLS: the switches sum every GPU's piece (uplinks only)."
+    point: NVLS
+    phase: ld_reduce
+    direction: up
+```
+
 ## Errors
 
 Every problem with a file is reported as `file:line:column: key.path: expected ...,
@@ -143,7 +167,8 @@ std::string schemaMarkdown() {
     out << "| `" << m.name << "` | " << cell(moeModelSummary(m)) << " |\n";
   sectionTable(out, "Top level", "");
   out << "| `fabriclab` | int | (required) | 1 | schema version | |\n"
-         "| `sweep` | list of axes | `[]` | | see Sweeps | |\n";
+         "| `sweep` | list of axes | `[]` | | see Sweeps | |\n"
+         "| `story` | list of steps | `[]` | | see Story | |\n";
   sectionTable(out, "topology", "topology");
   out << "\nEach entry of `topology.levels` (outermost level first; an error inside one names\n"
          "e.g. `topology.levels[2].bandwidth`):\n\n| field | type | range | meaning |\n|---|---|---|---|\n";

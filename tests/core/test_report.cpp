@@ -263,6 +263,26 @@ class TestReport : public QObject {
   }
 
   // No points (a run that produced nothing): still a complete page.
+  // The report opens on its summary, then the story (each step's text, in order) and,
+  // after the scenario, the scenario file's comments.
+  void summaryStoryComments() {
+    const Case& c = *makeCase(kCases.front());
+    const std::string file = FABRICLAB_TEST_DATA "/good/story_and_labels.yaml";
+    const Scenario s = loadScenario(file);
+    report::ReportOptions o = fixedOptions();
+    o.scenarioFile = file;
+    const QString h = QString::fromStdString(report::renderHtmlReport(s, c.points, *c.topology, o));
+    const qsizetype summary = h.indexOf("id=\"summary\""), story = h.indexOf("id=\"story\""),
+                    provenance = h.indexOf("id=\"provenance\""), comments = h.indexOf("id=\"comments\"");
+    QVERIFY(summary > 0 && summary < story && story < provenance && provenance < comments);
+    const QString steps = elementById(h, "section", "story");
+    QCOMPARE(count(steps, "<li>"), int(s.story.size()));
+    QVERIFY(steps.indexOf("Ring: every GPU") < steps.indexOf("NVLS: the switches reduce"));
+    QVERIFY(steps.contains("uplinks only") && steps.contains("phase all_reduce"));
+    QVERIFY(elementById(h, "section", "comments").contains("A sweep with short point names"));
+    QVERIFY(elementById(h, "section", "summary").contains("makespan"));
+  }
+
   void noPoints() {
     const Case& c = *makeCase("hand-made");
     const QString h = QString::fromStdString(report::renderHtmlReport(c.scenario, {}, *c.topology, fixedOptions()));

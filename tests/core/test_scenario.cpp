@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "scenario/scenario_io.h"
+#include "scenario/story.h"
 #include "scenario/schema.h"
 #include "scenario/sweep.h"
 #include "scenario/validate.h"
@@ -35,6 +36,7 @@ class TestScenario : public QObject {
   void goodFiles_data();
   void goodFiles();
   void goodFileContents();
+  void storyAndLabels();
   void sweepExpansion();
   void savedFileIsShort();
   void roundTripAwkwardText();
@@ -164,6 +166,28 @@ void TestScenario::goodFileContents() {
   QCOMPARE(h.topology.levels[0].latency, fl::Time(5'000'000'000));
   QCOMPARE(h.topology.levels[2].name, std::string("gpu"));
   QCOMPARE(h.workload.collective.skew, 1.2);
+}
+
+// Sweep labels name the points; story steps keep their actions in order.
+void TestScenario::storyAndLabels() {
+  const fl::Scenario s = loadGood("story_and_labels.yaml");
+  QCOMPARE(s.sweep[0].labels, (std::vector<std::string>{"Ring", "NVLS"}));
+  QCOMPARE(fl::sweepPointLabels(s), (std::vector<std::string>{"Ring", "NVLS"}));
+  QCOMPARE(s.story.size(), size_t(3));
+  QCOMPARE(s.story[0].point, std::string("Ring"));
+  QCOMPARE(s.story[0].dock, std::string("Plots"));
+  QCOMPARE(fl::storyPointIndex(s, s.story[0].point), 0);
+  QCOMPARE(fl::storyPointIndex(s, s.story[1].point), 1);
+  QCOMPARE(s.story[1].at, fl::Time(20'000'000));
+  QCOMPARE(s.story[1].direction, std::string("up"));
+  QCOMPARE(s.story[2].phase, std::string("all_reduce"));
+  QCOMPARE(s.story[2].at, fl::Time(-1));
+  // Without labels: "key = value" per axis, joined.
+  fl::Scenario plain = s;
+  plain.sweep[0].labels.clear();
+  QCOMPARE(fl::sweepPointLabels(plain)[1], std::string("algorithm = nvls"));
+  QCOMPARE(fl::storyPointIndex(plain, "NVLS"), -1);
+  QCOMPARE(fl::sweepPointLabels(fl::Scenario{}), (std::vector<std::string>{"single run"}));
 }
 
 void TestScenario::sweepExpansion() {

@@ -94,9 +94,12 @@ class TestMainWindow : public QObject {
     // default.yaml: a DGX-H100 (8 GPUs, 4 NVSwitch chips, 18 links per GPU) swept over
     // two algorithms.
     QCOMPARE(w->pointSelector()->count(), 2);
-    QCOMPARE(w->pointSelector()->itemText(1), QString("algorithm = nvls"));
+    QCOMPARE(w->pointSelector()->itemText(1), QString("NVLS"));  // the axis' labels
     QCOMPARE(w->canvas()->deviceItemCount(), 8 + 4);
+    QCOMPARE(w->canvas()->linkItemCount(), 8 * 4);  // one bundle per GPU-chip pair
+    w->canvas()->setBundlesExpanded(true);
     QCOMPARE(w->canvas()->linkItemCount(), 8 * 18);
+    w->canvas()->setBundlesExpanded(false);
     QVERIFY(w->runModel()->isFinal());
     QVERIFY(w->runModel()->binCount() > 0);
     QVERIFY(w->windowTitle().contains("default.yaml"));
@@ -137,6 +140,7 @@ class TestMainWindow : public QObject {
     QTRY_COMPARE_WITH_TIMEOUT(w->controller()->state(), State::Idle, 60000);
     QVERIFY(w->runModel()->isFinal());
     QCOMPARE(w->canvas()->deviceItemCount(), devices);
+    w->canvas()->setBundlesExpanded(true);  // each link its own item (closed: one per node pair)
     QCOMPARE(w->canvas()->linkItemCount(), links);
     QVERIFY(!w->pointSelector()->isVisible());  // no sweep, no selector
   }

@@ -52,7 +52,7 @@ class TestRunController : public QObject {
     QTRY_COMPARE_WITH_TIMEOUT(c.state(), State::Idle, 60000);
     QCOMPARE(started.count(), 1);
     // default.yaml sweeps workload.collective.algorithm over [ring, nvls].
-    QCOMPARE(started.first().first().toStringList(), (QStringList{"algorithm = ring", "algorithm = nvls"}));
+    QCOMPARE(started.first().first().toStringList(), (QStringList{"Ring", "NVLS"}));  // its sweep labels
     QCOMPARE(finished.count(), 2);
     QSet<int> points;
     for (int i = 0; i < 2; ++i) {

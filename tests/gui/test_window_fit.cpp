@@ -8,11 +8,15 @@
 #include <QFile>
 #include <QScreen>
 #include <QTemporaryDir>
+#include <QTreeView>
 #include <QtTest>
+#include <functional>
 #include <memory>
 
 #include "gui/main_window.h"
 #include "gui/run_controller.h"
+#include "gui/scenario_dock.h"
+#include "gui/scenario_tree_model.h"
 #include "gui_test_util.h"
 #include "main_window_fixture.h"
 
@@ -97,6 +101,52 @@ class TestWindowFit : public QObject {
     QVERIFY(timeline->heightForWidth(timeline->width()) <= timeline->height());
     QVERIFY(w->grab().save(t::artefactsDir() + "/window_fit_" +
                            QString(QTest::currentDataTag()).replace(' ', '_') + ".png"));
+  }
+
+  // Every value in the Scenario dock is drawn whole at this size: its text, wrapped at
+  // word boundaries into the value column, fits the row's height (no "…"); a word wider
+  // than the column takes at least two lines.
+  void scenarioValuesWhole_data() {
+    QTest::addColumn<QString>("scenario");
+    QTest::newRow("default") << "default.yaml";
+    QTest::newRow("fusion demo") << "nvl32-moe-fusion-demo.yaml";
+  }
+
+  void scenarioValuesWhole() {
+    QFETCH(QString, scenario);
+    auto w = t::makeWindow();
+    QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+    QCOMPARE(w->openFile(QStringLiteral(FABRICLAB_SCENARIOS "/") + scenario), QString());
+    w->controller()->stop();
+    QVERIFY(t::waitIdle(*w));
+    auto* tree = w->scenarioDock()->findChild<QTreeView*>();
+    QVERIFY(tree);
+    QCoreApplication::processEvents();
+    const QFontMetrics fm(tree->font());
+    int checked = 0;
+    std::function<void(const QModelIndex&)> walk = [&](const QModelIndex& parent) {
+      for (int r = 0; r < tree->model()->rowCount(parent); ++r) {
+        const QModelIndex key = tree->model()->index(r, 0, parent);
+        const QModelIndex value = tree->model()->index(r, fl::gui::ScenarioTreeModel::ValueColumn, parent);
+        const QString text = value.data(Qt::DisplayRole).toString();
+        const QRect cell = tree->visualRect(value);
+        if (!text.isEmpty() && cell.isValid()) {
+          // The value column in view, as wide as a value needs.
+          QVERIFY2(cell.right() <= tree->viewport()->width() + 1 && cell.width() >= 100,
+                   qPrintable(QString("value column %1..%2 of %3").arg(cell.left()).arg(cell.right()).arg(tree->viewport()->width())));
+          const int width = cell.width() - 8;
+          const QRect need = fm.boundingRect(QRect(0, 0, width, 100000), Qt::TextWordWrap, text);
+          QVERIFY2(need.height() <= cell.height() && (need.width() <= width || cell.height() >= 2 * fm.height()),
+                   qPrintable(QString("%1: '%2' needs %3x%4, has %5x%6").arg(key.data().toString(), text)
+                                  .arg(need.width()).arg(need.height()).arg(width).arg(cell.height())));
+          ++checked;
+        }
+        if (tree->isExpanded(key)) walk(key);
+      }
+    };
+    walk(QModelIndex());
+    QVERIFY(checked >= 20);
+    QVERIFY(w->grab().save(t::artefactsDir() + "/window_fit_scenario_" + QString(QTest::currentDataTag()).replace(' ', '_') + ".png"));
   }
 };
 

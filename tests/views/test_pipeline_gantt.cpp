@@ -88,6 +88,40 @@ class TestPipelineGantt : public QObject {
     QCOMPARE(g.rowLabel(1), gpus > 1 ? QString("gpu1 · dispatch") : QString());
   }
 
+  // 32 and 72 GPUs: one row per GPU to start with (grouped), every row on Fit at least
+  // 12 px tall (the first rows when not all fit, the rest by dragging), Ctrl + wheel
+  // zooms the rows and leaves time alone.
+  void manyGpus_data() {
+    QTest::addColumn<int>("gpus");
+    QTest::newRow("32 GPUs") << 32;
+    QTest::newRow("72 GPUs") << 72;
+  }
+  void manyGpus() {
+    QFETCH(int, gpus);
+    PipelineGantt g(nullptr);
+    g.resize(900, 420);
+    g.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&g));
+    g.setResults(smallRun(gpus, 2));
+    QCOMPARE(g.rowCount(), gpus);
+    QVERIFY(g.isCollapsed(0) && g.isCollapsed(gpus - 1));
+    g.fit();
+    g.plot()->replot();
+    const double rows = g.plot()->yAxis->range().size();
+    const double px = g.plot()->axisRect()->height() / rows;
+    QVERIFY2(px >= 12, qPrintable(QString("%1 px per row").arg(px)));
+    QVERIFY(rows >= std::min(gpus, 10));
+    const QCPRange x = g.plot()->xAxis->range();
+    const QPoint centre = g.plot()->axisRect()->rect().center();
+    QWheelEvent wheel(centre, g.plot()->mapToGlobal(centre), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::ControlModifier,
+                      Qt::NoScrollPhase, false);
+    QApplication::sendEvent(g.plot(), &wheel);
+    QCOMPARE(g.plot()->xAxis->range().lower, x.lower);
+    QCOMPARE(g.plot()->xAxis->range().upper, x.upper);
+    QVERIFY(g.plot()->yAxis->range().size() < rows - 0.5);
+    shot(g, QString("pipeline_gantt_%1_gpus").arg(gpus));
+  }
+
   // One palette: the Gantt bars (and so its legend) and the Fusion scheme dock's SM-group
   // swatches take a phase's colour from phaseColour; expected values are Okabe-Ito by hand.
   void phaseColoursAgree_data() {

@@ -11,6 +11,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <map>
 #include <memory>
 
 #include "scenario/scenario_io.h"
@@ -69,6 +70,19 @@ int independentLinks(const topo::Topology& t) {
   return n;
 }
 
+// Node pairs joined by visible links, and those joined by more than one (bundles).
+std::pair<int, int> independentPairs(const topo::Topology& t) {
+  const bool collapsed = t.kind == "hierarchy" && t.endpointCount() >= 200;
+  std::map<std::pair<int, int>, int> pairs;
+  for (const auto& k : t.links()) {
+    if (k.kind == topo::LinkKind::Local || (collapsed && k.level > 0)) continue;
+    ++pairs[{std::min(k.a, k.b), std::max(k.a, k.b)}];
+  }
+  int bundles = 0;
+  for (const auto& [pair, n] : pairs) bundles += n > 1;
+  return {int(pairs.size()), bundles};
+}
+
 // Utilisation of a link direction in a bin, straight from the results.
 double binUtil(const Results& r, const LinkDirectionResult& l, int bin) {
   const double capacity = l.capacity_Bps * toSeconds(r.bin);
@@ -123,6 +137,10 @@ class TestTopologyCanvas : public QObject {
  private slots:
   void counts_data();
   void counts();
+  void bundleLanes();
+  void directionFilter();
+  void deviceGlyphs();
+  void liveShowsCompleteBin();
   void screenshot_data() { counts_data(); }
   void screenshot();
   void timelineColours();
@@ -138,29 +156,205 @@ class TestTopologyCanvas : public QObject {
   void recolourTiming();
 };
 
+// Rows: drawn links one by one, and the node pairs they join (a bundle: a pair joined by
+// more than one link). DGX-H100: each GPU's 18 links go 5, 4, 4, 5 to the 4 chips; NVL32:
+// 2 to each of 9 chips.
 void TestTopologyCanvas::counts_data() {
   QTest::addColumn<TopologySpec>("spec");
   QTest::addColumn<int>("devices");
   QTest::addColumn<int>("links");
-  QTest::newRow("nvswitch dgx-h100") << dgxH100() << 8 + 4 << 8 * 18;
-  QTest::newRow("mesh 4x4") << mesh(4, 4) << 16 << 4 * 3 * 2;
-  QTest::newRow("mesh 2x(4x4)") << mesh(4, 4, 1, 2) << 32 << 4 * 7 + 8 * 3;
-  QTest::newRow("hierarchy 2x2x4") << hierarchy({2, 2, 4}) << 1 + 2 + 4 + 16 << 2 + 4 + 16;
-  QTest::newRow("hierarchy 1000x2x4 collapsed") << hierarchy({1000, 2, 4}) << 1 + 1000 << 1000;
+  QTest::addColumn<int>("pairs");
+  QTest::addColumn<int>("bundles");
+  TopologySpec nvl32;
+  applyTopologyPreset("gh200-nvl32", nvl32);
+  QTest::newRow("nvswitch dgx-h100") << dgxH100() << 8 + 4 << 8 * 18 << 8 * 4 << 8 * 4;
+  QTest::newRow("nvswitch gh200-nvl32") << nvl32 << 32 + 9 << 32 * 18 << 32 * 9 << 32 * 9;
+  QTest::newRow("mesh 4x4") << mesh(4, 4) << 16 << 4 * 3 * 2 << 4 * 3 * 2 << 0;
+  QTest::newRow("mesh 2x(4x4)") << mesh(4, 4, 1, 2) << 32 << 4 * 7 + 8 * 3 << 4 * 7 + 8 * 3 << 0;
+  QTest::newRow("hierarchy 2x2x4") << hierarchy({2, 2, 4}) << 1 + 2 + 4 + 16 << 2 + 4 + 16 << 2 + 4 + 16 << 0;
+  QTest::newRow("hierarchy 1000x2x4 collapsed") << hierarchy({1000, 2, 4}) << 1 + 1000 << 1000 << 1000 << 0;
 }
 
 void TestTopologyCanvas::counts() {
   QFETCH(TopologySpec, spec);
   QFETCH(int, devices);
   QFETCH(int, links);
+  QFETCH(int, pairs);
+  QFETCH(int, bundles);
   RunModel model;
   TopologyCanvas canvas(&model);
   const auto t = build(spec);
   QCOMPARE(independentDevices(*t), devices);  // the closed form agrees with the topology
   QCOMPARE(independentLinks(*t), links);
+  const auto [p, b] = independentPairs(*t);
+  QCOMPARE(p, pairs);
+  QCOMPARE(b, bundles);
   model.setTopology(t);
   QCOMPARE(canvas.deviceItemCount(), devices);
+  // Closed bundles: one item per pair; opened: one per link.
+  QCOMPARE(canvas.linkItemCount(), pairs);
+  QCOMPARE(canvas.bundleCount(), bundles);
+  canvas.setBundlesExpanded(true);
   QCOMPARE(canvas.linkItemCount(), links);
+  QCOMPARE(canvas.bundleCount(), 0);
+  canvas.setBundlesExpanded(false);
+  QCOMPARE(canvas.linkItemCount(), pairs);
+}
+
+// A bundle's lanes: as wide as its capacity in links (DGX-H100: 4 or 5 links of one
+// bandwidth), set apart by a gap (the lanes' inner edges do not touch), each coloured by
+// the bundle's bytes in the bin over its capacity, summed here from the raw results.
+void TestTopologyCanvas::bundleLanes() {
+  RunModel model;
+  TopologyCanvas canvas(&model);
+  const auto t = build(dgxH100());
+  model.setTopology(t);
+  const auto r = runP2p();
+  model.setResults(r, true);
+  const int bin = r->bins / 2;
+  model.setCurrentBin(bin);
+  std::map<std::pair<int, int>, std::vector<int>> pairs;
+  for (const auto& k : t->links()) pairs[{std::min(k.a, k.b), std::max(k.a, k.b)}].push_back(k.id);
+  QSet<int> widths;
+  for (const auto& [pair, ids] : pairs) {
+    const LinkItem* item = canvas.linkItem(ids.front());
+    QVERIFY(item && item->isBundle());
+    QCOMPARE(int(item->members.size()), int(ids.size()));
+    for (int id : ids) QCOMPARE(canvas.linkItem(id), item);
+    const LaneGeometry g = item->geometry();
+    QVERIFY2(g.offset - g.width / 2 >= 0.75, "a visible gap between the two lanes");
+    widths.insert(int(std::lround(g.width / ids.size() * 100)));  // width per link: one value
+    for (int d = 0; d < 2; ++d) {
+      double bytes = 0, capacity = 0;
+      for (const auto& l : r->links)
+        if (std::find(ids.begin(), ids.end(), l.link) != ids.end() && l.direction == d) {
+          bytes += double(l.bin_bytes.at(bin));
+          capacity += l.capacity_Bps * toSeconds(r->bin);
+        }
+      QCOMPARE(canvas.laneColour(ids.front(), d), colourMap(bytes / capacity));
+    }
+  }
+  QCOMPARE(widths.size(), 1);
+  // Double-clicking a bundle opens it into its own links; double-clicking one closes it.
+  canvas.resize(900, 700);
+  canvas.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&canvas));
+  // A bundle whose middle no other item covers (bundles cross between the rows).
+  std::vector<int> ids;
+  QPointF mid;
+  for (const auto& [pair, members] : pairs) {
+    mid = canvas.linkItem(members.front())->boundingRect().center();
+    const auto under = canvas.items(canvas.mapFromScene(mid));
+    if (!under.isEmpty() && under.front() == canvas.linkItem(members.front())) {
+      ids = members;
+      break;
+    }
+  }
+  QVERIFY(!ids.empty());
+  const int before = canvas.linkItemCount();
+  QTest::mouseDClick(canvas.viewport(), Qt::LeftButton, {}, canvas.mapFromScene(mid));
+  QCOMPARE(canvas.linkItemCount(), before - 1 + int(ids.size()));
+  QVERIFY(!canvas.linkItem(ids.front())->isBundle());
+  canvas.toggleBundle(ids.back());
+  QCOMPARE(canvas.linkItemCount(), before);
+}
+
+// The direction filter: the other direction's lanes are drawn faint, on every item.
+void TestTopologyCanvas::directionFilter() {
+  RunModel model;
+  TopologyCanvas canvas(&model);
+  const auto t = build(dgxH100());
+  model.setTopology(t);
+  model.setResults(runP2p(), true);
+  auto shown = [&](int d) {
+    int n = 0;
+    for (const auto& k : t->links()) n += canvas.linkItem(k.id)->laneShown(d);
+    return n;
+  };
+  const int links = int(t->links().size());
+  QCOMPARE(shown(0), links);
+  QCOMPARE(shown(1), links);
+  model.setDirectionFilter(DirectionFilter::Up);
+  QCOMPARE(shown(0), links);
+  QCOMPARE(shown(1), 0);
+  model.setDirectionFilter(DirectionFilter::Down);
+  QCOMPARE(shown(0), 0);
+  QCOMPARE(shown(1), links);
+  // Up is the GPU's own sending direction: direction 0 of a GPU's link leaves the GPU.
+  for (const auto& k : t->links()) QVERIFY(topo::isEndpoint(t->node(k.a).kind));
+}
+
+// Switch glyphs under NVLS: each switch's reductions in a bin equal the entries of its log
+// that completed (not evicted) in that bin, counted here from the entry log; the replicas
+// over the run equal the switch's total; GPU glyphs' bytes equal its links' bin bytes.
+void TestTopologyCanvas::deviceGlyphs() {
+  Scenario s = loadScenario(FABRICLAB_SCENARIOS "/default.yaml");
+  s.sweep.clear();
+  applyOverride(s, "workload.collective.algorithm=nvls");
+  applyOverride(s, "workload.collective.size=8 MiB");
+  applyOverride(s, "run.bin=2 us");
+  const auto r = std::make_shared<Results>(runScenario(s));
+  RunModel model;
+  TopologyCanvas canvas(&model);
+  const auto t = build(dgxH100());
+  model.setTopology(t);
+  model.setResults(r, true);
+  QVERIFY(r->bins >= 4);
+  std::int64_t seen = 0, replicas = 0;
+  for (int bin = 0; bin < r->bins; ++bin) {
+    model.setCurrentBin(bin);
+    for (const SwitchResult& sw : r->switches) {
+      QVERIFY(!sw.entry_log_truncated);
+      std::int64_t completed = 0;
+      for (const auto& e : sw.entry_log) completed += !e.evicted && e.end / r->bin == bin;
+      const DeviceItem::Activity a = canvas.deviceActivity(sw.node);
+      QCOMPARE(int(a.kind), int(DeviceItem::Activity::Kind::Switch));
+      QCOMPARE(a.reductions, completed);
+      seen += a.reductions;
+      replicas += a.replicas;
+      QVERIFY(a.fill >= 0 && a.fill <= 1);
+    }
+    for (int g = 0; g < t->endpointCount(); ++g) {
+      const std::string name = t->node(t->endpointNode(g)).name;
+      std::int64_t out = 0, in = 0;
+      for (const auto& l : r->links) {
+        if (l.from == name) out += l.bin_bytes.at(bin);
+        if (l.to == name) in += l.bin_bytes.at(bin);
+      }
+      const DeviceItem::Activity a = canvas.deviceActivity(t->endpointNode(g));
+      QCOMPARE(a.injected, double(out));
+      QCOMPARE(a.received, double(in));
+    }
+  }
+  std::int64_t total = 0, totalReplicas = 0;
+  for (const SwitchResult& sw : r->switches) {
+    total += sw.reductions;
+    totalReplicas += sw.multicast_replicas;
+  }
+  QVERIFY(total > 0);
+  QCOMPARE(seen, total);
+  QCOMPARE(replicas, totalReplicas);
+  canvas.resize(1000, 700);
+  canvas.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&canvas));
+  model.setCurrentBin(r->bins / 2);
+  QVERIFY(canvas.grab().save(artefactPath("canvas-glyphs-nvls.png")));
+}
+
+// A live snapshot shows the newest complete bin, not the one still filling.
+void TestTopologyCanvas::liveShowsCompleteBin() {
+  RunModel model;
+  const auto t = build(mesh(4, 4));
+  model.setTopology(t);
+  auto r = patternResults(*t, 7, 100 * kNanosecond);
+  r->makespan = 650 * kNanosecond;  // bins 0-5 complete, bin 6 half filled
+  model.setResults(r, false);
+  QCOMPARE(model.currentBin(), 5);
+  auto exact = patternResults(*t, 7, 100 * kNanosecond);  // 700 ns: bin 6 is complete
+  model.setResults(exact, false);
+  QCOMPARE(model.currentBin(), 6);
+  model.setResults(r, true);  // final: every bin is in
+  QCOMPARE(model.lastCompleteBin(), 6);
 }
 
 // A grab of each kind is not blank: several colours, much of it not background.
@@ -196,6 +390,7 @@ void TestTopologyCanvas::timelineColours() {
   TopologyCanvas canvas(&model);
   const auto t = build(dgxH100());
   model.setTopology(t);
+  canvas.setBundlesExpanded(true);  // each link's own lanes
   const auto r = runP2p();
   model.setResults(r, true);
   QVERIFY(r->bins >= 4);
@@ -235,6 +430,7 @@ void TestTopologyCanvas::thresholds() {
   TopologyCanvas canvas(&model);
   const auto t = build(dgxH100());
   model.setTopology(t);
+  canvas.setBundlesExpanded(true);
   const auto r = runP2p();
   model.setResults(r, true);
   const int bin = r->bins / 2;
