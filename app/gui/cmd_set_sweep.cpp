@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "gui/scenario_document.h"
+#include "scenario/bounded_yaml.h"
 #include "scenario/input_error.h"
 #include "scenario/scenario_io.h"
 
@@ -29,7 +30,7 @@ std::vector<SweepAxis> SetSweepCommand::parseSweep(const Scenario& base, const s
   plain.sweep.clear();
   try {
     const bool blank = text.find_first_not_of(" \t\r\n") == std::string::npos;
-    YAML::Node node = YAML::Load(blank ? std::string("[]") : text);  // malformed: below
+    YAML::Node node = loadBoundedYaml(blank ? std::string("[]") : text);  // malformed: below
     YAML::Emitter e;
     e << YAML::Flow << node;
     const std::string doc = saveScenarioText(plain) + "sweep: " + e.c_str() + "\n";
