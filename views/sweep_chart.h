@@ -74,6 +74,7 @@ class SweepChart : public QWidget {
   void pointClicked(int point);
 
  private:
+  using QWidget::metric;  // metric() above hides QPaintDevice's metric(PaintDeviceMetric) (Clang warns)
   struct Mark {
     int point;
     double key, value;  // plot coordinates

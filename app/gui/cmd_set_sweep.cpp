@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "gui/scenario_document.h"
+#include "scenario/bounded_yaml.h"
 #include "scenario/input_error.h"
 #include "scenario/scenario_io.h"
 
@@ -30,7 +31,7 @@ std::vector<SweepAxis> SetSweepCommand::parseSweep(const Scenario& base, const s
   plain.story.clear();  // its steps name the old sweep's points; the command sets the sweep only
   try {
     const bool blank = text.find_first_not_of(" \t\r\n") == std::string::npos;
-    YAML::Node node = YAML::Load(blank ? std::string("[]") : text);  // malformed: below
+    YAML::Node node = loadBoundedYaml(blank ? std::string("[]") : text);  // malformed: below
     YAML::Emitter e;
     e << YAML::Flow << node;
     const std::string doc = saveScenarioText(plain) + "sweep: " + e.c_str() + "\n";

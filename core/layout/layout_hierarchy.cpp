@@ -326,7 +326,8 @@ class HierarchyLayout {
   // through its comb. Ends hidden together in a collapsed box stay unrouted (unseen).
   void routeAllNics() {
     std::vector<std::vector<NicRoute>> routes(t_.nodes().size());
-    for (const auto& [link, member] : nicMember_) {
+    for (const auto& [link, nicOf] : nicMember_) {
+      const topo::NodeId member = nicOf;  // a copy: Clang before 16 cannot capture a structured binding in a lambda
       const topo::NodeId up = t_.node(member).parent;
       if (!isShown(up) || !isOpen(up)) continue;
       topo::NodeId drawn = t_.link(link).a;  // the GPU, or the shown box hiding it

@@ -9,8 +9,6 @@
 namespace fl::report {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
 // Data extent over finite values (positive ones only on log axes).
 std::pair<double, double> extent(const std::vector<const std::vector<double>*>& values, bool log) {
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;

@@ -12,6 +12,7 @@
 #include <set>
 #include <sstream>
 
+#include "scenario/bounded_yaml.h"
 #include "scenario/did_you_mean.h"
 #include "scenario/schema.h"
 #include "scenario/schema_values.h"
@@ -42,22 +43,6 @@ std::string parentPath(const std::string& path) {
 bool blankOrComment(const std::string& line) {
   const size_t b = line.find_first_not_of(" \t\r");
   return b == std::string::npos || line[b] == '#';
-}
-
-// The 1-based line of the '---' that starts the second document: the first one after
-// any content ('---' at the very start only opens the first document); else `fallback`.
-int secondDocumentLine(const std::string& text, int fallback) {
-  std::istringstream in(text);
-  bool content = false;
-  int n = 0;
-  for (std::string line; std::getline(in, line);) {
-    ++n;
-    const bool marker =
-        line.rfind("---", 0) == 0 && (line.size() == 3 || std::isspace(static_cast<unsigned char>(line[3])));
-    if (marker && content) return n;
-    if (!blankOrComment(line) && line[0] != '%') content = true;  // directives precede documents
-  }
-  return fallback;
 }
 
 // True when `path` is `key` or inside it ("topology.levels[1].uplinks" in "topology.levels").
@@ -125,7 +110,7 @@ class Loader {
   void checkVersion(const YAML::Node& root) {
     for (auto it = root.begin(); it != root.end(); ++it) {
       if (it->first.Scalar() != "fabriclab") continue;
-      const YAML::Node& v = it->second;
+      const YAML::Node v = it->second;  // a copy: it->second belongs to the iterator's temporary
       if (!v.IsScalar() || v.Scalar() != "1")
         throw InputError(v.IsNull() ? locationOf(it->first) : locationOf(v), "fabriclab",
                          "schema version 1", detail::describeNode(v), "this FabricLab reads 'fabriclab: 1' files");
@@ -357,15 +342,9 @@ class Loader {
 Scenario parseScenario(const std::string& yamlText, const std::string& fileNameForErrors) {
   YAML::Node root;
   try {
-    const std::vector<YAML::Node> documents = YAML::LoadAll(yamlText);
-    if (!documents.empty()) root = documents.front();
-    for (size_t i = 1; i < documents.size(); ++i) {
-      if (!documents[i].IsDefined() || documents[i].IsNull()) continue;  // a bare '---' at the end
-      const int line = secondDocumentLine(yamlText, documents[i].Mark().line + 1);
-      throw InputError({fileNameForErrors, line, 0}, "", "one YAML document",
-                       "a second one starting at line " + std::to_string(line),
-                       "a scenario is one document: remove the '---' and what follows, or merge it");
-    }
+    root = loadBoundedYaml(yamlText);
+  } catch (const BoundedYamlError& e) {
+    throw InputError({fileNameForErrors, e.mark.line + 1, e.mark.column + 1}, "", e.expected(), e.msg, e.hint());
   } catch (const YAML::Exception& e) {
     throw InputError({fileNameForErrors, e.mark.line + 1, e.mark.column + 1}, "", "well-formed YAML",
                      "a syntax error (" + e.msg + ")");
@@ -389,11 +368,15 @@ void requireReadableScenarioFile(const std::string& path, const std::string& key
 
 Scenario loadScenario(const std::string& path) {
   requireReadableScenarioFile(path);
+  // At most one byte past the YAML size limit: /dev/zero or a huge file is refused by
+  // parseScenario's size check instead of being read until memory runs out.
   std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  if (!in) throw InputError({path, 0, 0}, "", "a readable scenario file", "a file that cannot be read");
-  return parseScenario(text.str(), path);
+  std::string text(YamlLimits{}.maxBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  if (in.bad() || (!in && !in.eof()))
+    throw InputError({path, 0, 0}, "", "a readable scenario file", "a file that cannot be read");
+  text.resize(static_cast<size_t>(in.gcount()));
+  return parseScenario(text, path);
 }
 
 void applyOverride(Scenario& s, std::string_view assignment) {

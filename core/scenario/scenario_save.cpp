@@ -15,15 +15,18 @@ namespace fl {
 namespace {
 
 // Keys to write, grouped into nested sections in schema order.
+// Keys and sections side by side: a std::pair holding Section inside Section needs it
+// complete, which Clang (unlike GCC) enforces; std::vector accepts the incomplete type.
 struct Section {
-  std::vector<std::pair<std::string, Section>> children;
+  std::vector<std::string> keys;
+  std::vector<Section> children;  // children[i] is keys[i]
   const ParamSpec* param = nullptr;
 
   Section& child(const std::string& key) {
-    for (auto& c : children)
-      if (c.first == key) return c.second;
-    children.emplace_back(key, Section{});
-    return children.back().second;
+    for (size_t i = 0; i < keys.size(); ++i)
+      if (keys[i] == key) return children[i];
+    keys.push_back(key);
+    return children.emplace_back();
   }
 };
 
@@ -58,8 +61,9 @@ void emitValue(YAML::Emitter& e, const ParamSpec& p, const Scenario& s) {
 }
 
 void emitSection(YAML::Emitter& e, const Section& sec, const Scenario& s) {
-  for (const auto& [key, child] : sec.children) {
-    e << YAML::Key << key << YAML::Value;
+  for (size_t i = 0; i < sec.keys.size(); ++i) {
+    const Section& child = sec.children[i];
+    e << YAML::Key << sec.keys[i] << YAML::Value;
     if (child.param) {
       emitValue(e, *child.param, s);
     } else {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "scenario/bounded_yaml.h"
 #include "scenario/did_you_mean.h"
 #include "scenario/schema_values.h"
 
@@ -171,7 +172,7 @@ void setValue(Scenario& s, std::string_view path, std::string_view text, const I
   if (p && !p->scalar) {
     YAML::Node node;
     try {
-      node = YAML::Load(std::string(text));
+      node = loadBoundedYaml(std::string(text));
     } catch (const YAML::Exception& e) {
       throw InputError(where, std::string(path), "a YAML flow list such as " + p->defaultText,
                        "'" + std::string(text) + "'", e.msg);

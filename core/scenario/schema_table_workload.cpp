@@ -6,6 +6,7 @@
 #include "moe/moe_model.h"
 #include "moe/routing_trace.h"
 #include "pipeline/launch_baselines.h"
+#include "scenario/bounded_yaml.h"
 #include "scenario/did_you_mean.h"
 #include "scenario/schema_builders.h"
 #include "tp/tp_model.h"
@@ -30,7 +31,7 @@ void setPlacement(Scenario& s, const YAML::Node& n, const ValueSource& src, cons
   if (!text.empty() && text.front() == '[') {
     YAML::Node list;
     try {
-      list = YAML::Load(text);
+      list = loadBoundedYaml(text);
     } catch (const YAML::Exception& e) {
       throw InputError(src.at(n), rules.path, expected, "'" + text + "'", e.msg);
     }

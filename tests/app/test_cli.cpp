@@ -237,6 +237,26 @@ class TestCli : public QObject {
     QVERIFY(r.out.isEmpty());
   }
 
+  // Inputs the fuzzers found (fuzz/, packaging/setup.sh fuzz) that once crashed, hung or
+  // exhausted memory: validate ends with 0 or 2 (bad input), never a crash or an internal
+  // error. The time bound only guards against hangs (sanitizer builds are slow).
+  void fuzzReproducers_data() {
+    QTest::addColumn<QString>("file");
+    const QDir dir(QStringLiteral(FABRICLAB_TEST_DATA "/fuzz"));
+    QStringList files = dir.entryList(QDir::Files, QDir::Name);
+    files.removeAll("README.md");
+    if (files.isEmpty()) QSKIP("no files in tests/data/fuzz");
+    for (const QString& name : files) QTest::newRow(qPrintable(name)) << dir.filePath(name);
+  }
+
+  void fuzzReproducers() {
+    QFETCH(QString, file);
+    const CliRun r = cli({"validate", file, "--quiet"}, 120000);
+    QVERIFY2(r.finished, "no end within 120 s");
+    QVERIFY2(r.exitCode == 0 || r.exitCode == 2, qPrintable(QString("exit %1, stderr: %2").arg(r.exitCode).arg(QString(r.err))));
+    if (r.exitCode == 2) QVERIFY2(r.err.startsWith("fabriclab-cli: error: "), r.err.constData());
+  }
+
   // (b) Bad overrides and usage: exit 2, the key path or option in stderr, nothing written.
   void badUsage_data() {
     QTest::addColumn<QStringList>("args");
@@ -384,6 +404,16 @@ class TestCli : public QObject {
         << QStringList{"validate", "@SMALL@", "--set", "topology.link.bandwidth=1 B/s"}
         << QStringList{"--set: topology.link.bandwidth: expected a bandwidth of at least 1 Mb/s, found '1 B/s'"}
         << QString();
+    // Hostile YAML (core/scenario/bounded_yaml.h): refused before yaml-cpp reads it.
+    QTest::newRow("endless scenario file")
+        << QStringList{"validate", "/dev/zero"} << QStringList{"/dev/zero", "expected at most 8 MiB of YAML"}
+        << QString();
+    QTest::newRow("--set value nested too deep")
+        << QStringList{"validate", "@SMALL@", "--set", "topology.levels=" + QString(200, '[')}
+        << QStringList{"--set", "topology.levels", "nesting deeper than 64 levels"} << QString();
+    QTest::newRow("--set value starting with a comma")
+        << QStringList{"validate", "@SMALL@", "--set", "workload.moe.placement=[,]"}
+        << QStringList{"--set", "workload.moe.placement"} << QString();
   }
 
   // A scenario behind a directory the user may not enter: the system's reason, not
