@@ -171,5 +171,7 @@ ParamSpec fillingPreset(std::string path, std::vector<std::string> choices, std:
 
 // The keys from workload on, in table order (schema_table_workload.cpp).
 void addWorkloadSchemeRunKeys(std::vector<ParamSpec>& t);
+// network.model, workload.wsc.* and mapping.* (schema_table_wsc.cpp), after the run keys.
+void addWscKeys(std::vector<ParamSpec>& t);
 
 }  // namespace fl::schema_build

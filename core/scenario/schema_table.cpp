@@ -188,6 +188,7 @@ std::vector<ParamSpec> build() {
   t.push_back(tileParam());
 
   addWorkloadSchemeRunKeys(t);
+  addWscKeys(t);
 
   const Scenario defaults;
   for (ParamSpec& p : t) p.defaultText = p.get(defaults);

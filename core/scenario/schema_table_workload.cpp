@@ -83,8 +83,10 @@ void addWorkloadSchemeRunKeys(std::vector<ParamSpec>& t) {
   using Q = QuantityKind;
   // --- workload
   t.push_back(choice<WorkloadKind>("workload.kind", FIELD(workload.kind),
-      {{"collective", WorkloadKind::Collective}, {"traffic", WorkloadKind::Traffic}, {"moe_layer", WorkloadKind::MoeLayer}},
-      "one collective operation, synthetic traffic at a given load, or one MoE layer under expert parallelism"));
+      {{"collective", WorkloadKind::Collective}, {"traffic", WorkloadKind::Traffic}, {"moe_layer", WorkloadKind::MoeLayer},
+       {"wsc_inference", WorkloadKind::WscInference}},
+      "one collective operation, synthetic traffic at a given load, one MoE layer under expert parallelism, or "
+      "one decoder layer of MoE inference on a wafer-scale mesh (seed 003)"));
   t.push_back(choice<CollectiveOp>("workload.collective.op", FIELD(workload.collective.op),
       {{"p2p", CollectiveOp::P2P}, {"all_reduce", CollectiveOp::AllReduce},
        {"reduce_scatter", CollectiveOp::ReduceScatter}, {"all_gather", CollectiveOp::AllGather},

@@ -12,6 +12,7 @@
 #include "sim/snapshot_pacer.h"
 #include "topology/topology.h"
 #include "workloads/workload.h"
+#include "wsc/wsc_run.h"
 
 namespace fl {
 
@@ -26,6 +27,12 @@ Results runScenario(const Scenario& s, const RunControl& control) {
 
 Results runOnTopology(const Scenario& s, const topo::Topology& topology, const RunControl& control) {
   const auto wallStart = std::chrono::steady_clock::now();
+  if (s.workload.kind == WorkloadKind::WscInference && s.network.model == NetworkModel::Analytical) {
+    Results r = wsc::runWscAnalytical(s, topology);  // Eq. 1: no engine to run
+    r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+    if (control.progress) control.progress(1.0);
+    return r;
+  }
   // Automatic partitioning depends on the topology only, never on the thread count, so
   // that every figure (peak packets per partition included) is the same for any thread
   // count: large fabrics get one partition per ~512 nodes, at most 8.
@@ -88,6 +95,7 @@ Results runOnTopology(const Scenario& s, const topo::Topology& topology, const R
     for (const auto& a : workload->agents()) r.agents_unfinished += a->finishedAt() < 0 ? 1 : 0;
   workload->finish(r);
   network.collect(r, r.makespan);
+  workload->annotate(r);
   r.packets = r.packets_consumed;
   r.peak_live_packets = network.peakLivePackets();
   r.bin = s.run.bin;

@@ -1,5 +1,7 @@
 #include "topology/presets.h"
 
+#include "topology/wafer_presets.h"
+
 #include "engine/time.h"
 #include "scenario/did_you_mean.h"
 #include "scenario/input_error.h"
@@ -59,12 +61,14 @@ const std::vector<std::string>& topologyPresetNames() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> v;
     for (const Preset& p : kPresets) v.emplace_back(p.name);
+    for (const std::string& w : waferPresetNames()) v.push_back(w);
     return v;
   }();
   return names;
 }
 
 void applyTopologyPreset(std::string_view name, TopologySpec& spec) {
+  if (applyWaferPreset(name, spec)) return;
   const Preset* p = find(name);
   if (!p)
     throw InputError({}, "topology.preset", "one of " + joinList(topologyPresetNames()),
@@ -83,7 +87,7 @@ void applyTopologyPreset(std::string_view name, TopologySpec& spec) {
 
 std::string topologyPresetSummary(std::string_view name) {
   const Preset* p = find(name);
-  return p ? p->summary : "";
+  return p ? p->summary : waferPresetSummary(name);
 }
 
 }  // namespace fl

@@ -1,4 +1,4 @@
-// Named NVSwitch systems. A preset fills the topology first; every key written
+// Named NVSwitch systems and wafer-scale meshes. A preset fills the topology first; every key written
 // explicitly in a scenario (or given with --set) then overrides it, whatever the order
 // of keys in the file (scenario/schema.cpp).
 #pragma once
@@ -10,7 +10,7 @@ namespace fl {
 
 struct TopologySpec;
 
-// dgx-h100, gh200-nvl32, nvl64, gb200-nvl72 (in this order).
+// dgx-h100, gh200-nvl32, nvl64, gb200-nvl72, then the wafer presets (wafer_presets.h).
 const std::vector<std::string>& topologyPresetNames();
 
 // Sets kind, gpus, switches, links_per_gpu, switch_ports and the link's bandwidth,

@@ -76,7 +76,14 @@ void TestSchema::contractKeys() {
       "scheme.token_centric.or_table_entries", "scheme.token_centric.overflow_latency",
       "scheme.persistent.payload_efficient", "scheme.persistent.capacity_factor", "scheme.persistent.task_n",
       "scheme.stragglers.start_jitter_distribution", "scheme.stragglers.start_jitter",
-      "scheme.stragglers.task_noise_distribution", "scheme.stragglers.task_noise", "scheme.stragglers.steps"};
+      "scheme.stragglers.task_noise_distribution", "scheme.stragglers.task_noise", "scheme.stragglers.steps",
+      // wafer-scale inference (core/netmodel, core/mapping, core/wsc, core/balance)
+      "network.model", "workload.wsc.model", "workload.wsc.hidden", "workload.wsc.expert_ffn", "workload.wsc.experts",
+      "workload.wsc.top_k", "workload.wsc.tp", "workload.wsc.tokens_per_group", "workload.wsc.stage",
+      "workload.wsc.all_gather", "workload.wsc.gating", "workload.wsc.zipf_s", "workload.wsc.trace",
+      "workload.wsc.iterations", "workload.wsc.micro_batches", "workload.wsc.hot_threshold", "mapping.kind",
+      "mapping.groups", "mapping.ftds", "balancer.kind", "balancer.load", "balancer.zipf_s", "balancer.warmup",
+      "balancer.period", "balancer.shadow_slots", "balancer.alpha", "balancer.interval", "balancer.window"};
   for (const char* k : keys) QVERIFY2(fl::findParam(k), k);
   QCOMPARE(fl::schema().size(), std::size(keys));  // and nothing else
   for (const fl::ParamSpec& p : fl::schema()) QVERIFY2(!p.doc.empty() && !p.type.empty(), p.path.c_str());
