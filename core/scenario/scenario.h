@@ -182,6 +182,7 @@ struct WscSpec {
   int iterations = 1;
   int micro_batches = 1;
   double hot_threshold = 0.9;        // a link is hot in a phase at utilisation >= this (spec §2.7)
+  int moe_layers = 94;               // MoE layers per iteration (Table I); NI copies use all their phases
   bool operator==(const WscSpec&) const = default;
 };
 
@@ -290,7 +291,7 @@ enum class BalancerLoad { Gating, Single, Mixed };
 struct BalancerSpec {
   BalancerKind kind = BalancerKind::None;
   BalancerLoad load = BalancerLoad::Gating;  // expert loads: workload.wsc.gating, or a synthetic scenario (spec §2.10 [R])
-  double zipf_s = 1.0;       // popularity skew [U]
+  double zipf_s = 0.25;      // popularity skew [U]: unbalanced EP = 256 gives max/mean ~3 (spec §2.10)
   int warmup = 5;            // single: iterations before popularity settles [U]
   int period = 50;           // mixed: iterations of one cycle of the scenario mixture [U]
   int shadow_slots = 1;      // shadow slots per die (spec §2.11 [U])

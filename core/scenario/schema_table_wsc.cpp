@@ -68,10 +68,10 @@ void addWscKeys(std::vector<ParamSpec>& t) {
       "same per-link bytes", spec + "§2.6"));
   {
     std::vector<std::string> filled = {"workload.wsc.hidden", "workload.wsc.expert_ffn", "workload.wsc.experts",
-                                       "workload.wsc.top_k"};
+                                       "workload.wsc.top_k", "workload.wsc.moe_layers"};
     t.push_back(fillingPreset(
         "workload.wsc.model", wscModelNames(),
-        "wsc_inference: model filling hidden, expert_ffn, experts and top_k (seed 003 Table I; H and F from the "
+        "wsc_inference: model filling hidden, expert_ffn, experts, top_k and moe_layers (seed 003 Table I; H and F from the "
         "models' config files); custom keeps them",
         spec + "§1.3", FIELD(workload.wsc.model),
         [](const std::string& name, Scenario& s) { applyWscModel(name, s.workload.wsc); }, filled, "custom"));
@@ -84,6 +84,9 @@ void addWscKeys(std::vector<ParamSpec>& t) {
                       "wsc_inference: routed experts E, expert e on die e mod N", spec + "§1.2"));
   t.push_back(integer("workload.wsc.top_k", FIELD(workload.wsc.top_k), {1, 1024},
                       "wsc_inference: experts per token k", spec + "§1.3"));
+  t.push_back(integer("workload.wsc.moe_layers", FIELD(workload.wsc.moe_layers), {1, 10000},
+                      "wsc_inference: MoE layers per iteration; one layer is simulated, NI-Balancer's copies may use "
+                      "the phases of all of them", "seed 003 Table I (58 / 94 / 59 / 40 / 56)"));
   t.push_back(integer("workload.wsc.tp", FIELD(workload.wsc.tp), {1, 65536},
                       "wsc_inference: TP degree t of attention (dies per TP group); DP = dies / t", spec + "§2.1"));
   t.push_back(integer("workload.wsc.tokens_per_group", FIELD(workload.wsc.tokens_per_group), {1, 1'000'000},
@@ -148,8 +151,9 @@ void addWscKeys(std::vector<ParamSpec>& t) {
       "(Zipf popularity fixed after the warm-up) or mixed (4 scenario mixtures drifting over balancer.period)",
       spec + "§2.10 [R]"));
   t.push_back(real("balancer.zipf_s", "float", FIELD(balancer.zipf_s), {0, 100},
-                   "wsc_inference, single/mixed: Zipf exponent of expert popularity (our choice; the paper's traces "
-                   "give max/mean 2-3 unbalanced)", spec + "§2.10 [U]"));
+                   "wsc_inference, single/mixed: Zipf exponent of expert popularity; 0.25 gives an unbalanced "
+                   "max/mean of about 3 with one expert per die at EP = 256, the paper's traces 2-3 (§VI-C1)",
+                   spec + "§2.10 [U]"));
   t.push_back(integer("balancer.warmup", FIELD(balancer.warmup), {0, 100000},
                       "wsc_inference, single: iterations whose popularity is redrawn before it settles", spec + "§2.10 [U]"));
   t.push_back(integer("balancer.period", FIELD(balancer.period), {1, 1'000'000},

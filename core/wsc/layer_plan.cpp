@@ -25,6 +25,21 @@ Time expertComputeTime(const WscSpec& w, const GpuSpec& gpu, double tokens, int 
   return static_cast<Time>(std::llround(std::max(flops, weights) * 1e12));
 }
 
+Time spanWindow(const netmodel::MessagePlan& plan, const PhaseSpan& span, const std::vector<Time>& start,
+                const std::vector<Time>& end) {
+  Time ready = -1, last = 0;
+  for (std::int32_t i = span.first; i < span.last; ++i) {
+    const auto& it = plan.items[static_cast<std::size_t>(i)];
+    last = std::max(last, end[static_cast<std::size_t>(i)]);
+    bool outside = it.deps.empty();
+    Time r = it.deps.empty() ? start[static_cast<std::size_t>(i)] : 0;
+    for (std::int32_t d : it.deps)
+      if (d < span.first) outside = true, r = std::max(r, end[static_cast<std::size_t>(d)]);
+    if (outside) ready = std::max(ready, r);
+  }
+  return ready < 0 ? 0 : std::max<Time>(0, last - ready);
+}
+
 namespace {
 
 constexpr std::uint8_t kDispatchLane = 1, kCombineLane = 2;

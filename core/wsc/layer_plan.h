@@ -60,6 +60,12 @@ struct IterationInputs {
 
 LayerPlan buildLayerPlan(const Scenario& s, const mapping::Mapping& m, const GpuSpec& gpu, const IterationInputs& in);
 
+// How long a span's phase took: from the moment its last participant was ready (the
+// latest end among the items it waited for outside the span) to its last end, so a die
+// still computing the previous micro-batch does not stretch the window of the others.
+Time spanWindow(const netmodel::MessagePlan& plan, const PhaseSpan& span, const std::vector<Time>& start,
+                const std::vector<Time>& end);
+
 // Compute time of `tokens` tokens through `experts` INT8 experts of 3*H*F parameters.
 Time expertComputeTime(const WscSpec& w, const GpuSpec& gpu, double tokens, int experts);
 

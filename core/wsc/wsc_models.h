@@ -14,7 +14,7 @@ struct WscSpec;
 
 struct WscModel {
   const char* name;
-  int hidden, expert_ffn, experts, top_k;
+  int hidden, expert_ffn, experts, top_k, moe_layers;
   const char* summary;
 };
 

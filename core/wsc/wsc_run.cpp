@@ -65,15 +65,11 @@ WscSetup prepareWsc(const Scenario& s, const topo::Topology& t) {
     const LayerPlan probe = buildLayerPlan(one, setup.mapping, gpu, in);
     const auto run = netmodel::playAnalytical(probe.plan, t);
     Time window[kCompute + 1] = {};
-    for (const PhaseSpan& sp : probe.spans) {
-      Time a = std::numeric_limits<Time>::max(), b = 0;
-      for (std::int32_t i = sp.first; i < sp.last; ++i)
-        a = std::min(a, run.timing.start[static_cast<std::size_t>(i)]), b = std::max(b, run.timing.end[static_cast<std::size_t>(i)]);
-      window[sp.phase] += b - a;
-    }
+    for (const PhaseSpan& sp : probe.spans) window[sp.phase] += spanWindow(probe.plan, sp, run.timing.start, run.timing.end);
     balance::BalancerInputs bi;
-    bi.allReduceWindow = window[kAllReduce];
-    bi.allToAllWindow = window[kDispatch] + window[kCombine];
+    // A copy may use every MoE layer's phases of an iteration ([R]: one layer is modelled).
+    bi.allReduceWindow = window[kAllReduce] * std::max(1, w.moe_layers);
+    bi.allToAllWindow = (window[kDispatch] + window[kCombine]) * std::max(1, w.moe_layers);
     bi.utilAllReduce.assign(2 * t.links().size(), 0);
     bi.utilAllToAll.assign(2 * t.links().size(), 0);
     for (const auto& x : run.transfers) {
@@ -135,12 +131,7 @@ void annotateWsc(const Scenario& s, const WscSetup& setup, const netmodel::PlanT
   // Phase times: each micro-batch's window [first start, last end], summed, per iteration.
   const int iterations = std::max(1, w.iterations);
   std::vector<Time> phaseTime(planPhaseNames().size(), 0);
-  for (const PhaseSpan& sp : layer.spans) {
-    Time a = std::numeric_limits<Time>::max(), b = 0;
-    for (std::int32_t i = sp.first; i < sp.last; ++i)
-      a = std::min(a, timing.start[static_cast<std::size_t>(i)]), b = std::max(b, timing.end[static_cast<std::size_t>(i)]);
-    phaseTime[sp.phase] += b - a;
-  }
+  for (const PhaseSpan& sp : layer.spans) phaseTime[sp.phase] += spanWindow(layer.plan, sp, timing.start, timing.end);
   x.allreduce = phaseTime[kAllReduce] / iterations;
   x.dispatch = phaseTime[kDispatch] / iterations;
   x.combine = phaseTime[kCombine] / iterations;

@@ -79,7 +79,7 @@ void TestSchema::contractKeys() {
       "scheme.stragglers.task_noise_distribution", "scheme.stragglers.task_noise", "scheme.stragglers.steps",
       // wafer-scale inference (core/netmodel, core/mapping, core/wsc, core/balance)
       "network.model", "workload.wsc.model", "workload.wsc.hidden", "workload.wsc.expert_ffn", "workload.wsc.experts",
-      "workload.wsc.top_k", "workload.wsc.tp", "workload.wsc.tokens_per_group", "workload.wsc.stage",
+      "workload.wsc.top_k", "workload.wsc.moe_layers", "workload.wsc.tp", "workload.wsc.tokens_per_group", "workload.wsc.stage",
       "workload.wsc.all_gather", "workload.wsc.gating", "workload.wsc.zipf_s", "workload.wsc.trace",
       "workload.wsc.iterations", "workload.wsc.micro_batches", "workload.wsc.hot_threshold", "mapping.kind",
       "mapping.groups", "mapping.ftds", "balancer.kind", "balancer.load", "balancer.zipf_s", "balancer.warmup",
