@@ -13,6 +13,7 @@
 
 #include "mapping/mapping.h"
 #include "scenario/scenario.h"
+#include "../common/xy_walk.h"
 #include "scenario/scenario_io.h"
 #include "scenario/validate.h"
 #include "topology/presets.h"
@@ -34,23 +35,6 @@ mapping::Mapping build(MappingKind kind, int rows, int cols, int tp) {
   return mapping::buildMapping(spec, mesh(rows, cols), tp);
 }
 
-// Directed links crossed by an XY walk from a to b on a grid `cols` wide: (from, to) dies.
-std::vector<std::pair<int, int>> xyWalk(int a, int b, int cols) {
-  std::vector<std::pair<int, int>> out;
-  int r = a / cols, c = a % cols;
-  const int rb = b / cols, cb = b % cols;
-  while (c != cb) {
-    const int nc = c + (cb > c ? 1 : -1);
-    out.emplace_back(r * cols + c, r * cols + nc);
-    c = nc;
-  }
-  while (r != rb) {
-    const int nr = r + (rb > r ? 1 : -1);
-    out.emplace_back(r * cols + c, nr * cols + c);
-    r = nr;
-  }
-  return out;
-}
 
 }  // namespace
 

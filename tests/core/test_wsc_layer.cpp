@@ -14,6 +14,7 @@
 
 #include "results/results.h"
 #include "scenario/scenario.h"
+#include "../common/xy_walk.h"
 #include "scenario/scenario_io.h"
 #include "sim/run.h"
 
@@ -46,23 +47,6 @@ int routerDie(const std::string& name, int cols) {
   return std::stoi(m[1]) * cols + std::stoi(m[2]);
 }
 
-// Directed router-to-router steps of an XY walk (row first: columns, then rows).
-std::vector<std::pair<int, int>> xyWalk(int a, int b, int cols) {
-  std::vector<std::pair<int, int>> out;
-  int r = a / cols, c = a % cols;
-  const int rb = b / cols, cb = b % cols;
-  while (c != cb) {
-    const int nc = c + (cb > c ? 1 : -1);
-    out.emplace_back(r * cols + c, r * cols + nc);
-    c = nc;
-  }
-  while (r != rb) {
-    const int nr = r + (rb > r ? 1 : -1);
-    out.emplace_back(r * cols + c, nr * cols + c);
-    r = nr;
-  }
-  return out;
-}
 
 }  // namespace
 
