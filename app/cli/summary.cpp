@@ -100,6 +100,16 @@ void printRunSummary(std::ostream& out, const Scenario& s, const std::string& to
                ", useless " + formatBytes(double(b.useless)) + ", overhead " + formatBytes(double(b.overhead)));
     }
   }
+  if (r.wsc) {
+    const WscResults& w = *r.wsc;
+    line(out, "WSC", w.mapping + " mapping, " + w.model + " model: all-reduce " + formatTime(w.allreduce) +
+                         ", dispatch " + formatTime(w.dispatch) + ", combine " + formatTime(w.combine) +
+                         " (communication " + formatTime(w.comm) + "), MoE compute " + formatTime(w.moe_compute) +
+                         printf1(", FTD mean hops %.3f", w.ftd_avg_hops));
+    if (!w.migrations.empty() || w.migration_stall > 0)
+      line(out, "balancing", std::to_string(w.migrations.size()) + " expert copies, stall " +
+                                 formatTime(w.migration_stall));
+  }
   if (r.nic_incast)
     line(out, "NIC incast", formatBytes(double(r.nic_incast->max_bytes)) + " most into one NIC in one phase (" +
                                 r.nic_incast->phase + ", into " + r.nic_incast->nic + "; " +

@@ -40,6 +40,43 @@ Json hybridEpJson(const HybridEpResults& h) {
               {"timeline", std::move(timeline)}};
 }
 
+Json wscJson(const WscResults& x) {
+  Json w;
+  w["model"] = x.model;
+  w["mapping"] = x.mapping;
+  Json ftds = Json::array();
+  for (const auto& f : x.ftds) ftds.push_back(Json{{"members", f.members}, {"bbox_rows", f.bbox_rows}, {"bbox_cols", f.bbox_cols}});
+  w["ftds"] = std::move(ftds);
+  Json groups = Json::array();
+  for (const auto& g : x.tp_groups) groups.push_back(Json{{"members", g.members}, {"edge_hops", g.edge_hops}});
+  w["tp_groups"] = std::move(groups);
+  w["ftd_avg_hops"] = finite(x.ftd_avg_hops);
+  w["allreduce_ns"] = toNs(x.allreduce);
+  w["dispatch_ns"] = toNs(x.dispatch);
+  w["combine_ns"] = toNs(x.combine);
+  w["comm_ns"] = toNs(x.comm);
+  w["moe_compute_ns"] = toNs(x.moe_compute);
+  w["a2a_inter_ftd_bytes"] = x.a2a_inter_ftd_bytes;
+  Json border;
+  for (const auto& [phase, bytes] : x.cross_border_bytes) border[phase] = bytes;
+  w["cross_border_bytes"] = std::move(border);
+  w["tokens_per_s_per_device"] = finite(x.tokens_per_s_per_device);
+  Json loads = Json::array();
+  for (double v : x.load_max_over_mean) loads.push_back(finite(v));
+  w["load_max_over_mean"] = std::move(loads);
+  Json migrations = Json::array();
+  for (const auto& m : x.migrations) {
+    Json stages = Json::array();
+    for (const auto& st : m.stages) stages.push_back(Json{{"kind", st.kind}, {"hops", st.hops}});
+    migrations.push_back(Json{{"expert", m.expert}, {"from", m.from}, {"to", m.to}, {"stages", std::move(stages)},
+                              {"start_iteration", m.start_iteration}, {"end_iteration", m.end_iteration}});
+  }
+  w["migrations"] = std::move(migrations);
+  w["migration_stall_ns"] = toNs(x.migration_stall);
+  w["hot_threshold"] = finite(x.hot_threshold);
+  return w;
+}
+
 Json workloadJson(const Scenario& s) {
   Json w;
   if (s.workload.kind == WorkloadKind::Collective) {
@@ -68,6 +105,13 @@ Json workloadJson(const Scenario& s) {
       w[k.substr(k.find('.') + 1)] = getValue(s, k);
     }
     w["network_model"] = "flow";
+  } else if (s.workload.kind == WorkloadKind::WscInference) {
+    w["kind"] = "wsc_inference";
+    for (const char* key : {"workload.wsc.model", "workload.wsc.tp", "workload.wsc.tokens_per_group",
+                            "workload.wsc.gating", "mapping.kind", "network.model"}) {
+      const std::string k = key;
+      w[k.substr(k.rfind('.') + 1)] = getValue(s, k);
+    }
   } else {
     w["kind"] = "traffic";
     w["pattern"] = getValue(s, "workload.traffic.pattern");
@@ -189,6 +233,14 @@ Json resultsToJson(const Results& r, const Scenario& scenario) {
     o["packets"] = l.packets;
     o["busy_ns"] = toNs(l.busy);
     o["utilization"] = finite(l.utilization);
+    if (!l.ftd.empty()) o["ftd"] = l.ftd;
+    if (!l.phases.empty()) {
+      Json ph;
+      for (const LinkPhaseResult& p : l.phases)
+        ph[p.phase] = Json{{"bytes", p.bytes}, {"busy_ns", toNs(p.busy)}, {"utilization", finite(p.utilization)},
+                           {"class", p.cls}};
+      o["phases"] = std::move(ph);
+    }
     links.push_back(std::move(o));
   }
   j["links"] = std::move(links);
@@ -287,6 +339,7 @@ Json resultsToJson(const Results& r, const Scenario& scenario) {
                      {"load_responses", c.load_responses},
                      {"duplicate_responses", c.duplicate_responses}};
   }
+  if (r.wsc) j["wsc"] = wscJson(*r.wsc);
   if (r.memory) {
     const MemoryResults& m = *r.memory;
     j["memory"] = Json{{"symmetric_layout_bytes", m.symmetric_layout_bytes},

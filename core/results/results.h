@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/time.h"
+#include "results/wsc_results.h"
 
 namespace fl {
 
@@ -38,6 +39,17 @@ struct PhaseMark {
   Time end = 0;
 };
 
+// One directed link in one workload phase (seed 003 §V-A: hot and cold links): payload
+// bytes, busy time (bytes / capacity), utilisation over the phase's window and a class,
+// hot (>= threshold), idle (0) or cold.
+struct LinkPhaseResult {
+  std::string phase;
+  std::int64_t bytes = 0;
+  Time busy = 0;
+  double utilization = 0;
+  std::string cls;  // hot | cold | idle
+};
+
 // One direction of one link.
 struct LinkDirectionResult {
   std::string id;      // "<link index>:<direction>" e.g. "12:0"
@@ -60,6 +72,10 @@ struct LinkDirectionResult {
   // Payload bytes per workload traffic phase (index 0: none; Results::traffic_phases
   // names the others), as net::Message::phase numbers them.
   std::array<std::int64_t, 4> phase_payload_bytes{};
+  // Wafer-scale workloads (core/wsc): intra or inter (both ends in one Full Token Domain or
+  // not; empty elsewhere) and the per-phase figures.
+  std::string ftd;
+  std::vector<LinkPhaseResult> phases;
 };
 
 // The heaviest incast into one NIC (seed 001 §6.7's "incast volume", measured): over the
@@ -370,6 +386,7 @@ struct Results {
   std::optional<MoeResults> moe;
   std::optional<PipelineResults> pipeline;
   std::optional<MemoryResults> memory;
+  std::optional<WscResults> wsc;  // wsc_inference (seed 003)
   // Uplink/downlink balance over time (seed 000 Fig. 17, 20): sum over time bins of the
   // lower direction's wire bytes over the sum of the higher one's (endpoint links, all
   // GPUs together); 1 = both directions equally busy at every moment. Taken bin by bin

@@ -13,7 +13,19 @@ template <class Ar> void fields(Ar& a, BinSeries& v) { a(v.bins, v.bytes); }
 template <class Ar> void fields(Ar& a, PhaseMark& v) { a(v.name, v.start, v.end); }
 template <class Ar> void fields(Ar& a, LinkDirectionResult& v) {
   a(v.id, v.link, v.direction, v.from, v.to, v.kind, v.uplink, v.downlink, v.nic_receive, v.bytes, v.payload_bytes,
-    v.packets, v.busy, v.capacity_Bps, v.utilization, v.bin_bytes, v.phase_payload_bytes);
+    v.packets, v.busy, v.capacity_Bps, v.utilization, v.bin_bytes, v.phase_payload_bytes, v.ftd, v.phases);
+}
+template <class Ar> void fields(Ar& a, LinkPhaseResult& v) { a(v.phase, v.bytes, v.busy, v.utilization, v.cls); }
+template <class Ar> void fields(Ar& a, WscFtdResult& v) { a(v.members, v.bbox_rows, v.bbox_cols); }
+template <class Ar> void fields(Ar& a, WscTpGroupResult& v) { a(v.members, v.edge_hops); }
+template <class Ar> void fields(Ar& a, WscMigrationStage& v) { a(v.kind, v.hops); }
+template <class Ar> void fields(Ar& a, WscMigration& v) {
+  a(v.expert, v.from, v.to, v.stages, v.start_iteration, v.end_iteration);
+}
+template <class Ar> void fields(Ar& a, WscResults& v) {
+  a(v.model, v.mapping, v.ftds, v.tp_groups, v.ftd_avg_hops, v.allreduce, v.dispatch, v.combine, v.comm,
+    v.moe_compute, v.a2a_inter_ftd_bytes, v.cross_border_bytes, v.tokens_per_s_per_device, v.load_max_over_mean,
+    v.migrations, v.migration_stall, v.hot_threshold);
 }
 template <class Ar> void fields(Ar& a, NicIncastResult& v) { a(v.max_bytes, v.phase, v.nic, v.link, v.nics); }
 template <class Ar> void fields(Ar& a, ReductionPortResult& v) {
@@ -70,12 +82,12 @@ template <class Ar> void fields(Ar& a, Results& v) {
     v.accepted_GBps, v.breakdown, v.moe, v.pipeline, v.memory, v.direction_balance, v.traffic_phases, v.nic_incast,
     v.packets_injected, v.packets_consumed, v.packets_created_in_switches, v.packets_consumed_in_switches,
     v.packets_in_flight, v.buffer_overflows, v.agents_unfinished, v.peak_live_packets, v.reduction_hits,
-    v.reduction_lookups, v.hybridep, v.cais, v.tp);
+    v.reduction_lookups, v.hybridep, v.cais, v.tp, v.wsc);
 }
 
 // A struct that gains a field changes its size: update its field list above, then the
 // size here. (Plain records, PipelineTask, ReductionEntryRecord and MergeEntryRecord, are copied whole.)
-static_assert(sizeof(LinkDirectionResult) == 272, "LinkDirectionResult changed: update results_codec.cpp");
+static_assert(sizeof(LinkDirectionResult) == 328, "LinkDirectionResult changed: update results_codec.cpp");
 static_assert(sizeof(SwitchResult) == 344, "SwitchResult changed: update results_codec.cpp");
 static_assert(sizeof(PipelineResults) == 256, "PipelineResults changed: update results_codec.cpp");
 static_assert(sizeof(MoeResults) == 120, "MoeResults changed: update results_codec.cpp");
@@ -83,7 +95,9 @@ static_assert(sizeof(HybridEpResults) == 160, "HybridEpResults changed: update r
 static_assert(sizeof(CaisResults) == 120, "CaisResults changed: update results_codec.cpp");
 static_assert(sizeof(TpResults) == 104, "TpResults changed: update results_codec.cpp");
 static_assert(sizeof(MergePortResult) == 152, "MergePortResult changed: update results_codec.cpp");
-static_assert(sizeof(Results) == 1544, "Results changed: update results_codec.cpp");
+static_assert(sizeof(WscResults) == 264, "WscResults changed: update results_codec.cpp");
+static_assert(sizeof(LinkPhaseResult) == 88, "LinkPhaseResult changed: update results_codec.cpp");
+static_assert(sizeof(Results) == 1816, "Results changed: update results_codec.cpp");
 
 template <class T> constexpr bool kPlain = std::is_arithmetic_v<T> || std::is_enum_v<T> ||
                                            std::is_same_v<T, PipelineTask> || std::is_same_v<T, ReductionEntryRecord> ||
@@ -122,6 +136,10 @@ struct Writer {
   }
   template <class T, std::size_t N> void put(T (&v)[N]) {
     for (T& x : v) put(x);
+  }
+  template <class A, class B> void put(std::pair<A, B>& v) {
+    put(v.first);
+    put(v.second);
   }
 };
 
@@ -168,6 +186,10 @@ struct Reader {
   }
   template <class T, std::size_t N> void get(T (&v)[N]) {
     for (T& x : v) get(x);
+  }
+  template <class A, class B> void get(std::pair<A, B>& v) {
+    get(v.first);
+    get(v.second);
   }
 };
 

@@ -98,6 +98,24 @@ const std::vector<SweepMetric> kMetrics = {
     {"nic_incast_bytes", "NIC incast (one phase)", "Heaviest NIC incast of one phase", MetricKind::Bytes, 0,
      [](const Results& r) { return r.nic_incast ? some(static_cast<double>(r.nic_incast->max_bytes)) : std::nullopt; },
      {}},
+    // Wafer-scale inference (seed 003): per layer pass, Eq. 1 or packet.
+    {"wsc_comm", "communication (AR+A2A)", "All-reduce + dispatch + combine", MetricKind::Time, 0,
+     [](const Results& r) { return r.wsc ? some(static_cast<double>(r.wsc->comm)) : std::nullopt; },
+     {"mapping", "tokens_per_group", "wsc.tp", "wsc.model", "network.model"}},
+    {"wsc_allreduce", "all-reduce", "All-reduce", MetricKind::Time, 0,
+     [](const Results& r) { return r.wsc ? some(static_cast<double>(r.wsc->allreduce)) : std::nullopt; },
+     {"mapping", "wsc.tp"}},
+    {"wsc_dispatch", "dispatch", "Dispatch all-to-all", MetricKind::Time, 0,
+     [](const Results& r) { return r.wsc ? some(static_cast<double>(r.wsc->dispatch)) : std::nullopt; },
+     {"mapping", "wsc.tp"}},
+    {"wsc_moe_compute", "MoE compute", "Expert compute (slowest die)", MetricKind::Time, 0,
+     [](const Results& r) { return r.wsc ? some(static_cast<double>(r.wsc->moe_compute)) : std::nullopt; },
+     {"balancer"}},
+    {"wsc_migration_stall", "migration stall", "Migration stall (all iterations)", MetricKind::Time, 0,
+     [](const Results& r) { return r.wsc ? some(static_cast<double>(r.wsc->migration_stall)) : std::nullopt; },
+     {"balancer"}},
+    {"wsc_tokens_per_s_per_device", "tokens/s per die", "MoE tokens per second per die", MetricKind::Number, 0,
+     [](const Results& r) { return r.wsc ? some(r.wsc->tokens_per_s_per_device) : std::nullopt; }, {"balancer"}},
 };
 
 }  // namespace

@@ -64,6 +64,8 @@ struct TopologySpec {
   bool operator==(const TopologySpec&) const = default;
 };
 
+enum class NetworkModel { Packet, Analytical };
+
 struct NetworkSpec {
   int flit_bytes = 16;             // NVLink flit
   int header_flits = 1;            // command/header flit of every packet
@@ -85,6 +87,10 @@ struct NetworkSpec {
   Time merge_timeout = 10 * kMicrosecond;     // idle time before an entry is evicted; 0 = none
   int merge_records = 16;                     // deferred requesters one Load-Wait entry holds
   bool merging = true;                        // false: ld.cais/red.cais pass unmerged
+  // How a workload's message plan is carried (core/netmodel/): the packet model above, or
+  // seed 003's Eq. 1 (hops x (bytes / bandwidth + latency), no contention). Workloads that
+  // emit a plan (wsc_inference) read it; the others always run on packets.
+  NetworkModel model = NetworkModel::Packet;
   bool operator==(const NetworkSpec&) const = default;
 };
 
@@ -194,7 +200,33 @@ struct TpSpec {
   bool operator==(const TpSpec&) const = default;
 };
 
-enum class WorkloadKind { Collective, Traffic, MoeLayer, CrossDcMoe, TpLayer };
+
+enum class WscStage { Prefill, Decode, Hybrid };
+enum class WscGating { UniformExact, Uniform, Zipf, Trace };
+
+// One decoder layer of MoE inference on a wafer-scale chip (seed 003 §III-B, spec
+// moentwine.md §2.1). workload.wsc.model fills hidden, expert_ffn, experts, top_k.
+struct WscSpec {
+  std::string model = "qwen3-235b";  // spec §3.5's worked case
+  int hidden = 4096;
+  int expert_ffn = 1536;
+  int experts = 128;
+  int top_k = 8;
+  int tp = 4;                        // TP degree t (spec §2.1)
+  int tokens_per_group = 256;        // T (§VI-B1 fixes 256)
+  WscStage stage = WscStage::Prefill;
+  bool all_gather = true;            // §IV-A keeps AG; false: reduce-scatter only (§VI-B6)
+  WscGating gating = WscGating::UniformExact;
+  double zipf_s = 1.0;
+  std::string trace;                 // CSV iteration,layer,expert,tokens (absolute once loaded)
+  int iterations = 1;
+  int micro_batches = 1;
+  double hot_threshold = 0.9;        // a link is hot in a phase at utilisation >= this (spec §2.7)
+  int moe_layers = 94;               // MoE layers per iteration (Table I); NI copies use all their phases
+  bool operator==(const WscSpec&) const = default;
+};
+
+enum class WorkloadKind { Collective, Traffic, MoeLayer, CrossDcMoe, TpLayer, WscInference };
 
 struct WorkloadSpec {
   WorkloadKind kind = WorkloadKind::Collective;
@@ -203,6 +235,7 @@ struct WorkloadSpec {
   MoeSpec moe;
   XdcSpec xdc;
   TpSpec tp;
+  WscSpec wsc;
   bool operator==(const WorkloadSpec&) const = default;
 };
 
@@ -311,6 +344,34 @@ struct StoryStep {
   bool operator==(const StoryStep&) const = default;
 };
 
+// Which dies form each TP group and each Full Token Domain on a mesh (seed 003 §IV,
+// core/mapping/). groups: die lists in ring order; ftds: optional, validated.
+enum class MappingKind { Baseline, Er, Her, Explicit };
+
+struct MappingSpec {
+  MappingKind kind = MappingKind::Baseline;
+  std::vector<std::vector<std::int64_t>> groups;
+  std::vector<std::vector<std::int64_t>> ftds;
+  bool operator==(const MappingSpec&) const = default;
+};
+
+// Expert balancing across iterations (seed 003 §V, core/balance/).
+enum class BalancerKind { None, Greedy, TopologyAware, NonInvasive };
+enum class BalancerLoad { Gating, Single, Mixed };
+
+struct BalancerSpec {
+  BalancerKind kind = BalancerKind::None;
+  BalancerLoad load = BalancerLoad::Gating;  // expert loads: workload.wsc.gating, or a synthetic scenario (spec §2.10 [R])
+  double zipf_s = 0.25;      // popularity skew [U]: unbalanced EP = 256 gives max/mean ~3 (spec §2.10)
+  int warmup = 5;            // single: iterations before popularity settles [U]
+  int period = 50;           // mixed: iterations of one cycle of the scenario mixture [U]
+  int shadow_slots = 1;      // shadow slots per die (spec §2.11 [U])
+  double alpha = 0.1;        // trigger: summed imbalance over this (0.1 x MoE layers, [U])
+  int interval = 10;         // invasive balancers: iterations between migrations (beta, §VI-C1)
+  int window = 8;            // prediction: mean over this many past iterations [U]
+  bool operator==(const BalancerSpec&) const = default;
+};
+
 struct Scenario {
   int schema_version = 1;
   std::string name;
@@ -323,6 +384,8 @@ struct Scenario {
   RunSpec run;
   std::vector<SweepAxis> sweep;
   std::vector<StoryStep> story = {};  // scenario/story.h
+  MappingSpec mapping;
+  BalancerSpec balancer;
   bool operator==(const Scenario&) const = default;
 };
 

@@ -173,5 +173,7 @@ ParamSpec fillingPreset(std::string path, std::vector<std::string> choices, std:
 void addWorkloadSchemeRunKeys(std::vector<ParamSpec>& t);
 // cross_dc_moe's keys (schema_table_xdc.cpp), after the run keys.
 void addXdcKeys(std::vector<ParamSpec>& t);
+// network.model, workload.wsc.* and mapping.* (schema_table_wsc.cpp), after the run keys.
+void addWscKeys(std::vector<ParamSpec>& t);
 
 }  // namespace fl::schema_build

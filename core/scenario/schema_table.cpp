@@ -205,6 +205,7 @@ std::vector<ParamSpec> build() {
 
   addWorkloadSchemeRunKeys(t);
   addXdcKeys(t);
+  addWscKeys(t);
 
   const Scenario defaults;
   for (ParamSpec& p : t) p.defaultText = p.get(defaults);

@@ -87,10 +87,12 @@ void addWorkloadSchemeRunKeys(std::vector<ParamSpec>& t) {
   t.push_back(choice<WorkloadKind>("workload.kind", FIELD(workload.kind),
       {{"collective", WorkloadKind::Collective}, {"traffic", WorkloadKind::Traffic}, {"moe_layer", WorkloadKind::MoeLayer},
        {"cross_dc_moe", WorkloadKind::CrossDcMoe},
-       {"tp_layer", WorkloadKind::TpLayer}},
+       {"tp_layer", WorkloadKind::TpLayer},
+       {"wsc_inference", WorkloadKind::WscInference}},
       "one collective operation, synthetic traffic at a given load, one MoE layer under expert parallelism, "
-      "an MoE training iteration across datacenters (HybridEP, seed 004), or transformer layers under tensor "
-      "parallelism over every GPU (CAIS, seed 002)"));
+      "an MoE training iteration across datacenters (HybridEP, seed 004), transformer layers under tensor "
+      "parallelism over every GPU (CAIS, seed 002), or one decoder layer of MoE inference on a wafer-scale mesh "
+      "(MoEntwine, seed 003)"));
   t.push_back(choice<CollectiveOp>("workload.collective.op", FIELD(workload.collective.op),
       {{"p2p", CollectiveOp::P2P}, {"all_reduce", CollectiveOp::AllReduce},
        {"reduce_scatter", CollectiveOp::ReduceScatter}, {"all_gather", CollectiveOp::AllGather},

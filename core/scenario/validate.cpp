@@ -7,6 +7,7 @@
 #include <string>
 
 #include "gpu/gpu_spec.h"
+#include "mapping/mapping.h"
 #include "moe/routing_trace.h"
 #include "scenario/input_error.h"
 #include "scenario/quantity.h"
@@ -406,6 +407,29 @@ int endpointCount(const TopologySpec& t) {
   return n > INT_MAX ? INT_MAX : static_cast<int>(n);
 }
 
+// Wafer-scale inference (seed 003): a mesh, a possible mapping (mapping/mapping.h names
+// the key and the reason), sizes the layer plan can hold.
+void checkWsc(const Scenario& s, const Checker& c) {
+  const WscSpec& w = s.workload.wsc;
+  if (s.topology.kind != TopologyKind::Mesh)
+    c.fail({"workload.kind", "topology.kind", "topology.preset"}, "a mesh topology for wsc_inference (a wafer preset "
+           "such as wsc-4x4)", "topology.kind " + std::string(s.topology.kind == TopologyKind::NvSwitch ? "nvswitch" : "hierarchy"));
+  if (w.top_k > w.experts)
+    c.fail({"workload.wsc.top_k", "workload.wsc.experts", "workload.wsc.model"},
+           "top_k at most experts (" + str(w.experts) + ")", str(w.top_k));
+  const std::int64_t dies = endpoints64(s.topology);
+  if (dies > 4096) c.fail({"topology.rows", "topology.cols"}, "at most 4096 dies for wsc_inference", str(dies));
+  if (w.gating == WscGating::Trace && w.trace.empty())
+    c.fail({"workload.wsc.trace", "workload.wsc.gating"}, "a trace CSV for gating: trace", "none");
+  if (s.mapping.kind != MappingKind::Explicit && !s.mapping.groups.empty())
+    c.fail({"mapping.groups", "mapping.kind"}, "mapping.groups only with mapping.kind: explicit",
+           std::to_string(s.mapping.groups.size()) + " groups");
+  if (s.mapping.kind == MappingKind::Her && s.topology.wafer_rows * s.topology.wafer_cols < 2)
+    c.fail({"mapping.kind", "topology.wafer_rows", "topology.wafer_cols"}, "her on a system of at least 2 wafers",
+           "1 wafer", "use er on one wafer");
+  mapping::buildMapping(s.mapping, s.topology, w.tp, w.all_gather);  // throws ValidationError
+}
+
 void validateScenario(const Scenario& s, const ExplicitKeyPredicate& isExplicit) {
   const Checker c(isExplicit);
   if (s.schema_version != 1) c.fail({"fabriclab"}, "schema version 1", str(s.schema_version));
@@ -417,7 +441,15 @@ void validateScenario(const Scenario& s, const ExplicitKeyPredicate& isExplicit)
     case WorkloadKind::MoeLayer: checkMoe(s, c); break;
     case WorkloadKind::CrossDcMoe: checkCrossDc(s, c); break;
     case WorkloadKind::TpLayer: checkTp(s, c); break;
+    case WorkloadKind::WscInference: checkWsc(s, c); break;
   }
+  if ((s.balancer.kind != BalancerKind::None || s.balancer.load != BalancerLoad::Gating) &&
+      s.workload.kind != WorkloadKind::WscInference)
+    c.fail({"balancer.kind", "balancer.load", "workload.kind"}, "balancer keys with workload.kind wsc_inference only",
+           "workload.kind " + std::string(s.workload.kind == WorkloadKind::MoeLayer ? "moe_layer" : "collective or traffic"));
+  if (s.network.model == NetworkModel::Analytical && s.workload.kind != WorkloadKind::WscInference)
+    c.fail({"network.model", "workload.kind"}, "network.model packet for this workload (analytical: wsc_inference only)",
+           "analytical");
   if (s.run.bin <= 0) c.fail({"run.bin"}, "a bin width greater than 0 ns", formatTime(s.run.bin));
 }
 

@@ -16,6 +16,7 @@
 #include "topology/topology.h"
 #include "workloads/workload.h"
 #include "xdc/cross_dc_run.h"
+#include "wsc/wsc_run.h"
 
 namespace fl {
 
@@ -32,6 +33,12 @@ Results runOnTopology(const Scenario& s, const topo::Topology& topology, const R
   // HybridEP's iteration runs on the flow model (its own solver; no packet engine).
   if (s.workload.kind == WorkloadKind::CrossDcMoe) return xdc::runCrossDcMoe(s, topology);
   const auto wallStart = std::chrono::steady_clock::now();
+  if (s.workload.kind == WorkloadKind::WscInference && s.network.model == NetworkModel::Analytical) {
+    Results r = wsc::runWscAnalytical(s, topology);  // Eq. 1: no engine to run
+    r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+    if (control.progress) control.progress(1.0);
+    return r;
+  }
   // Automatic partitioning depends on the topology only, never on the thread count
   // (results do not depend on either, but the count is reported).
   const int wanted = s.run.partitions > 0 ? s.run.partitions : automaticPartitions(topology);
@@ -106,6 +113,7 @@ Results runOnTopology(const Scenario& s, const topo::Topology& topology, const R
     for (const auto& a : workload->agents()) r.agents_unfinished += a->finishedAt() < 0 ? 1 : 0;
   workload->finish(r);
   network.collect(r, r.makespan);
+  workload->annotate(r);
   r.packets = r.packets_consumed;
   r.peak_live_packets = network.peakLivePackets();
   r.bin = s.run.bin;

@@ -1,5 +1,7 @@
 #include "topology/presets.h"
 
+#include "topology/wafer_presets.h"
+
 #include "engine/time.h"
 #include "scenario/did_you_mean.h"
 #include "scenario/input_error.h"
@@ -90,6 +92,7 @@ const std::vector<std::string>& topologyPresetNames() {
     std::vector<std::string> v;
     for (const Preset& p : kPresets) v.emplace_back(p.name);
     for (const HierarchyPreset& p : kHierarchyPresets) v.emplace_back(p.name);
+    for (const std::string& w : waferPresetNames()) v.push_back(w);
     return v;
   }();
   return names;
@@ -102,6 +105,7 @@ void applyTopologyPreset(std::string_view name, TopologySpec& spec) {
     spec.levels = {LevelSpec{"dc", h->dcs, 1.25e9, h->dcLatency}, LevelSpec{"gpu", h->gpusPerDc, 16e9, 1 * kMicrosecond}};
     return;
   }
+  if (applyWaferPreset(name, spec)) return;
   const Preset* p = find(name);
   if (!p)
     throw InputError({}, "topology.preset", "one of " + joinList(topologyPresetNames()),
@@ -121,7 +125,7 @@ void applyTopologyPreset(std::string_view name, TopologySpec& spec) {
 std::string topologyPresetSummary(std::string_view name) {
   if (const HierarchyPreset* h = findHierarchy(name)) return h->summary;
   const Preset* p = find(name);
-  return p ? p->summary : "";
+  return p ? p->summary : waferPresetSummary(name);
 }
 
 }  // namespace fl

@@ -1,4 +1,4 @@
-// Named NVSwitch systems. A preset fills the topology first; every key written
+// Named NVSwitch systems and wafer-scale meshes. A preset fills the topology first; every key written
 // explicitly in a scenario (or given with --set) then overrides it, whatever the order
 // of keys in the file (scenario/schema.cpp).
 #pragma once
@@ -11,7 +11,7 @@ namespace fl {
 struct TopologySpec;
 
 // dgx-h100, gh200-nvl32, nvl64, gb200-nvl72, then the hierarchies cluster-s, cluster-m,
-// cluster-l, xdc-1000, xdc-1000x8 (in this order).
+// cluster-l, xdc-1000, xdc-1000x8, then the wafer presets (wafer_presets.h).
 const std::vector<std::string>& topologyPresetNames();
 
 // Sets kind, gpus, switches, links_per_gpu, switch_ports and the link's bandwidth,

@@ -20,6 +20,8 @@ class Workload {
   // Completion time: the last agent's finish (or the last delivery).
   virtual Time makespan() const;
   virtual void finish(Results& r) const;
+  // Called once the network has filled r.links (finish runs before that).
+  virtual void annotate(Results& r) const {}
 
   const std::vector<std::unique_ptr<Agent>>& agents() const { return agents_; }
 

@@ -86,7 +86,14 @@ void TestSchema::contractKeys() {
       "network.switch.merge_table", "network.switch.merge_timeout", "network.switch.merge_records",
       "network.switch.merging", "workload.collective.stagger", "workload.tp.model", "workload.tp.hidden",
       "workload.tp.ffn_hidden", "workload.tp.heads", "workload.tp.seq_len", "workload.tp.batch", "workload.tp.phase",
-      "workload.tp.layers", "scheme.tp"};
+      "workload.tp.layers", "scheme.tp",
+      // wafer-scale inference (core/netmodel, core/mapping, core/wsc, core/balance)
+      "network.model", "workload.wsc.model", "workload.wsc.hidden", "workload.wsc.expert_ffn", "workload.wsc.experts",
+      "workload.wsc.top_k", "workload.wsc.moe_layers", "workload.wsc.tp", "workload.wsc.tokens_per_group", "workload.wsc.stage",
+      "workload.wsc.all_gather", "workload.wsc.gating", "workload.wsc.zipf_s", "workload.wsc.trace",
+      "workload.wsc.iterations", "workload.wsc.micro_batches", "workload.wsc.hot_threshold", "mapping.kind",
+      "mapping.groups", "mapping.ftds", "balancer.kind", "balancer.load", "balancer.zipf_s", "balancer.warmup",
+      "balancer.period", "balancer.shadow_slots", "balancer.alpha", "balancer.interval", "balancer.window"};
   for (const char* k : keys) QVERIFY2(fl::findParam(k), k);
   QCOMPARE(fl::schema().size(), std::size(keys));  // and nothing else
   for (const fl::ParamSpec& p : fl::schema()) QVERIFY2(!p.doc.empty() && !p.type.empty(), p.path.c_str());

@@ -1,0 +1,46 @@
+// Wafer-scale inference speed (issue 20): 256 dies (four 8x8 wafers, wsc-2x2-8x8),
+// DeepSeek-V3, TP 16, one layer at 256 tokens per group under ER, in the analytical model
+// (target < 0.2 s) and the packet model (target < 30 s, one core); and a 100-iteration
+// balancer study (NI-Balancer, mixed load) in the analytical model (target < 5 s).
+// `bench_wsc [SUBSTRING]` runs only the cases whose label contains it.
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "scenario/scenario_io.h"
+#include "sim/run.h"
+
+using namespace fl;
+
+namespace {
+
+const char* only = nullptr;
+
+void runCase(const char* label, const std::string& yaml, double target) {
+  if (only != nullptr && std::strstr(label, only) == nullptr) return;
+  const Scenario s = parseScenario(yaml, label);
+  const auto t0 = std::chrono::steady_clock::now();
+  const Results r = runScenario(s);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("%-40s wall %7.3f s (target < %g s)  makespan %9.1f ns  comm %9.1f ns  events %lld\n", label, wall,
+              target, toNs(r.makespan), r.wsc ? toNs(r.wsc->comm) : 0.0, static_cast<long long>(r.events));
+  std::fflush(stdout);
+}
+
+std::string layer(const std::string& model, const std::string& extra = "") {
+  return "fabriclab: 1\ntopology: {preset: wsc-2x2-8x8}\ngpu: {preset: b200}\nnetwork: {model: " + model +
+         "}\nworkload:\n  kind: wsc_inference\n  wsc: {model: deepseek-v3, tp: 16, tokens_per_group: 256" + extra +
+         "}\nmapping: {kind: er}\nrun: {bin: 1 us}\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc > 1) only = argv[1];
+  runCase("256 dies, one layer, analytical", layer("analytical"), 0.2);
+  runCase("256 dies, one layer, packet", layer("packet"), 30);
+  runCase("256 dies, 100 iterations, NI balancer",
+          layer("analytical", ", iterations: 100") + "balancer: {kind: non_invasive, load: mixed}\n", 5);
+  return 0;
+}

@@ -1,0 +1,106 @@
+#include "netmodel/link_results.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "network/packet.h"
+#include "topology/topology.h"
+
+namespace fl::netmodel {
+
+namespace {
+
+// Spreads `bytes` evenly over [start, end) into bins of width `bin`.
+void addToBins(BinSeries& s, Time start, Time end, std::int64_t bytes, Time bin) {
+  if (end <= start) {
+    s.add(static_cast<std::int32_t>(start / bin), bytes);
+    return;
+  }
+  std::int64_t left = bytes;
+  for (Time b = start / bin; b * bin < end; ++b) {
+    const Time from = std::max(start, b * bin), to = std::min(end, (b + 1) * bin);
+    const bool last = to >= end;
+    const auto share = last ? left
+                            : static_cast<std::int64_t>(static_cast<double>(bytes) * static_cast<double>(to - from) /
+                                                        static_cast<double>(end - start));
+    s.add(static_cast<std::int32_t>(b), share);
+    left -= share;
+  }
+}
+
+}  // namespace
+
+void fillLinkResults(const topo::Topology& t, const std::vector<LinkTransfer>& transfers,
+                     const std::vector<std::string>& phaseNames, Time bin, Time makespan, Results& r) {
+  r.links.clear();
+  r.payload_bytes = r.wire_bytes = r.uplink_bytes = r.downlink_bytes = 0;
+  r.uplink_payload_bytes = r.downlink_payload_bytes = 0;
+  const auto& links = t.links();
+  r.links.resize(2 * links.size());
+  for (const topo::Link& l : links)
+    for (int dir = 0; dir < 2; ++dir) {
+      LinkDirectionResult& d = r.links[static_cast<std::size_t>(2 * l.id + dir)];
+      d.link = l.id;
+      d.direction = dir;
+      d.id = std::to_string(l.id) + ":" + std::to_string(dir);
+      const topo::NodeId from = dir == 0 ? l.a : l.b, to = dir == 0 ? l.b : l.a;
+      d.from = t.node(from).name;
+      d.to = t.node(to).name;
+      d.kind = topo::toString(l.kind);
+      d.uplink = topo::isEndpoint(t.node(from).kind);
+      d.downlink = topo::isEndpoint(t.node(to).kind);
+      d.capacity_Bps = l.bandwidth * l.efficiency;
+    }
+  // Transfers arrive in plan order, not time order: sort each link's by start for its bins.
+  std::vector<const LinkTransfer*> sorted;
+  sorted.reserve(transfers.size());
+  for (const LinkTransfer& x : transfers) sorted.push_back(&x);
+  std::stable_sort(sorted.begin(), sorted.end(), [](const LinkTransfer* a, const LinkTransfer* b) {
+    return a->start < b->start;
+  });
+  std::vector<std::vector<std::int64_t>> perBin(r.links.size());
+  for (const LinkTransfer* x : sorted) {
+    LinkDirectionResult& d = r.links[static_cast<std::size_t>(2 * x->link + x->direction)];
+    d.bytes += x->bytes;
+    d.payload_bytes += x->bytes;
+    d.packets += 1;
+    d.busy += x->end - x->start;
+    if (x->phase + 1 < net::kTrafficPhases) d.phase_payload_bytes[static_cast<std::size_t>(x->phase + 1)] += x->bytes;
+    // Bins may come out of order across transfers: accumulate densely, compress below.
+    BinSeries part;
+    addToBins(part, x->start, x->end, x->bytes, bin);
+    auto& v = perBin[static_cast<std::size_t>(2 * x->link + x->direction)];
+    for (std::size_t i = 0; i < part.bins.size(); ++i) {
+      const auto b = static_cast<std::size_t>(part.bins[i]);
+      if (v.size() <= b) v.resize(b + 1, 0);
+      v[b] += part.bytes[i];
+    }
+  }
+  for (std::size_t i = 0; i < r.links.size(); ++i) {
+    LinkDirectionResult& d = r.links[i];
+    for (std::size_t b = 0; b < perBin[i].size(); ++b)
+      if (perBin[i][b] != 0) d.bin_bytes.add(static_cast<std::int32_t>(b), perBin[i][b]);
+    d.utilization = makespan > 0 ? static_cast<double>(d.busy) / static_cast<double>(makespan) : 0;
+    r.payload_bytes += d.payload_bytes;
+    r.wire_bytes += d.bytes;
+    if (d.uplink) r.uplink_bytes += d.bytes, r.uplink_payload_bytes += d.payload_bytes;
+    if (d.downlink) r.downlink_bytes += d.bytes, r.downlink_payload_bytes += d.payload_bytes;
+  }
+  r.traffic_phases.clear();
+  for (std::size_t p = 0; p < phaseNames.size() && p + 1 < static_cast<std::size_t>(net::kTrafficPhases); ++p)
+    r.traffic_phases.push_back(phaseNames[p]);
+  r.bin = bin;
+  r.bins = static_cast<int>((makespan + bin - 1) / bin);
+}
+
+void fillPhaseMarks(const MessagePlan& plan, const PlanTiming& timing, Results& r) {
+  r.phases.clear();
+  for (std::size_t p = 0; p < plan.phases.size(); ++p) {
+    Time s = std::numeric_limits<Time>::max(), e = -1;
+    for (std::size_t i = 0; i < plan.items.size(); ++i)
+      if (plan.items[i].phase == p) s = std::min(s, timing.start[i]), e = std::max(e, timing.end[i]);
+    if (e >= 0) r.phases.push_back({plan.phases[p], s, e});
+  }
+}
+
+}  // namespace fl::netmodel

@@ -1,0 +1,174 @@
+// The schema rows of wafer-scale MoE inference (seed 003, MoEntwine): network.model,
+// workload.wsc.* and mapping.*, appended after the run keys (saving groups keys by path,
+// so their place in the table only orders the docs).
+#include <yaml-cpp/yaml.h>
+
+#include "moe/routing_trace.h"
+#include "scenario/schema_builders.h"
+#include "wsc/wsc_models.h"
+
+namespace fl::schema_build {
+namespace {
+
+std::string dieListsText(const std::vector<std::vector<std::int64_t>>& lists) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < lists.size(); ++i) {
+    out += i ? ", [" : "[";
+    for (std::size_t k = 0; k < lists[i].size(); ++k) out += (k ? ", " : "") + std::to_string(lists[i][k]);
+    out += "]";
+  }
+  return out + "]";
+}
+
+// mapping.groups / mapping.ftds: a list of die lists, or the same as text (--set, saved files).
+std::vector<std::vector<std::int64_t>> readDieLists(const YAML::Node& n, const ParamSpec& rules,
+                                                   const ValueSource& src) {
+  const std::string expected = "a list of die-id lists such as [[0, 1, 5, 4], [2, 3, 7, 6]]";
+  if (!n.IsSequence()) {
+    const std::string text = scalarText(n, rules.path, src, expected);
+    YAML::Node list;
+    try {
+      list = YAML::Load(text);
+    } catch (const YAML::Exception& e) {
+      throw InputError(src.at(n), rules.path, expected, "'" + text + "'", e.msg);
+    }
+    if (!list.IsSequence()) throw InputError(src.at(n), rules.path, expected, "'" + text + "'");
+    ValueSource inner = src;
+    inner.fallback = src.at(n), inner.useMarks = false;
+    return readDieLists(list, rules, inner);
+  }
+  std::vector<std::vector<std::int64_t>> out;
+  for (std::size_t i = 0; i < n.size(); ++i) {
+    std::vector<std::int64_t> row;
+    for (int d : readIntList(n[i], rules.path + "[" + std::to_string(i) + "]", rules, src)) row.push_back(d);
+    out.push_back(std::move(row));
+  }
+  return out;
+}
+
+ParamSpec dieListsParam(std::string path, std::vector<std::vector<std::int64_t>> MappingSpec::*field, std::string doc,
+                        std::string source) {
+  ParamSpec p = base(std::move(path), "die lists", {0, 1'000'000}, std::move(doc), std::move(source));
+  p.scalar = false;
+  p.get = [field](const Scenario& s) { return dieListsText(s.mapping.*field); };
+  p.set = [field, rules = p](Scenario& s, const YAML::Node& n, const ValueSource& src) {
+    s.mapping.*field = readDieLists(n, rules, src);
+  };
+  return p;
+}
+
+}  // namespace
+
+void addWscKeys(std::vector<ParamSpec>& t) {
+  const std::string spec = "shared/specs/moentwine.md ";
+  t.push_back(choice<NetworkModel>("network.model", FIELD(network.model),
+      {{"packet", NetworkModel::Packet}, {"analytical", NetworkModel::Analytical}},
+      "how a workload's messages are carried: packet (flits, credits, contention) or analytical (seed 003's Eq. 1: "
+      "hops x (bytes / bandwidth + latency), store-and-forward, no contention; wsc_inference only). Both give the "
+      "same per-link bytes", spec + "§2.6"));
+  {
+    std::vector<std::string> filled = {"workload.wsc.hidden", "workload.wsc.expert_ffn", "workload.wsc.experts",
+                                       "workload.wsc.top_k", "workload.wsc.moe_layers"};
+    t.push_back(fillingPreset(
+        "workload.wsc.model", wscModelNames(),
+        "wsc_inference: model filling hidden, expert_ffn, experts, top_k and moe_layers (seed 003 Table I; H and F from the "
+        "models' config files); custom keeps them",
+        spec + "§1.3", FIELD(workload.wsc.model),
+        [](const std::string& name, Scenario& s) { applyWscModel(name, s.workload.wsc); }, filled, "custom"));
+  }
+  t.push_back(integer("workload.wsc.hidden", FIELD(workload.wsc.hidden), {1, 1'000'000},
+                      "wsc_inference: hidden size H (FP16 on the wire: 2H bytes per token)", spec + "§1.3"));
+  t.push_back(integer("workload.wsc.expert_ffn", FIELD(workload.wsc.expert_ffn), {1, 1'000'000},
+                      "wsc_inference: expert FFN size F (an expert is 3 H F bytes at INT8)", spec + "§1.3"));
+  t.push_back(integer("workload.wsc.experts", FIELD(workload.wsc.experts), {1, 65536},
+                      "wsc_inference: routed experts E, expert e on die e mod N", spec + "§1.2"));
+  t.push_back(integer("workload.wsc.top_k", FIELD(workload.wsc.top_k), {1, 1024},
+                      "wsc_inference: experts per token k", spec + "§1.3"));
+  t.push_back(integer("workload.wsc.moe_layers", FIELD(workload.wsc.moe_layers), {1, 10000},
+                      "wsc_inference: MoE layers per iteration; one layer is simulated, NI-Balancer's copies may use "
+                      "the phases of all of them", "seed 003 Table I (58 / 94 / 59 / 40 / 56)"));
+  t.push_back(integer("workload.wsc.tp", FIELD(workload.wsc.tp), {1, 65536},
+                      "wsc_inference: TP degree t of attention (dies per TP group); DP = dies / t", spec + "§2.1"));
+  t.push_back(integer("workload.wsc.tokens_per_group", FIELD(workload.wsc.tokens_per_group), {1, 1'000'000},
+                      "wsc_inference: tokens T per TP group per layer pass", "seed 003 §VI-B1 (256)"));
+  t.push_back(choice<WscStage>("workload.wsc.stage", FIELD(workload.wsc.stage),
+      {{"prefill", WscStage::Prefill}, {"decode", WscStage::Decode}, {"hybrid", WscStage::Hybrid}},
+      "wsc_inference: inference stage; recorded only for now: the paper fixes T 'without distinguishing stages' "
+      "(§VI-B1) and attention compute is not modelled", "seed 003 §VI-B1"));
+  t.push_back(boolean("workload.wsc.all_gather", FIELD(workload.wsc.all_gather),
+                      "wsc_inference: all-reduce as RS + AG (true) or RS only (false: each die keeps T/t tokens "
+                      "and the Full Token Domain is the whole mesh)", spec + "§2.1, §3.6 (seed 003 §IV-A, §VI-B6)"));
+  t.push_back(choice<WscGating>("workload.wsc.gating", FIELD(workload.wsc.gating),
+      {{"uniform_exact", WscGating::UniformExact}, {"uniform", WscGating::Uniform}, {"zipf", WscGating::Zipf},
+       {"trace", WscGating::Trace}},
+      "wsc_inference: expert choice: uniform_exact (every expert exactly T k / E picks per group), uniform or zipf "
+      "(seeded samples), trace (per-expert token shares from workload.wsc.trace)", spec + "§1.2"));
+  t.push_back(real("workload.wsc.zipf_s", "float", FIELD(workload.wsc.zipf_s), {0, 100},
+                   "wsc_inference, zipf: exponent s over a seeded permutation of the experts", spec + "§2.10"));
+  {
+    ParamSpec p = base("workload.wsc.trace", "path", {},
+                       "wsc_inference, trace: CSV 'iteration,layer,expert,tokens', relative to the scenario file; "
+                       "iteration i uses the shares of layer 0 in row group i", spec + "§2.10");
+    p.get = [](const Scenario& s) { return s.workload.wsc.trace; };
+    p.set = [path = p.path](Scenario& s, const YAML::Node& n, const ValueSource& src) {
+      s.workload.wsc.trace = resolveTracePath(scalarText(n, path, src, "a file path"), src.file);
+    };
+    t.push_back(p);
+  }
+  t.push_back(integer("workload.wsc.iterations", FIELD(workload.wsc.iterations), {1, 100000},
+                      "wsc_inference: layer passes run one after another (gating sampled per iteration)"));
+  t.push_back(integer("workload.wsc.micro_batches", FIELD(workload.wsc.micro_batches), {1, 1024},
+                      "wsc_inference: micro-batches per pass; all-to-all of one overlaps expert compute of another",
+                      spec + "§2.1 step 9"));
+  t.push_back(real("workload.wsc.hot_threshold", "fraction", FIELD(workload.wsc.hot_threshold), {0, 1, true},
+                   "wsc_inference: a link is hot in a phase at utilisation >= this, idle at 0, cold otherwise",
+                   spec + "§2.7 (θ = 0.9)"));
+  t.push_back(choice<MappingKind>("mapping.kind", FIELD(mapping.kind),
+      {{"baseline", MappingKind::Baseline}, {"er", MappingKind::Er}, {"her", MappingKind::Her},
+       {"explicit", MappingKind::Explicit}},
+      "mesh: TP groups and Full Token Domains: baseline (contiguous TP tiles), er (Entwined Ring: contiguous FTD "
+      "tiles, strided TP rings), her (multi-wafer: ER per wafer, all-gather among counterpart dies, all-to-all on "
+      "each wafer), explicit (mapping.groups)", spec + "§2.3-2.5, §2.8"));
+  t.push_back(dieListsParam("mapping.groups", &MappingSpec::groups,
+                            "mesh, explicit: TP groups as die-id lists in ring order (id = row x columns + column "
+                            "over the whole system); every die in exactly one group of workload.wsc.tp dies",
+                            spec + "§2.2"));
+  t.push_back(dieListsParam("mapping.ftds", &MappingSpec::ftds,
+                            "mesh, explicit: optional Full Token Domains, each holding one die of every group; [] = "
+                            "the k-th ring member of every group",
+                            spec + "§2.2"));
+  // --- balancer
+  t.push_back(choice<BalancerKind>("balancer.kind", FIELD(balancer.kind),
+      {{"none", BalancerKind::None}, {"greedy", BalancerKind::Greedy}, {"topology_aware", BalancerKind::TopologyAware},
+       {"non_invasive", BalancerKind::NonInvasive}},
+      "wsc_inference: expert replication across iterations: greedy (EPLB as the paper describes it: hottest expert "
+      "to the coldest die, invasive), topology_aware (Algorithm 1: relieve the hottest die to its nearest fitting "
+      "die, invasive), non_invasive (NI-Balancer: Algorithm 1's choices copied in Local stages during the "
+      "all-reduce and Global stages during the all-to-all, never stalling)", spec + "§2.9-2.11 (seed 003 §V)"));
+  t.push_back(choice<BalancerLoad>("balancer.load", FIELD(balancer.load),
+      {{"gating", BalancerLoad::Gating}, {"single", BalancerLoad::Single}, {"mixed", BalancerLoad::Mixed}},
+      "wsc_inference: expert loads per iteration: from workload.wsc.gating, or a synthetic scenario: single "
+      "(Zipf popularity fixed after the warm-up) or mixed (4 scenario mixtures drifting over balancer.period)",
+      spec + "§2.10 [R]"));
+  t.push_back(real("balancer.zipf_s", "float", FIELD(balancer.zipf_s), {0, 100},
+                   "wsc_inference, single/mixed: Zipf exponent of expert popularity; 0.25 gives an unbalanced "
+                   "max/mean of about 3 with one expert per die at EP = 256, the paper's traces 2-3 (§VI-C1)",
+                   spec + "§2.10 [U]"));
+  t.push_back(integer("balancer.warmup", FIELD(balancer.warmup), {0, 100000},
+                      "wsc_inference, single: iterations whose popularity is redrawn before it settles", spec + "§2.10 [U]"));
+  t.push_back(integer("balancer.period", FIELD(balancer.period), {1, 1'000'000},
+                      "wsc_inference, mixed: iterations of one cycle of the scenario mixture", spec + "§2.10 [U]"));
+  t.push_back(integer("balancer.shadow_slots", FIELD(balancer.shadow_slots), {0, 1024},
+                      "wsc_inference: shadow slots per die for expert replicas", spec + "§2.11 [U] (1)"));
+  t.push_back(real("balancer.alpha", "float", FIELD(balancer.alpha), {0, 1e6},
+                   "wsc_inference: trigger when the summed imbalance max/mean - 1 over MoE layers exceeds this "
+                   "(Eq. 2; one layer modelled)", spec + "§2.10 [U] (0.1 x MoE layers)"));
+  t.push_back(integer("balancer.interval", FIELD(balancer.interval), {0, 1'000'000},
+                      "wsc_inference: greedy and topology_aware wait more than this many iterations between "
+                      "migrations (beta; non_invasive uses 0)", "seed 003 §VI-C1 ('triggered on average every 10 iterations')"));
+  t.push_back(integer("balancer.window", FIELD(balancer.window), {1, 1'000'000},
+                      "wsc_inference: expert loads are predicted as the mean of this many past iterations",
+                      spec + "§2.10 [U] (8)"));
+}
+
+}  // namespace fl::schema_build

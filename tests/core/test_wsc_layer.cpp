@@ -1,0 +1,245 @@
+// Wafer-scale MoE inference layer (seed 003, spec moentwine.md §2.1, §2.6, §3.3-3.7):
+// per-link all-to-all bytes against XY walks written here, zero inter-FTD all-to-all
+// bytes under ER for any gating, cross-border bytes of baseline / ER / HER, the Eq. 1
+// arithmetic of spec §3.5, and identical link bytes under the packet and analytical models.
+// FTDs and groups are rebuilt here from the spec's definitions, not taken from the code.
+#include <QtTest>
+
+#include <cmath>
+#include <map>
+#include <tuple>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "results/results.h"
+#include "scenario/scenario.h"
+#include "../common/xy_walk.h"
+#include "scenario/scenario_io.h"
+#include "sim/run.h"
+
+using namespace fl;
+
+namespace {
+
+constexpr double kMiB = 1024.0 * 1024.0;
+
+Scenario wsc(const std::string& preset, int tp, const std::string& mapping, const std::string& model = "analytical",
+             int tokens = 256, const std::string& extra = "") {
+  return parseScenario("fabriclab: 1\ntopology: {preset: " + preset + "}\nnetwork: {model: " + model +
+                           "}\nworkload:\n  kind: wsc_inference\n  wsc: {model: qwen3-235b, tp: " + std::to_string(tp) +
+                           ", tokens_per_group: " + std::to_string(tokens) + "}\nmapping: {kind: " + mapping + "}\n" +
+                           extra,
+                       "t.yaml");
+}
+
+const LinkPhaseResult* phase(const LinkDirectionResult& l, const std::string& name) {
+  for (const auto& p : l.phases)
+    if (p.phase == name) return &p;
+  return nullptr;
+}
+
+// "router(r,c)" -> die id on a grid `cols` wide; -1 for other nodes.
+int routerDie(const std::string& name, int cols) {
+  static const std::regex re(R"(router\((\d+),(\d+)\))");
+  std::smatch m;
+  if (!std::regex_match(name, m, re)) return -1;
+  return std::stoi(m[1]) * cols + std::stoi(m[2]);
+}
+
+
+}  // namespace
+
+class TestWscLayer : public QObject {
+  Q_OBJECT
+
+ private slots:
+  // §2.1 step 6 + §3.3: die u sends V_uv = T k (E_v / E) 2H to every other member v of its
+  // FTD; baseline FTD = dies with the same offset in their p x q tile, ER FTD = the m x n
+  // tile. Every mesh link's dispatch bytes against the XY walks of those transfers.
+  void dispatchBytesPerLink_data() {
+    QTest::addColumn<QString>("preset");
+    QTest::addColumn<int>("X");
+    QTest::addColumn<int>("tp");
+    QTest::addColumn<int>("p");
+    QTest::addColumn<QString>("mapping");
+    QTest::newRow("4x4 t4 baseline") << "wsc-4x4" << 4 << 4 << 2 << "baseline";
+    QTest::newRow("4x4 t4 er") << "wsc-4x4" << 4 << 4 << 2 << "er";
+    QTest::newRow("6x6 t4 baseline") << "wsc-6x6" << 6 << 4 << 2 << "baseline";
+    QTest::newRow("6x6 t4 er") << "wsc-6x6" << 6 << 4 << 2 << "er";
+    QTest::newRow("8x8 t16 baseline") << "wsc-8x8" << 8 << 16 << 4 << "baseline";
+    QTest::newRow("8x8 t16 er") << "wsc-8x8" << 8 << 16 << 4 << "er";
+  }
+  void dispatchBytesPerLink() {
+    QFETCH(QString, preset);
+    QFETCH(int, X);
+    QFETCH(int, tp);
+    QFETCH(int, p);
+    QFETCH(QString, mapping);
+    const Results r = runScenario(wsc(preset.toStdString(), tp, mapping.toStdString()));
+    QVERIFY(r.wsc.has_value());
+    const int N = X * X, m = X / p, T = 256, k = 8, E = 128, H = 4096;
+    const bool er = mapping == "er";
+    const auto ftd = [&](int d) { return er ? (d / X / m) * p + (d % X) / m : (d / X % p) * p + d % X % p; };
+    std::vector<int> experts(size_t(N), 0);
+    for (int e = 0; e < E; ++e) ++experts[size_t(e % N)];
+    std::map<std::pair<int, int>, double> expected, back;  // dispatch, combine (v -> u, its own XY walk)
+    for (int u = 0; u < N; ++u)
+      for (int v = 0; v < N; ++v)
+        if (u != v && ftd(u) == ftd(v)) {
+          const double V = double(T) * k * experts[size_t(v)] / E * 2 * H;
+          for (auto l : xyWalk(u, v, X)) expected[l] += V;
+          for (auto l : xyWalk(v, u, X)) back[l] += V;
+        }
+    int checked = 0;
+    for (const auto& l : r.links) {
+      const int a = routerDie(l.from, X), b = routerDie(l.to, X);
+      if (a < 0 || b < 0) continue;
+      const auto* d = phase(l, "dispatch");
+      QVERIFY(d);
+      const std::pair<int, int> key{a, b};
+      QCOMPARE(double(d->bytes), expected[key]);
+      QCOMPARE(double(phase(l, "combine")->bytes), back[key]);
+      ++checked;
+    }
+    QCOMPARE(checked, 2 * 2 * X * (X - 1));  // every directed mesh link
+  }
+
+  // §2.7: under ER the all-to-all never leaves an FTD tile, whatever the gating.
+  void erInterFtdLinksIdle_data() {
+    QTest::addColumn<QString>("gating");
+    QTest::newRow("uniform_exact") << "uniform_exact";
+    QTest::newRow("uniform") << "uniform";
+    QTest::newRow("zipf") << "zipf";
+  }
+  void erInterFtdLinksIdle() {
+    QFETCH(QString, gating);
+    for (auto [preset, X, tp, m] : {std::tuple{"wsc-8x8", 8, 16, 2}, std::tuple{"wsc-6x6", 6, 4, 3}}) {
+      Scenario s = wsc(preset, tp, "er");
+      s.workload.wsc.gating = gating == "uniform" ? WscGating::Uniform
+                              : gating == "zipf"  ? WscGating::Zipf
+                                                  : WscGating::UniformExact;
+      s.workload.wsc.zipf_s = 1.2;
+      const Results r = runScenario(s);
+      QCOMPARE(r.wsc->a2a_inter_ftd_bytes, std::int64_t(0));
+      std::int64_t intra = 0;
+      for (const auto& l : r.links) {
+        const int a = routerDie(l.from, X), b = routerDie(l.to, X);
+        if (a < 0 || b < 0) continue;
+        const bool inter = (a / X / m != b / X / m) || (a % X / m != b % X / m);
+        QCOMPARE(l.ftd, std::string(inter ? "inter" : "intra"));
+        const auto bytes = phase(l, "dispatch")->bytes + phase(l, "combine")->bytes;
+        if (inter) QCOMPARE(bytes, std::int64_t(0));
+        else intra += bytes;
+      }
+      QVERIFY(intra > 0);
+    }
+  }
+
+  // §3.7: 1 x 2 wafers of 4 x 4, Qwen3, T = 256, t = 4. Baseline and ER: (W-1) T k 2H / (W t)
+  // = 2 MiB per die in dispatch, 64 MiB over the 8 directed border links (8 MiB each). HER:
+  // 0 in the all-to-all; its inter-wafer all-gather (W-1) (T/t) 2H = 0.5 MiB per die, 16 MiB
+  // (2 MiB per directed border link). Ratio k / W = 4.
+  void crossBorderBytes_data() {
+    QTest::addColumn<QString>("mapping");
+    QTest::addColumn<double>("dispatchMiB");
+    QTest::addColumn<double>("allReduceMiB");
+    QTest::newRow("baseline") << "baseline" << 64.0 << 0.0;
+    QTest::newRow("er") << "er" << 64.0 << 0.0;
+    QTest::newRow("her") << "her" << 0.0 << 16.0;
+  }
+  void crossBorderBytes() {
+    QFETCH(QString, mapping);
+    QFETCH(double, dispatchMiB);
+    QFETCH(double, allReduceMiB);
+    const Results r = runScenario(wsc("wsc-1x2-4x4", 4, mapping.toStdString()));
+    std::map<std::string, std::int64_t> border(r.wsc->cross_border_bytes.begin(), r.wsc->cross_border_bytes.end());
+    QCOMPARE(double(border["dispatch"]), dispatchMiB * kMiB);
+    QCOMPARE(double(border["combine"]), dispatchMiB * kMiB);
+    QCOMPARE(double(border["all_reduce"]), allReduceMiB * kMiB);
+    int borderLinks = 0;
+    for (const auto& l : r.links)
+      if (l.kind == "border") {
+        ++borderLinks;
+        QCOMPARE(double(phase(l, "dispatch")->bytes), dispatchMiB / 8 * kMiB);
+        QCOMPARE(double(phase(l, "all_reduce")->bytes), allReduceMiB / 8 * kMiB);
+      }
+    QCOMPARE(borderLinks, 8);
+  }
+
+  // §3.5, Qwen3, T = 256, 4 x 4, t = 4, B = 4 TB/s per direction. Step bytes M/8 = 262 144 B
+  // = 65.536 ns per hop; AR = 6 steps (baseline, 1 hop) or 6 x 2 hops (ER); V = 1 MiB =
+  // 262.144 ns; dispatch = sum of hops x (V/B + alpha) over the 3 peers: 8 (baseline) or 4 (ER).
+  void eq1Arithmetic_data() {
+    QTest::addColumn<QString>("mapping");
+    QTest::addColumn<int>("alphaNs");
+    QTest::addColumn<double>("arNs");
+    QTest::addColumn<double>("dispatchNs");
+    QTest::newRow("baseline a=0") << "baseline" << 0 << 6 * 65.536 << 8 * 262.144;
+    QTest::newRow("er a=0") << "er" << 0 << 12 * 65.536 << 4 * 262.144;
+    QTest::newRow("baseline a=20") << "baseline" << 20 << 6 * (65.536 + 20) << 8 * (262.144 + 20);
+    QTest::newRow("er a=20") << "er" << 20 << 12 * (65.536 + 20) << 4 * (262.144 + 20);
+  }
+  void eq1Arithmetic() {
+    QFETCH(QString, mapping);
+    QFETCH(int, alphaNs);
+    QFETCH(double, arNs);
+    QFETCH(double, dispatchNs);
+    Scenario s = wsc("wsc-4x4", 4, mapping.toStdString());
+    s.topology.link_latency = alphaNs * kNanosecond;
+    const Results r = runScenario(s);
+    QCOMPARE(toNs(r.wsc->allreduce), arNs);
+    QCOMPARE(toNs(r.wsc->dispatch), dispatchNs);
+    QCOMPARE(toNs(r.wsc->combine), dispatchNs);
+    QCOMPARE(toNs(r.wsc->comm), arNs + 2 * dispatchNs);
+  }
+
+  // §3.4: all-reduce bytes per directed link = sharing x (t-1) M / t; ER 4x4: 32 links
+  // shared once, the 16 inter-FTD links twice (hot), as counted in test_mapping.
+  void allReduceLinkBytes() {
+    Scenario s = wsc("wsc-4x4", 4, "er");
+    s.topology.link_latency = 0;  // alpha = 0: the doubly shared links are busy the whole AR (u = 1)
+    const Results r = runScenario(s);
+    const double M = 256.0 * 4096 * 2, unit = 3 * M / 4;
+    std::map<int, int> hist;
+    int hotInter = 0;
+    for (const auto& l : r.links) {
+      if (l.kind != "mesh") continue;
+      const auto* ar = phase(l, "all_reduce");
+      QCOMPARE(std::fmod(double(ar->bytes), unit), 0.0);
+      ++hist[int(ar->bytes / unit)];
+      if (ar->cls == "hot") {
+        QCOMPARE(l.ftd, std::string("inter"));
+        ++hotInter;
+      }
+    }
+    QCOMPARE(hist[1], 32);
+    QCOMPARE(hist[2], 16);
+    QCOMPARE(hotInter, 16);
+  }
+
+  // The same scenario under both network models: identical payload on every link and in
+  // every phase (the same routes); the packet model is slower (framing, contention).
+  void sameBytesBothModels_data() {
+    QTest::addColumn<QString>("mapping");
+    QTest::newRow("baseline") << "baseline";
+    QTest::newRow("er") << "er";
+  }
+  void sameBytesBothModels() {
+    QFETCH(QString, mapping);
+    const Results a = runScenario(wsc("wsc-4x4", 4, mapping.toStdString(), "analytical", 16));
+    const Results p = runScenario(wsc("wsc-4x4", 4, mapping.toStdString(), "packet", 16));
+    QCOMPARE(p.agents_unfinished, std::int64_t(0));
+    QCOMPARE(a.links.size(), p.links.size());
+    for (size_t i = 0; i < a.links.size(); ++i) {
+      QCOMPARE(a.links[i].id, p.links[i].id);
+      QCOMPARE(a.links[i].payload_bytes, p.links[i].payload_bytes);
+      for (size_t k = 0; k < a.links[i].phases.size(); ++k)
+        QCOMPARE(a.links[i].phases[k].bytes, p.links[i].phases[k].bytes);
+    }
+    QVERIFY(p.wsc && p.wsc->comm > 0 && p.makespan > 0);
+  }
+};
+
+QTEST_GUILESS_MAIN(TestWscLayer)
+#include "test_wsc_layer.moc"
