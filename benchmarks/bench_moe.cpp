@@ -6,18 +6,14 @@
 // (e.g. "dysharp, 256"), so one case can be measured alone under /usr/bin/time -v;
 // `bench_moe SUBSTRING THREADS` runs them on that many engine threads (issue 24: the
 // DySHARP 256 B case within 60 s on 2 threads).
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 
 #include "engine/huge_pages.h"
 #include "scenario/scenario.h"
 #include "sim/run.h"
+#include "forked_case.h"
 
 using namespace fl;
 
@@ -26,14 +22,7 @@ namespace {
 const char* only = nullptr;  // label filter from the command line
 int threads = 1;             // engine threads (second argument; default partitions)
 
-void runCase(const char* label, MoeCommunication comm, std::int64_t packet) {
-  if (only != nullptr && std::strstr(label, only) == nullptr) return;
-  std::fflush(stdout);
-  const pid_t pid = fork();
-  if (pid != 0) {
-    waitpid(pid, nullptr, 0);
-    return;
-  }
+Results runMoe(MoeCommunication comm, std::int64_t packet) {
   Scenario s;
   s.topology.gpus = 32;
   s.topology.switches = 9;
@@ -49,15 +38,17 @@ void runCase(const char* label, MoeCommunication comm, std::int64_t packet) {
   s.network.reduction_buffer = 64 * 1024 * scale;
   s.run.bin = 10 * kMicrosecond;
   s.run.threads = threads;
-  const auto t0 = std::chrono::steady_clock::now();
-  const Results r = runScenario(s);
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  std::printf("%-28s wall %7.2f s  peak RSS %6.0f MiB  events %11lld (%5.2f M/s)  makespan %8.1f us\n", label, wall,
-              u.ru_maxrss / 1024.0, static_cast<long long>(r.events), r.events / wall / 1e6, toNs(r.makespan) / 1e3);
-  std::fflush(stdout);
-  _exit(0);
+  return runScenario(s);
+}
+
+void runCase(const char* label, MoeCommunication comm, std::int64_t packet) {
+  bench::forkedCase(
+      label, only, [&] { return runMoe(comm, packet); },
+      [&](const Results& r, const bench::CaseCost& c) {
+        std::printf("%-28s wall %7.2f s  peak RSS %6.0f MiB  events %11lld (%5.2f M/s)  makespan %8.1f us\n", label,
+                    c.wall_s, c.peak_rss_mib, static_cast<long long>(r.events), r.events / c.wall_s / 1e6,
+                    toNs(r.makespan) / 1e3);
+      });
 }
 
 }  // namespace

@@ -3,17 +3,13 @@
 // on one core, per scheme. Each case runs in its own forked process so its peak RSS is
 // its own. Target for cais_base: < 60 s and < 2 GiB. `bench_tp [SUBSTRING]` runs only
 // the cases whose label contains it.
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <chrono>
 #include <cstdio>
-#include <cstring>
 
 #include "engine/huge_pages.h"
 #include "scenario/scenario.h"
 #include "sim/run.h"
+#include "forked_case.h"
 #include "tp/tp_model.h"
 
 using namespace fl;
@@ -22,14 +18,7 @@ namespace {
 
 const char* only = nullptr;
 
-void runCase(const char* label, TpScheme scheme) {
-  if (only != nullptr && std::strstr(label, only) == nullptr) return;
-  std::fflush(stdout);
-  const pid_t pid = fork();
-  if (pid != 0) {
-    waitpid(pid, nullptr, 0);
-    return;
-  }
+Results runTp(TpScheme scheme) {
   Scenario s;
   s.topology.gpus = 8;
   s.topology.switches = 4;
@@ -45,16 +34,17 @@ void runCase(const char* label, TpScheme scheme) {
   s.workload.tp.layers = 1;
   s.scheme.tp = scheme;
   s.run.bin = 10 * kMicrosecond;
-  const auto t0 = std::chrono::steady_clock::now();
-  const Results r = runScenario(s);
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  std::printf("%-32s wall %7.2f s  peak RSS %6.0f MiB  events %11lld (%5.2f M/s)  layer %8.1f us\n", label, wall,
-              u.ru_maxrss / 1024.0, static_cast<long long>(r.events), r.events / wall / 1e6,
-              r.tp ? toNs(r.tp->layer) / 1e3 : 0.0);
-  std::fflush(stdout);
-  _exit(0);
+  return runScenario(s);
+}
+
+void runCase(const char* label, TpScheme scheme) {
+  bench::forkedCase(
+      label, only, [&] { return runTp(scheme); },
+      [&](const Results& r, const bench::CaseCost& c) {
+        std::printf("%-32s wall %7.2f s  peak RSS %6.0f MiB  events %11lld (%5.2f M/s)  layer %8.1f us\n", label,
+                    c.wall_s, c.peak_rss_mib, static_cast<long long>(r.events), r.events / c.wall_s / 1e6,
+                    r.tp ? toNs(r.tp->layer) / 1e3 : 0.0);
+      });
 }
 
 }  // namespace

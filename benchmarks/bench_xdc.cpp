@@ -5,9 +5,6 @@
 // curve (every candidate of every level) for clusters up to 1000 x 8: target < 10 ms.
 // `bench_xdc [SUBSTRING]` runs only the cases whose label contains it. CPU time is
 // printed beside wall time: on a shared machine wall time counts the neighbours' load.
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
@@ -15,6 +12,7 @@
 
 #include "scenario/scenario.h"
 #include "sim/run.h"
+#include "forked_case.h"
 #include "topology/presets.h"
 #include "xdc/stream_model.h"
 
@@ -24,14 +22,7 @@ namespace {
 
 const char* only = nullptr;
 
-void runCase(const char* label, const char* preset, XdcScheme scheme, int layers) {
-  if (only != nullptr && std::strstr(label, only) == nullptr) return;
-  std::fflush(stdout);
-  const pid_t pid = fork();
-  if (pid != 0) {
-    waitpid(pid, nullptr, 0);
-    return;
-  }
+Results runXdc(const char* preset, XdcScheme scheme, int layers) {
   Scenario s;
   applyTopologyPreset(preset, s.topology);
   s.workload.kind = WorkloadKind::CrossDcMoe;
@@ -40,18 +31,18 @@ void runCase(const char* label, const char* preset, XdcScheme scheme, int layers
   s.scheme.ep = scheme;
   s.scheme.hybrid.compression_ratio = 50;
   s.run.bin = 100 * kMillisecond;
-  const auto t0 = std::chrono::steady_clock::now();
-  const Results r = runScenario(s);
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  const double cpu = u.ru_utime.tv_sec + u.ru_utime.tv_usec * 1e-6 + u.ru_stime.tv_sec + u.ru_stime.tv_usec * 1e-6;
-  std::printf("%-34s wall %7.2f s  cpu %7.2f s  peak RSS %6.0f MiB  flows %11lld  recomputes %7lld  makespan %9.1f ms  "
-              "model %9.1f ms\n",
-              label, wall, cpu, u.ru_maxrss / 1024.0, static_cast<long long>(r.hybridep->flows),
-              static_cast<long long>(r.events), toNs(r.makespan) / 1e6, r.hybridep->model_lat_ns / 1e6);
-  std::fflush(stdout);
-  _exit(0);
+  return runScenario(s);
+}
+
+void runCase(const char* label, const char* preset, XdcScheme scheme, int layers) {
+  bench::forkedCase(
+      label, only, [&] { return runXdc(preset, scheme, layers); },
+      [&](const Results& r, const bench::CaseCost& c) {
+        std::printf("%-34s wall %7.2f s  cpu %7.2f s  peak RSS %6.0f MiB  flows %11lld  recomputes %7lld  "
+                    "makespan %9.1f ms  model %9.1f ms\n",
+                    label, c.wall_s, c.cpu_s, c.peak_rss_mib, static_cast<long long>(r.hybridep->flows),
+                    static_cast<long long>(r.events), toNs(r.makespan) / 1e6, r.hybridep->model_lat_ns / 1e6);
+      });
 }
 
 void curveCase(int dcs, int gpus) {
