@@ -22,13 +22,17 @@ struct Slot {
 constexpr Slot kSlots[] = {{"dispatch", "uplink", 1},  {"dispatch", "downlink", 2}, {"combine", "uplink", 3.5},
                            {"combine", "downlink", 4.5}, {"all", "uplink", 6},        {"all", "downlink", 7}};
 
-// Tick labels in one decimal unit (kB/MB/GB) chosen from the axis span, so the data stay
-// in bytes (exact, and what tests read back) while the axis reads "1.2 GB" as "1.2".
+// Tick labels in one binary unit (KiB/MiB/GiB, as the bar totals and the reports write
+// sizes) chosen from the axis span, so the data stay in bytes (exact, and what tests read
+// back) while the axis reads "1.5 GiB" as "1.5", with ticks at round steps of that unit.
 class BytesTicker : public QCPAxisTicker {
  public:
-  double scale = 1e9;
+  double scale = double(1 << 30);
 
  protected:
+  double getTickStep(const QCPRange& range) override {
+    return QCPAxisTicker::getTickStep(QCPRange(range.lower / scale, range.upper / scale)) * scale;
+  }
   QString getTickLabel(double tick, const QLocale& locale, QChar, int) override {
     return locale.toString(tick / scale, 'g', 4);
   }
@@ -172,9 +176,10 @@ void TrafficBreakdownBars::rebuild() {
 
   // Never below the data: a live point may outgrow the scale its sweep set.
   const double top = std::max({valueTop_, dataTop(), 1.0});
-  const double scale = top >= 2e9 ? 1e9 : top >= 2e6 ? 1e6 : 1e3;
+  constexpr double kKiB = 1024, kMiB = kKiB * 1024, kGiB = kMiB * 1024;
+  const double scale = top >= 2 * kGiB ? kGiB : top >= 2 * kMiB ? kMiB : kKiB;
   static_cast<BytesTicker*>(plot_->yAxis->ticker().data())->scale = scale;
-  plot_->yAxis->setLabel(tr("bytes (%1)").arg(scale == 1e9 ? "GB" : scale == 1e6 ? "MB" : "kB"));
+  plot_->yAxis->setLabel(tr("bytes (%1)").arg(scale == kGiB ? "GiB" : scale == kMiB ? "MiB" : "KiB"));
   plot_->yAxis->setRange(0, top * 1.12);  // headroom for the totals over the bars
 
   for (int i = 0; i < keys.size(); ++i) {
