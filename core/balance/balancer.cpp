@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 
 #include "balance/greedy.h"
 #include "balance/load_generator.h"
@@ -9,6 +10,7 @@
 #include "balance/non_invasive.h"
 #include "balance/topology_aware.h"
 #include "balance/trigger.h"
+#include "wsc/expert_load_trace.h"
 #include "wsc/gating.h"
 
 namespace fl::balance {
@@ -49,9 +51,10 @@ BalancerPlan planBalancing(const Scenario& s, const mapping::Mapping& m, const t
   gen.warmup = b.warmup;
   gen.period = b.period;
   gen.seed = s.run.seed;
-  const std::vector<double> noTrace;
+  std::optional<wsc::ExpertLoadTrace> loads;
+  if (b.load == BalancerLoad::Gating && w.gating == WscGating::Trace) loads = wsc::loadExpertLoadTrace(w.trace, w.experts);
   const auto gatingPicks = [&](int i) {
-    const auto trace = w.gating == WscGating::Trace ? wsc::traceShares(w.trace, w.experts, i) : noTrace;
+    const auto trace = loads ? loads->shares(i) : std::vector<double>{};
     return wsc::expertPicks(w, static_cast<double>(m.groups.size()) * w.tokens_per_group, s.run.seed,
                             0xba1a0000ULL + static_cast<std::uint64_t>(i), trace);
   };

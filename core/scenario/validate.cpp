@@ -4,6 +4,7 @@
 #include <climits>
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <string>
 
 #include "gpu/gpu_spec.h"
@@ -12,6 +13,7 @@
 #include "scenario/input_error.h"
 #include "scenario/quantity.h"
 #include "topology/hierarchy.h"
+#include "wsc/expert_load_trace.h"
 
 namespace fl {
 namespace {
@@ -421,6 +423,23 @@ void checkWsc(const Scenario& s, const Checker& c) {
   if (dies > 4096) c.fail({"topology.rows", "topology.cols"}, "at most 4096 dies for wsc_inference", str(dies));
   if (w.gating == WscGating::Trace && w.trace.empty())
     c.fail({"workload.wsc.trace", "workload.wsc.gating"}, "a trace CSV for gating: trace", "none");
+  if (w.gating == WscGating::Trace) {
+    std::optional<wsc::ExpertLoadTrace> trace;
+    try {
+      trace = wsc::loadExpertLoadTrace(w.trace, w.experts);
+    } catch (const InputError& e) {
+      // The scenario key gets the location; the trace's own line and column go in the hint.
+      std::string at = e.where().file;
+      if (e.where().line > 0) at += " line " + str(e.where().line) + ", column " + str(e.where().column);
+      c.fail({"workload.wsc.trace", "workload.wsc.experts", "workload.wsc.model"}, e.expected(), e.found(),
+             "in " + at + (e.hint().empty() ? "" : "; " + e.hint()));
+    }
+    try {
+      wsc::checkTraceCovers(*trace, w.trace, w.iterations);
+    } catch (const InputError& e) {
+      c.fail({"workload.wsc.iterations", "workload.wsc.trace"}, e.expected(), e.found(), "in " + w.trace);
+    }
+  }
   if (s.mapping.kind != MappingKind::Explicit && !s.mapping.groups.empty())
     c.fail({"mapping.groups", "mapping.kind"}, "mapping.groups only with mapping.kind: explicit",
            std::to_string(s.mapping.groups.size()) + " groups");

@@ -2,13 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <numeric>
 #include <random>
-#include <sstream>
 
 #include "engine/random.h"
-#include "scenario/input_error.h"
 
 namespace fl::wsc {
 
@@ -64,45 +61,6 @@ std::vector<double> expertPicks(const WscSpec& w, double tokens, std::uint64_t s
     }
   }
   return {};
-}
-
-std::vector<double> traceShares(const std::string& path, int experts, int iteration) {
-  std::ifstream in(path);
-  const char* key = "workload.wsc.trace";
-  if (!in) throw InputError({path, 0, 0}, key, "a readable CSV file", "no such file");
-  std::vector<double> tokens(static_cast<std::size_t>(experts), 0);
-  std::string line;
-  int lineNo = 0;
-  bool any = false;
-  const std::string expected = "rows 'iteration,layer,expert,tokens' of integers, expert below " +
-                               std::to_string(experts) + ", tokens >= 0";
-  while (std::getline(in, line)) {
-    ++lineNo;
-    if (line.empty() || line[0] == '#') continue;
-    if (lineNo == 1 && line.find("iteration") != std::string::npos) continue;  // header
-    std::stringstream ss(line);
-    std::string cell;
-    std::vector<long long> v;
-    bool ok = true;
-    while (std::getline(ss, cell, ',')) {
-      try {
-        std::size_t used = 0;
-        v.push_back(std::stoll(cell, &used));
-        ok = ok && cell.find_first_not_of(" \t\r", used) == std::string::npos;
-      } catch (...) {
-        ok = false;
-      }
-    }
-    if (!ok || v.size() != 4 || v[0] < 0 || v[1] < 0 || v[2] < 0 || v[2] >= experts || v[3] < 0)
-      throw InputError({path, lineNo, 1}, key, expected, "'" + line + "'");
-    if (v[0] == iteration && v[1] == 0) tokens[static_cast<std::size_t>(v[2])] += static_cast<double>(v[3]), any = true;
-  }
-  const double sum = std::accumulate(tokens.begin(), tokens.end(), 0.0);
-  if (!any || sum <= 0)
-    throw InputError({path, 0, 0}, key, "tokens for iteration " + std::to_string(iteration) + ", layer 0",
-                     "none");
-  for (double& t : tokens) t /= sum;
-  return tokens;
 }
 
 }  // namespace fl::wsc

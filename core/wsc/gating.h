@@ -2,7 +2,7 @@
 // equally likely; spec moentwine.md §1.2): uniform_exact gives every expert exactly
 // tokens * k / E picks (exact byte counts), uniform and zipf sample tokens * k picks from
 // a seeded distribution (zipf: Zipf(s) over a seeded permutation of the experts, "expert
-// popularity bias"), trace replays per-expert token counts from a CSV.
+// popularity bias"), trace replays per-expert token shares from a CSV (expert_load_trace.h).
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -14,9 +14,5 @@ namespace fl::wsc {
 // Picks per expert for `tokens` tokens; `stream` seeds the sample (same stream, same picks).
 std::vector<double> expertPicks(const WscSpec& w, double tokens, std::uint64_t seed, std::uint64_t stream,
                                 const std::vector<double>& traceShares);
-
-// Expert shares from a trace CSV (iteration,layer,expert,tokens): the tokens of iteration
-// `iteration` (layer 0), normalised. Throws InputError at workload.wsc.trace for bad rows.
-std::vector<double> traceShares(const std::string& path, int experts, int iteration);
 
 }  // namespace fl::wsc

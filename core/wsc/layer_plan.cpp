@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "mapping/her_mapping.h"
+#include "wsc/expert_load_trace.h"
 #include "wsc/gating.h"
 
 namespace fl::wsc {
@@ -144,6 +146,8 @@ LayerPlan buildLayerPlan(const Scenario& s, const mapping::Mapping& m, const Gpu
   const bool allGather = w.all_gather && !m.interWaferAllGather;
   const TokenSets sets = tokenSets(m, w, Tb, !allGather && !m.interWaferAllGather);
   std::vector<std::int32_t> prevCompute(static_cast<std::size_t>(N), -1);
+  std::optional<ExpertLoadTrace> loads;  // read once (gating: trace, no balancer shares)
+  if (w.gating == WscGating::Trace && in.shares.empty()) loads = loadExpertLoadTrace(w.trace, w.experts);
   std::vector<std::vector<int>> herRings;
   if (m.interWaferAllGather)
     for (int d = 0; d < N; ++d) herRings.push_back(mapping::counterparts(m, d));
@@ -186,9 +190,7 @@ LayerPlan buildLayerPlan(const Scenario& s, const mapping::Mapping& m, const Gpu
       // 2. token counts per (sender, receiver): set S's picks for expert e, split over e's replicas
       std::vector<std::vector<double>> tok(static_cast<std::size_t>(N));
       for (auto& v : tok) v.assign(static_cast<std::size_t>(N), 0);
-      const std::vector<double> trace = w.gating == WscGating::Trace && !shares
-                                            ? traceShares(w.trace, w.experts, iter)
-                                            : std::vector<double>{};
+      const std::vector<double> trace = loads ? loads->shares(iter) : std::vector<double>{};
       for (int set = 0; set < sets.count; ++set) {
         const auto stream = (static_cast<std::uint64_t>(iter) * mb + mbi) * 1000003ULL + static_cast<std::uint64_t>(set);
         std::vector<double> picks;

@@ -14,7 +14,9 @@
 
 #include "results/results.h"
 #include "scenario/scenario.h"
+#include "../common/input_error_helpers.h"
 #include "../common/xy_walk.h"
+#include "wsc/expert_load_trace.h"
 #include "scenario/scenario_io.h"
 #include "sim/run.h"
 
@@ -22,9 +24,11 @@ using namespace fl;
 
 namespace {
 
+const QString kWscData = QStringLiteral(FABRICLAB_TEST_DATA) + "/wsc/";
+
 constexpr double kMiB = 1024.0 * 1024.0;
 
-Scenario wsc(const std::string& preset, int tp, const std::string& mapping, const std::string& model = "analytical",
+Scenario layerScenario(const std::string& preset, int tp, const std::string& mapping, const std::string& model = "analytical",
              int tokens = 256, const std::string& extra = "") {
   return parseScenario("fabriclab: 1\ntopology: {preset: " + preset + "}\nnetwork: {model: " + model +
                            "}\nworkload:\n  kind: wsc_inference\n  wsc: {model: qwen3-235b, tp: " + std::to_string(tp) +
@@ -76,7 +80,7 @@ class TestWscLayer : public QObject {
     QFETCH(int, tp);
     QFETCH(int, p);
     QFETCH(QString, mapping);
-    const Results r = runScenario(wsc(preset.toStdString(), tp, mapping.toStdString()));
+    const Results r = runScenario(layerScenario(preset.toStdString(), tp, mapping.toStdString()));
     QVERIFY(r.wsc.has_value());
     const int N = X * X, m = X / p, T = 256, k = 8, E = 128, H = 4096;
     const bool er = mapping == "er";
@@ -115,7 +119,7 @@ class TestWscLayer : public QObject {
   void erInterFtdLinksIdle() {
     QFETCH(QString, gating);
     for (auto [preset, X, tp, m] : {std::tuple{"wsc-8x8", 8, 16, 2}, std::tuple{"wsc-6x6", 6, 4, 3}}) {
-      Scenario s = wsc(preset, tp, "er");
+      Scenario s = layerScenario(preset, tp, "er");
       s.workload.wsc.gating = gating == "uniform" ? WscGating::Uniform
                               : gating == "zipf"  ? WscGating::Zipf
                                                   : WscGating::UniformExact;
@@ -152,7 +156,7 @@ class TestWscLayer : public QObject {
     QFETCH(QString, mapping);
     QFETCH(double, dispatchMiB);
     QFETCH(double, allReduceMiB);
-    const Results r = runScenario(wsc("wsc-1x2-4x4", 4, mapping.toStdString()));
+    const Results r = runScenario(layerScenario("wsc-1x2-4x4", 4, mapping.toStdString()));
     std::map<std::string, std::int64_t> border(r.wsc->cross_border_bytes.begin(), r.wsc->cross_border_bytes.end());
     QCOMPARE(double(border["dispatch"]), dispatchMiB * kMiB);
     QCOMPARE(double(border["combine"]), dispatchMiB * kMiB);
@@ -185,7 +189,7 @@ class TestWscLayer : public QObject {
     QFETCH(int, alphaNs);
     QFETCH(double, arNs);
     QFETCH(double, dispatchNs);
-    Scenario s = wsc("wsc-4x4", 4, mapping.toStdString());
+    Scenario s = layerScenario("wsc-4x4", 4, mapping.toStdString());
     s.topology.link_latency = alphaNs * kNanosecond;
     const Results r = runScenario(s);
     QCOMPARE(toNs(r.wsc->allreduce), arNs);
@@ -197,7 +201,7 @@ class TestWscLayer : public QObject {
   // §3.4: all-reduce bytes per directed link = sharing x (t-1) M / t; ER 4x4: 32 links
   // shared once, the 16 inter-FTD links twice (hot), as counted in test_mapping.
   void allReduceLinkBytes() {
-    Scenario s = wsc("wsc-4x4", 4, "er");
+    Scenario s = layerScenario("wsc-4x4", 4, "er");
     s.topology.link_latency = 0;  // alpha = 0: the doubly shared links are busy the whole AR (u = 1)
     const Results r = runScenario(s);
     const double M = 256.0 * 4096 * 2, unit = 3 * M / 4;
@@ -227,8 +231,8 @@ class TestWscLayer : public QObject {
   }
   void sameBytesBothModels() {
     QFETCH(QString, mapping);
-    const Results a = runScenario(wsc("wsc-4x4", 4, mapping.toStdString(), "analytical", 16));
-    const Results p = runScenario(wsc("wsc-4x4", 4, mapping.toStdString(), "packet", 16));
+    const Results a = runScenario(layerScenario("wsc-4x4", 4, mapping.toStdString(), "analytical", 16));
+    const Results p = runScenario(layerScenario("wsc-4x4", 4, mapping.toStdString(), "packet", 16));
     QCOMPARE(p.agents_unfinished, std::int64_t(0));
     QCOMPARE(a.links.size(), p.links.size());
     for (size_t i = 0; i < a.links.size(); ++i) {
@@ -238,6 +242,63 @@ class TestWscLayer : public QObject {
         QCOMPARE(a.links[i].phases[k].bytes, p.links[i].phases[k].bytes);
     }
     QVERIFY(p.wsc && p.wsc->comm > 0 && p.makespan > 0);
+  }
+
+  // The expert load trace (workload.wsc.trace): the good file's rows, hand-summed here;
+  // every bad row names the file, line and column, what was expected and what was found.
+  void traceGood() {
+    const std::string path = (kWscData + "load_good.csv").toStdString();
+    const fl::wsc::ExpertLoadTrace t = fl::wsc::loadExpertLoadTrace(path, 16);
+    QCOMPARE(t.tokens.size(), size_t(2));
+    // iteration i, expert e: (e + 1)(i + 1) tokens; sum over e = 136 (i + 1)
+    const auto s0 = t.shares(0), s1 = t.shares(1);
+    for (int e = 0; e < 16; ++e) {
+      QCOMPARE(s0[static_cast<size_t>(e)], (e + 1) / 136.0);
+      QCOMPARE(s1[static_cast<size_t>(e)], (e + 1) / 136.0);
+    }
+    fl::wsc::checkTraceCovers(t, path, 2);
+    const InputError e = test::expectError([&] { fl::wsc::checkTraceCovers(t, path, 3); });
+    QVERIFY2(QString(e.what()).contains("none for iteration 2"), e.what());
+  }
+
+  void traceBad_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<int>("line");
+    QTest::addColumn<int>("column");
+    QTest::addColumn<QString>("expected");
+    QTest::addColumn<QString>("found");
+    QTest::newRow("expert range") << "load_expert_range.csv" << 3 << 5
+                                  << "an expert id below 16 (workload.wsc.experts)" << "'16'";
+    QTest::newRow("not integer") << "load_not_integer.csv" << 3 << 7 << "an integer in column tokens" << "'x7'";
+    QTest::newRow("negative") << "load_negative.csv" << 2 << 7 << "a tokens >= 0" << "'-3'";
+    QTest::newRow("too few") << "load_too_few.csv" << 2 << 6 << "a row 'iteration,layer,expert,tokens' such as '0,0,5,120'"
+                             << "3 fields";
+    QTest::newRow("too many") << "load_too_many.csv" << 1 << 9 << "a row 'iteration,layer,expert,tokens' such as '0,0,5,120'"
+                              << "a fifth field";
+    QTest::newRow("semicolons") << "load_semicolons.csv" << 1 << 8
+                                << "a row 'iteration,layer,expert,tokens' such as '0,0,5,120'" << "1 field";
+    QTest::newRow("empty field") << "load_empty_field.csv" << 2 << 1 << "an integer in column iteration" << "''";
+    QTest::newRow("duplicate") << "load_duplicate.csv" << 2 << 1 << "one row per iteration, layer and expert"
+                               << "iteration 0, layer 0, expert 1 twice";
+    QTest::newRow("no rows") << "load_empty.csv" << 0 << 0 << "at least one row 'iteration,layer,expert,tokens'"
+                             << "no rows";
+    QTest::newRow("missing") << "no_such_load.csv" << 0 << 0
+                             << "a readable expert load trace (CSV iteration,layer,expert,tokens)" << "no such file";
+  }
+  void traceBad() {
+    QFETCH(QString, file);
+    QFETCH(int, line);
+    QFETCH(int, column);
+    QFETCH(QString, expected);
+    QFETCH(QString, found);
+    const std::string path = (kWscData + file).toStdString();
+    const InputError e = test::expectError([&] { fl::wsc::loadExpertLoadTrace(path, 16); });
+    QCOMPARE(e.where().file, path);
+    QCOMPARE(e.where().line, line);
+    QCOMPARE(e.where().column, column);
+    QCOMPARE(e.keyPath(), std::string("workload.wsc.trace"));
+    QCOMPARE(QString::fromStdString(e.expected()), expected);
+    QCOMPARE(QString::fromStdString(e.found()), found);
   }
 };
 
