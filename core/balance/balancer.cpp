@@ -111,7 +111,7 @@ BalancerPlan planBalancing(const Scenario& s, const mapping::Mapping& m, const t
             const topo::Link& l = t.link(link);
             sw.needed += transferTime(static_cast<double>(bytes), l.bandwidth * l.efficiency) + l.latency;
             const auto idx = static_cast<std::size_t>(2 * link + dir);
-            out.migrationBytes[idx] += bytes;
+            if (!ni) out.migrationBytes[idx] += bytes;  // NI's copies are traffic in the plan
             const auto& util = st.global ? in.utilAllToAll : in.utilAllReduce;
             if (idx < util.size()) busiest = std::max(busiest, util[idx]);
           }
@@ -121,6 +121,7 @@ BalancerPlan planBalancing(const Scenario& s, const mapping::Mapping& m, const t
         }
         if (ni) {
           mig.end_iteration = niFinishIteration(work, i, in.allReduceWindow, in.allToAllWindow);
+          out.copies.push_back({i, src, mv.to, bytes});
         } else {
           mig.end_iteration = i;
           stall = std::max(stall, copyTime);  // all copies at once on an idle network

@@ -11,6 +11,7 @@
 #include "results/wsc_results.h"
 #include "scenario/scenario.h"
 #include "topology/topology.h"
+#include "wsc/layer_plan.h"
 
 namespace fl::balance {
 
@@ -24,7 +25,8 @@ struct BalancerPlan {
   std::vector<std::vector<double>> shares;            // per iteration: expert shares of the picks
   std::vector<Time> stall;                            // per iteration
   std::vector<WscMigration> migrations;
-  std::vector<std::int64_t> migrationBytes;           // per directed link (2 x link + direction)
+  std::vector<std::int64_t> migrationBytes;           // invasive copies, per directed link (2 x link + direction)
+  std::vector<wsc::IterationInputs::Copy> copies;     // NI copies, played as traffic by the layer plan
 };
 
 BalancerPlan planBalancing(const Scenario& s, const mapping::Mapping& m, const topo::Topology& t,

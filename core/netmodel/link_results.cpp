@@ -65,7 +65,8 @@ void fillLinkResults(const topo::Topology& t, const std::vector<LinkTransfer>& t
     d.payload_bytes += x->bytes;
     d.packets += 1;
     d.busy += x->end - x->start;
-    if (x->phase + 1 < net::kTrafficPhases) d.phase_payload_bytes[static_cast<std::size_t>(x->phase + 1)] += x->bytes;
+    // As the packet model tags them (plan_workload.cpp): phases past the counters go untagged.
+    d.phase_payload_bytes[x->phase + 1 < net::kTrafficPhases ? static_cast<std::size_t>(x->phase + 1) : 0] += x->bytes;
     // Bins may come out of order across transfers: accumulate densely, compress below.
     BinSeries part;
     addToBins(part, x->start, x->end, x->bytes, bin);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <optional>
 
+#include "balance/migration_path.h"
 #include "mapping/her_mapping.h"
 #include "wsc/expert_load_trace.h"
 #include "wsc/gating.h"
@@ -25,6 +26,13 @@ Time expertComputeTime(const WscSpec& w, const GpuSpec& gpu, double tokens, int 
   const double flops = 2.0 * params * tokens / (gpu.flops(Dtype::Fp8) * gpu.tensor_efficiency);
   const double weights = params * experts / gpu.hbm_bandwidth;  // 1 B per parameter, read once
   return static_cast<Time>(std::llround(std::max(flops, weights) * 1e12));
+}
+
+Time layerMakespan(const netmodel::MessagePlan& plan, const netmodel::PlanTiming& timing) {
+  Time end = 0;
+  for (std::size_t i = 0; i < plan.items.size(); ++i)
+    if (plan.items[i].phase != kMigration || plan.items[i].isTask()) end = std::max(end, timing.end[i]);
+  return end;
 }
 
 Time spanWindow(const netmodel::MessagePlan& plan, const PhaseSpan& span, const std::vector<Time>& start,
@@ -172,7 +180,10 @@ LayerPlan buildLayerPlan(const Scenario& s, const mapping::Mapping& m, const Gpu
     std::vector<int> expertsOn(static_cast<std::size_t>(N), 0);
     for (const auto& h : hosts)
       for (int d : h) ++expertsOn[static_cast<std::size_t>(d)];
+    // Where this iteration's NI copies may start: each die's all-reduce and dispatch.
+    std::vector<std::vector<std::int32_t>> arGate, a2aGate;
     for (int mbi = 0; mbi < mb; ++mbi) {
+      if (mbi == 0) arGate = b.arrived;
       const auto mark = [&](std::uint8_t phase, std::size_t from) {
         const auto to = out.plan.items.size();
         if (to > from) out.spans.push_back({phase, iter, static_cast<std::int32_t>(from), static_cast<std::int32_t>(to)});
@@ -187,6 +198,7 @@ LayerPlan buildLayerPlan(const Scenario& s, const mapping::Mapping& m, const Gpu
             b.ring(r, static_cast<int>(r.size()) - 1, M / (2 * t));
           }
       mark(kAllReduce, arFrom);
+      if (mbi == 0) a2aGate = b.arrived;
       // 2. token counts per (sender, receiver): set S's picks for expert e, split over e's replicas
       std::vector<std::vector<double>> tok(static_cast<std::size_t>(N));
       for (auto& v : tok) v.assign(static_cast<std::size_t>(N), 0);
@@ -261,6 +273,16 @@ LayerPlan buildLayerPlan(const Scenario& s, const mapping::Mapping& m, const Gpu
           auto& a = b.arrived[static_cast<std::size_t>(u)];
           a.insert(a.end(), back[static_cast<std::size_t>(u)].begin(), back[static_cast<std::size_t>(u)].end());
           a.push_back(compute[static_cast<std::size_t>(u)]);
+        }
+    }
+    for (const IterationInputs::Copy& c : in.copies) {
+      if (c.iteration != iter) continue;
+      std::int32_t last = -1;
+      for (const balance::MigrationStage& st : balance::migrationStages(m, c.from, c.to))
+        for (std::size_t k = 0; k + 1 < st.dies.size(); ++k) {
+          std::vector<std::int32_t> deps = (st.global ? a2aGate : arGate)[static_cast<std::size_t>(st.dies[k])];
+          if (last >= 0) deps.push_back(last);
+          last = b.add(st.dies[k], st.dies[k + 1], c.bytes, kMigration, std::move(deps));
         }
     }
     out.dieTokens.push_back(tokensIter);

@@ -56,6 +56,17 @@ struct IterationInputs {
   std::vector<ExpertHosts> hosts;
   std::vector<std::vector<double>> shares;
   std::vector<Time> stall;
+  // NI-Balancer's copies (spec §2.9): expert weights from `from` to `to`, hop by hop along
+  // the copy's Local and Global stages (balance/migration_path.h), phase `migration`. A
+  // Local stage starts once its first die's all-reduce of `iteration` has started, a
+  // Global stage once its dispatch has; nothing waits for a copy (background traffic:
+  // Eq. 1 leaves the layer untouched, the packet model shares the links round-robin, as
+  // it has no priority classes).
+  struct Copy {
+    int iteration = 0, from = -1, to = -1;
+    std::int64_t bytes = 0;
+  };
+  std::vector<Copy> copies;
 };
 
 LayerPlan buildLayerPlan(const Scenario& s, const mapping::Mapping& m, const GpuSpec& gpu, const IterationInputs& in);
@@ -65,6 +76,9 @@ LayerPlan buildLayerPlan(const Scenario& s, const mapping::Mapping& m, const Gpu
 // still computing the previous micro-batch does not stretch the window of the others.
 Time spanWindow(const netmodel::MessagePlan& plan, const PhaseSpan& span, const std::vector<Time>& start,
                 const std::vector<Time>& end);
+
+// The layer's end: the last item other than a background copy (an NI migration hop).
+Time layerMakespan(const netmodel::MessagePlan& plan, const netmodel::PlanTiming& timing);
 
 // Compute time of `tokens` tokens through `experts` INT8 experts of 3*H*F parameters.
 Time expertComputeTime(const WscSpec& w, const GpuSpec& gpu, double tokens, int experts);

@@ -33,13 +33,19 @@ class WscWorkload : public netmodel::PlanWorkload {
       : PlanWorkload(std::shared_ptr<const netmodel::MessagePlan>(setup, &setup->layer.plan), net, sim),
         s_(s), setup_(std::move(setup)), topology_(net.topology()) {}
 
+  // The layer's end; NI copies still in flight run on in the background.
+  Time makespan() const override { return layerMakespan(plan(), timing()); }
+
   void annotate(Results& r) const override {
     // Channels count payload per traffic phase 1..3 = plan phases 0..2 (all_reduce,
-    // dispatch, combine); the packet model carries no migration traffic.
+    // dispatch, combine); the plan's migration hops (NI copies) are its only transfers
+    // beyond those, and travel untagged (traffic phase 0).
     std::vector<std::vector<std::int64_t>> bytes(r.links.size(), std::vector<std::int64_t>(planPhaseNames().size(), 0));
-    for (std::size_t i = 0; i < r.links.size(); ++i)
+    for (std::size_t i = 0; i < r.links.size(); ++i) {
       for (std::size_t p = 0; p + 1 < r.links[i].phase_payload_bytes.size(); ++p)
         bytes[i][p] = r.links[i].phase_payload_bytes[p + 1];
+      bytes[i][kMigration] = r.links[i].phase_payload_bytes[0];
+    }
     r.traffic_phases = {planPhaseNames()[0], planPhaseNames()[1], planPhaseNames()[2]};
     annotateWsc(s_, *setup_, timing(), bytes, topology_, r);
   }
@@ -83,6 +89,7 @@ WscSetup prepareWsc(const Scenario& s, const topo::Topology& t) {
     in.hosts = std::move(bp.hosts);
     in.shares = std::move(bp.shares);
     in.stall = bp.stall;
+    in.copies = std::move(bp.copies);
     for (Time st : bp.stall) setup.migrationStall += st;
     setup.migrations = std::move(bp.migrations);
     setup.migrationBytes = std::move(bp.migrationBytes);
@@ -99,7 +106,8 @@ Results runWscAnalytical(const Scenario& s, const topo::Topology& t) {
   r.scenario = s.name;
   r.seed = s.run.seed;
   r.threads = s.run.threads;
-  r.makespan = r.sim_time = run.timing.makespan();
+  r.sim_time = run.timing.makespan();
+  r.makespan = layerMakespan(setup.layer.plan, run.timing);  // NI copies in flight run on in the background
   netmodel::fillLinkResults(t, run.transfers, setup.layer.plan.phases, s.run.bin, r.makespan, r);
   std::vector<std::vector<std::int64_t>> bytes(r.links.size(), std::vector<std::int64_t>(planPhaseNames().size(), 0));
   for (const auto& x : run.transfers) bytes[static_cast<std::size_t>(2 * x.link + x.direction)][x.phase] += x.bytes;
@@ -141,7 +149,7 @@ void annotateWsc(const Scenario& s, const WscSetup& setup, const netmodel::PlanT
   x.moe_compute = compute / iterations;
   x.migrations = setup.migrations;
   x.migration_stall = setup.migrationStall;
-  const Time makespan = timing.makespan();
+  const Time makespan = layerMakespan(layer.plan, timing);
   if (makespan > 0)
     x.tokens_per_s_per_device = layer.tokensPerIteration * iterations / (static_cast<double>(makespan) * 1e-12) / m.dies();
   for (const auto& tokens : layer.dieTokens) {

@@ -1,6 +1,8 @@
 // Independent XY walks for mesh tests (row first: along the columns, then the rows), written
 // here so expected link loads never come from the routing code under test.
 #pragma once
+#include <regex>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -20,4 +22,12 @@ inline std::vector<std::pair<int, int>> xyWalk(int a, int b, int cols) {
     r = nr;
   }
   return out;
+}
+
+// "router(r,c)" (a mesh router's node name) -> die id on a grid `cols` wide; -1 for other nodes.
+inline int routerDie(const std::string& name, int cols) {
+  static const std::regex re(R"(router\((\d+),(\d+)\))");
+  std::smatch m;
+  if (!std::regex_match(name, m, re)) return -1;
+  return std::stoi(m[1]) * cols + std::stoi(m[2]);
 }

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,7 @@
 #include "wsc/wsc_run.h"
 #include "scenario/scenario_io.h"
 #include "sim/run.h"
+#include "../common/xy_walk.h"
 
 using namespace fl;
 using namespace fl::balance;
@@ -52,12 +54,23 @@ Scenario studyScenario(const std::string& kind) {
 }
 Results study(const std::string& kind) { return runScenario(studyScenario(kind)); }
 
-// The makespan of a setup's placements and loads with its stalls left out.
+// The layer's makespan with a setup's placements and loads, its stalls and copies left out.
 Time withoutStalls(const Scenario& s, const topo::Topology& t, const wsc::WscSetup& setup) {
   wsc::IterationInputs in = setup.inputs;
   in.stall.clear();
+  in.copies.clear();
   const auto plan = wsc::buildLayerPlan(s, setup.mapping, gpuSpecFor(s.gpu), in);
   return netmodel::playAnalytical(plan.plan, t).timing.makespan();
+}
+
+// A small NI study both network models run quickly: 1.5 MiB experts, 16 tokens per group.
+Scenario niScenario(const std::string& model) {
+  return parseScenario(
+      "fabriclab: 1\ntopology: {preset: wsc-4x4}\nnetwork: {model: " + model + "}\n"
+      "workload:\n  kind: wsc_inference\n  wsc: {model: custom, hidden: 1024, expert_ffn: 512, experts: 16, top_k: 2,"
+      " tp: 4, tokens_per_group: 16, iterations: 6}\n"
+      "mapping: {kind: er}\nbalancer: {kind: non_invasive, load: single, zipf_s: 1.0, warmup: 0}\n",
+      "t.yaml");
 }
 
 }  // namespace
@@ -171,11 +184,62 @@ class TestBalance : public QObject {
       const Scenario s = studyScenario(kind);
       const auto topology = topo::buildTopology(s.topology);
       const auto setup = wsc::prepareWsc(s, *topology);
-      const Time with = netmodel::playAnalytical(setup.layer.plan, *topology).timing.makespan();
+      const auto run = netmodel::playAnalytical(setup.layer.plan, *topology);
+      const Time with = wsc::layerMakespan(setup.layer.plan, run.timing);
       QCOMPARE(with - setup.migrationStall, withoutStalls(s, *topology, setup));
       if (std::string(kind) == "non_invasive") QCOMPARE(setup.migrationStall, Time(0));
       else QVERIFY(setup.migrationStall > 0);
     }
+  }
+
+  // NI copies are traffic in both network models: every mesh link carries, in phase
+  // migration, one expert (3 H F = 1.5 MiB) per copy whose stage path crosses it, Local
+  // stages only on intra-FTD links and Global stages only on inter-FTD ones; summed over
+  // the links, (total stage hops) x expert bytes.
+  void niCopiesOnLinks_data() {
+    QTest::addColumn<QString>("model");
+    QTest::newRow("analytical") << "analytical";
+    QTest::newRow("packet") << "packet";
+  }
+  void niCopiesOnLinks() {
+    QFETCH(QString, model);
+    const Scenario s = niScenario(model.toStdString());
+    const Results r = runScenario(s);
+    QVERIFY(r.wsc && !r.wsc->migrations.empty());
+    const std::int64_t expert = 3 * 1024 * 512;
+    const auto m = er(4, 4);
+    std::map<std::pair<int, int>, std::int64_t> expected;  // directed die step -> bytes
+    std::map<std::pair<int, int>, bool> global;
+    std::int64_t hops = 0;
+    for (const auto& mig : r.wsc->migrations) {
+      const auto stages = migrationStages(m, mig.from, mig.to);
+      QCOMPARE(stages.size(), mig.stages.size());
+      for (std::size_t k = 0; k < stages.size(); ++k) {
+        QCOMPARE(stages[k].hops(), mig.stages[k].hops);
+        hops += mig.stages[k].hops;
+        for (std::size_t h = 0; h + 1 < stages[k].dies.size(); ++h) {
+          const std::pair<int, int> step{stages[k].dies[h], stages[k].dies[h + 1]};
+          QCOMPARE(std::abs(step.first - step.second) == 1 || std::abs(step.first - step.second) == 4, true);
+          expected[step] += expert;
+          global[step] = stages[k].global;
+        }
+      }
+    }
+    std::int64_t total = 0;
+    for (const auto& l : r.links) {
+      const int a = routerDie(l.from, 4), b = routerDie(l.to, 4);
+      std::int64_t bytes = -1;
+      for (const auto& p : l.phases)
+        if (p.phase == "migration") bytes = p.bytes;
+      QVERIFY(bytes >= 0);
+      if (a < 0 || b < 0) continue;  // die <-> router wiring
+      const auto it = expected.find({a, b});
+      QCOMPARE(bytes, it == expected.end() ? std::int64_t(0) : it->second);
+      if (it != expected.end()) QCOMPARE(l.ftd == "inter", global[std::make_pair(a, b)]);
+      total += bytes;
+    }
+    QCOMPARE(total, hops * expert);
+    QCOMPARE(r.wsc->migration_stall, Time(0));
   }
 };
 

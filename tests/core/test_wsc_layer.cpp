@@ -43,13 +43,6 @@ const LinkPhaseResult* phase(const LinkDirectionResult& l, const std::string& na
   return nullptr;
 }
 
-// "router(r,c)" -> die id on a grid `cols` wide; -1 for other nodes.
-int routerDie(const std::string& name, int cols) {
-  static const std::regex re(R"(router\((\d+),(\d+)\))");
-  std::smatch m;
-  if (!std::regex_match(name, m, re)) return -1;
-  return std::stoi(m[1]) * cols + std::stoi(m[2]);
-}
 
 
 }  // namespace
