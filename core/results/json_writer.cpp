@@ -56,6 +56,7 @@ Json wscJson(const WscResults& x) {
   w["combine_ns"] = toNs(x.combine);
   w["comm_ns"] = toNs(x.comm);
   w["moe_compute_ns"] = toNs(x.moe_compute);
+  w["attention_ns"] = toNs(x.attention);
   w["a2a_inter_ftd_bytes"] = x.a2a_inter_ftd_bytes;
   Json border;
   for (const auto& [phase, bytes] : x.cross_border_bytes) border[phase] = bytes;

@@ -25,7 +25,7 @@ template <class Ar> void fields(Ar& a, WscMigration& v) {
 template <class Ar> void fields(Ar& a, WscResults& v) {
   a(v.model, v.mapping, v.ftds, v.tp_groups, v.ftd_avg_hops, v.allreduce, v.dispatch, v.combine, v.comm,
     v.moe_compute, v.a2a_inter_ftd_bytes, v.cross_border_bytes, v.tokens_per_s_per_device, v.load_max_over_mean,
-    v.migrations, v.migration_stall, v.hot_threshold);
+    v.migrations, v.migration_stall, v.hot_threshold, v.attention);
 }
 template <class Ar> void fields(Ar& a, NicIncastResult& v) { a(v.max_bytes, v.phase, v.nic, v.link, v.nics); }
 template <class Ar> void fields(Ar& a, ReductionPortResult& v) {
@@ -95,9 +95,9 @@ static_assert(sizeof(HybridEpResults) == 160, "HybridEpResults changed: update r
 static_assert(sizeof(CaisResults) == 120, "CaisResults changed: update results_codec.cpp");
 static_assert(sizeof(TpResults) == 104, "TpResults changed: update results_codec.cpp");
 static_assert(sizeof(MergePortResult) == 152, "MergePortResult changed: update results_codec.cpp");
-static_assert(sizeof(WscResults) == 264, "WscResults changed: update results_codec.cpp");
+static_assert(sizeof(WscResults) == 272, "WscResults changed: update results_codec.cpp");
 static_assert(sizeof(LinkPhaseResult) == 88, "LinkPhaseResult changed: update results_codec.cpp");
-static_assert(sizeof(Results) == 1816, "Results changed: update results_codec.cpp");
+static_assert(sizeof(Results) == 1824, "Results changed: update results_codec.cpp");
 
 template <class T> constexpr bool kPlain = std::is_arithmetic_v<T> || std::is_enum_v<T> ||
                                            std::is_same_v<T, PipelineTask> || std::is_same_v<T, ReductionEntryRecord> ||

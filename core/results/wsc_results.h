@@ -44,6 +44,7 @@ struct WscResults {
   std::vector<WscMigration> migrations;
   Time migration_stall = 0;
   double hot_threshold = 0.9;
+  Time attention = 0;  // attention compute per iteration (workload.wsc.stage; summed over micro-batches)
 };
 
 }  // namespace fl

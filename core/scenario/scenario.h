@@ -223,6 +223,11 @@ struct WscSpec {
   int micro_batches = 1;
   double hot_threshold = 0.9;        // a link is hot in a phase at utilisation >= this (spec §2.7)
   int moe_layers = 94;               // MoE layers per iteration (Table I); NI copies use all their phases
+  // Attention compute per stage (wsc/attention.h; [R]: the paper fixes T and never models it)
+  int attention_params = 71'303'168;    // attention weights per layer (model config: Qwen3 q, k, v, o)
+  std::int64_t kv_bytes_per_token = 2048;  // FP16 KV cache per token per layer (Qwen3: 2 x 4 heads x 128 x 2 B)
+  int context = 2048;                   // prefill: prompt length; decode: KV tokens each new token reads [U]
+  double prefill_share = 0.5;           // hybrid: share of the T tokens that are prefill tokens [U]
   bool operator==(const WscSpec&) const = default;
 };
 

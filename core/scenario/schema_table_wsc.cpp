@@ -68,7 +68,8 @@ void addWscKeys(std::vector<ParamSpec>& t) {
       "same per-link bytes", spec + "§2.6"));
   {
     std::vector<std::string> filled = {"workload.wsc.hidden", "workload.wsc.expert_ffn", "workload.wsc.experts",
-                                       "workload.wsc.top_k", "workload.wsc.moe_layers"};
+                                       "workload.wsc.top_k", "workload.wsc.moe_layers",
+                                       "workload.wsc.attention_params", "workload.wsc.kv_bytes_per_token"};
     t.push_back(fillingPreset(
         "workload.wsc.model", wscModelNames(),
         "wsc_inference: model filling hidden, expert_ffn, experts, top_k and moe_layers (seed 003 Table I; H and F from the "
@@ -93,8 +94,23 @@ void addWscKeys(std::vector<ParamSpec>& t) {
                       "wsc_inference: tokens T per TP group per layer pass", "seed 003 §VI-B1 (256)"));
   t.push_back(choice<WscStage>("workload.wsc.stage", FIELD(workload.wsc.stage),
       {{"prefill", WscStage::Prefill}, {"decode", WscStage::Decode}, {"hybrid", WscStage::Hybrid}},
-      "wsc_inference: inference stage; recorded only for now: the paper fixes T 'without distinguishing stages' "
-      "(§VI-B1) and attention compute is not modelled", "seed 003 §VI-B1"));
+      "wsc_inference: inference stage, which sets the attention compute before the all-reduce (wsc/attention.h): "
+      "prefill (T prompt tokens, each attending to context / 2 earlier ones on average), decode (T sequences, one "
+      "new token each, reading context tokens of KV cache), hybrid (prefill_share of T as prefill, the rest decode); "
+      "the all-to-all and expert compute do not change (the paper fixes T 'without distinguishing stages')",
+      "seed 003 §VI-B1, §VI-C2 [R]"));
+  t.push_back(integer("workload.wsc.attention_params", FIELD(workload.wsc.attention_params), {0, 2'000'000'000},
+                      "wsc_inference: attention weights per layer (q, k, v, o projections), FP16, split over the TP "
+                      "group; set by workload.wsc.model", "the models' config files (wsc/wsc_models.cpp) [R]"));
+  t.push_back(quantity("workload.wsc.kv_bytes_per_token", QuantityKind::Bytes, FIELD(workload.wsc.kv_bytes_per_token),
+                       {0, 1 << 30}, "wsc_inference: KV cache per token per layer (FP16); set by workload.wsc.model",
+                       "the models' config files (wsc/wsc_models.cpp) [R]"));
+  t.push_back(integer("workload.wsc.context", FIELD(workload.wsc.context), {0, 10'000'000},
+                      "wsc_inference: sequence context in tokens: the prompt length in prefill, the KV cache each "
+                      "decode token reads", spec + "§2.1 [U] (2048)"));
+  t.push_back(real("workload.wsc.prefill_share", "fraction", FIELD(workload.wsc.prefill_share), {0, 1},
+                   "wsc_inference, hybrid: share of the T tokens per group that are prefill tokens (chunked "
+                   "prefill batched with decode)", spec + "§2.1 [U] (0.5)"));
   t.push_back(boolean("workload.wsc.all_gather", FIELD(workload.wsc.all_gather),
                       "wsc_inference: all-reduce as RS + AG (true) or RS only (false: each die keeps T/t tokens "
                       "and the Full Token Domain is the whole mesh)", spec + "§2.1, §3.6 (seed 003 §IV-A, §VI-B6)"));

@@ -6,6 +6,7 @@
 
 #include "balance/migration_path.h"
 #include "mapping/her_mapping.h"
+#include "wsc/attention.h"
 #include "wsc/expert_load_trace.h"
 #include "wsc/gating.h"
 
@@ -182,12 +183,27 @@ LayerPlan buildLayerPlan(const Scenario& s, const mapping::Mapping& m, const Gpu
       for (int d : h) ++expertsOn[static_cast<std::size_t>(d)];
     // Where this iteration's NI copies may start: each die's all-reduce and dispatch.
     std::vector<std::vector<std::int32_t>> arGate, a2aGate;
+    std::vector<std::int32_t> attention(static_cast<std::size_t>(N), -1);
+    Time attentionIter = 0;
     for (int mbi = 0; mbi < mb; ++mbi) {
-      if (mbi == 0) arGate = b.arrived;
       const auto mark = [&](std::uint8_t phase, std::size_t from) {
         const auto to = out.plan.items.size();
         if (to > from) out.spans.push_back({phase, iter, static_cast<std::int32_t>(from), static_cast<std::int32_t>(to)});
       };
+      // 0. attention: each die's micro-batches one after another; the AR waits for it
+      const Time attn = attentionTime(w, gpu, Tb);
+      attentionIter += attn;
+      if (attn > 0) {
+        const std::size_t attnFrom = out.plan.items.size();
+        for (int d = 0; d < N; ++d) {
+          auto& a = b.arrived[static_cast<std::size_t>(d)];
+          auto& prev = attention[static_cast<std::size_t>(d)];
+          prev = b.add(d, d, 0, kAttention, mbi == 0 ? a : std::vector<std::int32_t>{prev}, 0, attn);
+          a.push_back(prev);
+        }
+        mark(kAttention, attnFrom);
+      }
+      if (mbi == 0) arGate = b.arrived;
       // 1. all-reduce (HER: RS on the wafer, then AG among counterparts)
       const std::size_t arFrom = out.plan.items.size();
       for (const auto& g : m.groups) b.ring(g, allGather ? 2 * (t - 1) : t - 1, M / (2 * t));
@@ -287,6 +303,7 @@ LayerPlan buildLayerPlan(const Scenario& s, const mapping::Mapping& m, const Gpu
     }
     out.dieTokens.push_back(tokensIter);
     out.moeCompute.push_back(computeIter);
+    out.attention.push_back(attentionIter);
     double total = 0;
     for (double x : tokensIter) total += x;
     out.tokensPerIteration = total / w.top_k;

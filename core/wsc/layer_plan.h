@@ -8,10 +8,12 @@
 //      FTD of an expert's host sends that set's tokens for the expert (FP16, H x 2 B per
 //      token), to its peers one after another (Eq. 1's serialised sends, §2.6);
 //   3. expert compute on each die for its tokens (roofline of INT8 GEMM and weight reads);
-//   4. combine: the reverse of dispatch, same sizes.
+//   4. combine: the reverse of dispatch, same sizes;
+// before 1, attention on every die for its group's tokens, by stage (attention.h): the
+// all-reduce of a micro-batch waits for it, so attention of b+1 overlaps the AR of b.
 // Micro-batches pipeline: the all-reduce stream, each die's compute and its two all-to-all
 // lanes run one micro-batch after another, so micro-batch b+1's dispatch overlaps b's
-// compute (PipeMoE-style). Attention compute is not modelled (time 0) [R].
+// compute (PipeMoE-style).
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -23,9 +25,12 @@
 
 namespace fl::wsc {
 
-enum PlanPhase : std::uint8_t { kAllReduce = 0, kDispatch = 1, kCombine = 2, kMigration = 3, kCompute = 4 };
+enum PlanPhase : std::uint8_t {
+  kAllReduce = 0, kDispatch = 1, kCombine = 2, kMigration = 3, kCompute = 4, kAttention = 5
+};
 inline const std::vector<std::string>& planPhaseNames() {
-  static const std::vector<std::string> names = {"all_reduce", "dispatch", "combine", "migration", "compute"};
+  static const std::vector<std::string> names = {"all_reduce", "dispatch", "combine", "migration", "compute",
+                                                 "attention"};
   return names;
 }
 
@@ -46,6 +51,7 @@ struct LayerPlan {
   // Per iteration: tokens each die computes (summed over micro-batches), and its compute time.
   std::vector<std::vector<double>> dieTokens;
   std::vector<Time> moeCompute;  // per iteration: sum over micro-batches of the slowest die's time
+  std::vector<Time> attention;   // per iteration: sum over micro-batches (every die alike)
   double tokensPerIteration = 0;  // tokens through the MoE layer per iteration (system)
 };
 

@@ -16,6 +16,8 @@ struct WscModel {
   const char* name;
   int hidden, expert_ffn, experts, top_k, moe_layers;
   const char* summary;
+  int attention_params;           // attention weights per layer (q, k, v, o projections; MLA's low-rank ones)
+  std::int64_t kv_bytes_per_token;  // FP16 KV cache per token per layer
 };
 
 const std::vector<WscModel>& wscModels();

@@ -70,7 +70,7 @@ WscSetup prepareWsc(const Scenario& s, const topo::Topology& t) {
     one.workload.wsc.iterations = 1;
     const LayerPlan probe = buildLayerPlan(one, setup.mapping, gpu, in);
     const auto run = netmodel::playAnalytical(probe.plan, t);
-    Time window[kCompute + 1] = {};
+    Time window[kAttention + 1] = {};
     for (const PhaseSpan& sp : probe.spans) window[sp.phase] += spanWindow(probe.plan, sp, run.timing.start, run.timing.end);
     balance::BalancerInputs bi;
     // A copy may use every MoE layer's phases of an iteration ([R]: one layer is modelled).
@@ -147,6 +147,9 @@ void annotateWsc(const Scenario& s, const WscSetup& setup, const netmodel::PlanT
   Time compute = 0;
   for (Time c : layer.moeCompute) compute += c;
   x.moe_compute = compute / iterations;
+  Time attention = 0;
+  for (Time a : layer.attention) attention += a;
+  x.attention = attention / iterations;
   x.migrations = setup.migrations;
   x.migration_stall = setup.migrationStall;
   const Time makespan = layerMakespan(layer.plan, timing);

@@ -19,6 +19,7 @@
 #include "wsc/expert_load_trace.h"
 #include "scenario/scenario_io.h"
 #include "sim/run.h"
+#include "gpu/gpu_spec.h"
 
 using namespace fl;
 
@@ -235,6 +236,46 @@ class TestWscLayer : public QObject {
         QCOMPARE(a.links[i].phases[k].bytes, p.links[i].phases[k].bytes);
     }
     QVERIFY(p.wsc && p.wsc->comm > 0 && p.makespan > 0);
+  }
+
+  // workload.wsc.stage sets the attention before the all-reduce (wsc/attention.h [R]):
+  // Qwen3 (A = 71 303 168 attention weights, H = 4096, 2048 B of KV per token), T = 256,
+  // t = 4, context L = 2048, per die: prefill 256 (2A + 4 H L / 2) / 4 FLOPs; decode
+  // 256 (2A + 4 H L) / 4 FLOPs and (2A + 256 L 2048) / 4 bytes (KV reads); hybrid with a
+  // prefill share of 1/4: 64 prefill and 192 decode tokens. Time = max(FLOPs / (FP16 peak
+  // x efficiency), bytes / HBM). With one micro-batch every die waits for it equally, so
+  // the layer ends exactly that much later than with no attention at all.
+  void stageAttention_data() {
+    QTest::addColumn<QString>("stage");
+    QTest::addColumn<double>("prefill");
+    QTest::newRow("prefill") << "prefill" << 256.0;
+    QTest::newRow("decode") << "decode" << 0.0;
+    QTest::newRow("hybrid") << "hybrid" << 64.0;
+  }
+  void stageAttention() {
+    QFETCH(QString, stage);
+    QFETCH(double, prefill);
+    Scenario s = layerScenario("wsc-4x4", 4, "er");
+    s.workload.wsc.stage = stage == "prefill" ? WscStage::Prefill : stage == "decode" ? WscStage::Decode : WscStage::Hybrid;
+    s.workload.wsc.context = 2048;
+    s.workload.wsc.prefill_share = 0.25;
+    QCOMPARE(s.workload.wsc.attention_params, 71303168);
+    QCOMPARE(s.workload.wsc.kv_bytes_per_token, std::int64_t(2048));
+    const GpuSpec gpu = gpuSpecFor(s.gpu);
+    const double A = 71303168, H = 4096, L = 2048, decode = 256 - prefill;
+    const double flops = (prefill * (2 * A + 4 * H * L / 2) + decode * (2 * A + 4 * H * L)) / 4;
+    const double bytes = (2 * A + decode * L * 2048) / 4;
+    const double seconds = std::max(flops / (gpu.flops(Dtype::Fp16) * gpu.tensor_efficiency), bytes / gpu.hbm_bandwidth);
+    const Results r = runScenario(s);
+    QVERIFY(r.wsc);
+    QCOMPARE(r.wsc->attention, static_cast<Time>(std::llround(seconds * 1e12)));
+    Scenario none = s;
+    none.workload.wsc.attention_params = 0;
+    none.workload.wsc.context = 0;
+    const Results z = runScenario(none);
+    QCOMPARE(z.wsc->attention, Time(0));
+    QCOMPARE(r.makespan - z.makespan, r.wsc->attention);
+    QCOMPARE(r.wsc->comm, z.wsc->comm);  // the all-reduce window starts when attention ends
   }
 
   // The expert load trace (workload.wsc.trace): the good file's rows, hand-summed here;
