@@ -55,7 +55,43 @@ std::vector<std::vector<int>> toInt(const std::vector<std::vector<std::int64_t>>
 
 }  // namespace
 
-int Mapping::hops(int a, int b) const { return std::abs(row(a) - row(b)) + std::abs(col(a) - col(b)); }
+int Mapping::hops(int a, int b) const {
+  if (!pairHops.empty()) return pairHops[static_cast<std::size_t>(a) * static_cast<std::size_t>(dies()) + static_cast<std::size_t>(b)];
+  return std::abs(row(a) - row(b)) + std::abs(col(a) - col(b));
+}
+
+Mapping buildSwitchedMapping(const MappingSpec& spec, int gpus, int tp, bool allGather) {
+  if (spec.kind == MappingKind::Er || spec.kind == MappingKind::Her)
+    fail("mapping.kind", "baseline or explicit on a switched fabric (er and her lay rings on a wafer mesh)",
+         spec.kind == MappingKind::Er ? "er" : "her");
+  Mapping m;
+  m.kind = spec.kind;
+  m.rows = m.waferRows = 1;
+  m.cols = m.waferCols = gpus;
+  if (tp < 1 || gpus % tp != 0) fail("workload.wsc.tp", "a TP degree dividing the " + str(gpus) + " GPUs", str(tp));
+  if (spec.kind == MappingKind::Explicit) {
+    if (spec.groups.empty()) fail("mapping.groups", "GPU lists in ring order, one per TP group", "an empty list");
+    m.groups = toInt(spec.groups, gpus, "mapping.groups");
+    for (std::size_t g = 0; g < m.groups.size(); ++g)
+      if (static_cast<int>(m.groups[g].size()) != tp)
+        fail("mapping.groups", "groups of workload.wsc.tp = " + str(tp) + " GPUs",
+             "group " + str(static_cast<std::int64_t>(g)) + " of " + str(static_cast<std::int64_t>(m.groups[g].size())));
+    if (!spec.ftds.empty() && allGather) m.ftds = toInt(spec.ftds, gpus, "mapping.ftds");
+  } else {
+    for (int g = 0; g < gpus / tp; ++g) {
+      m.groups.emplace_back();
+      for (int k = 0; k < tp; ++k) m.groups.back().push_back(g * tp + k);
+    }
+  }
+  if (!allGather) {
+    m.ftds = {std::vector<int>(static_cast<std::size_t>(gpus))};
+    std::iota(m.ftds[0].begin(), m.ftds[0].end(), 0);
+  }
+  completeMapping(m, "mapping.groups");
+  if (spec.kind == MappingKind::Explicit && !spec.ftds.empty() && allGather)
+    checkFtds(m.ftds, m.groupOf, static_cast<int>(m.groups.size()), "mapping.ftds");
+  return m;
+}
 
 void completeMapping(Mapping& m, const char* groupsKey) {
   const int dies = m.dies();

@@ -21,6 +21,9 @@ struct Mapping {
   // HER (§2.8): intra-wafer reduce-scatter only, then an all-gather among counterpart dies
   // (same position on every wafer); the all-to-all spans each wafer.
   bool interWaferAllGather = false;
+  // Switched fabrics (DGX B200 nodes, NVL72; switched_fabric.h): the GPUs in one row, and
+  // each pair's links on its route instead of the Manhattan distance.
+  std::vector<int> pairHops;  // [a * dies + b]; empty on meshes
 
   int dies() const { return rows * cols; }
   int row(int die) const { return die / cols; }
@@ -45,6 +48,12 @@ struct BoundingBox {
   int rows = 0, cols = 0;
 };
 BoundingBox boundingBox(const Mapping& m, const std::vector<int>& dies);
+
+// The baseline on a switched fabric (NVSwitch or hierarchy): TP groups of t consecutive
+// GPUs (t = 8: one DGX node), rings in GPU order, FTDs the k-th GPU of every group (one per
+// node: the rails of DeepSpeed-MoE's hierarchical all-to-all). Hops come later
+// (switched_fabric.h), from the fabric's routes.
+Mapping buildSwitchedMapping(const MappingSpec& spec, int gpus, int tp, bool allGather);
 
 // Mean XY hops over ordered pairs u != v inside each FTD (uniform gating), averaged over
 // the FTDs (spec §3.2).

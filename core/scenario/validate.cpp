@@ -413,9 +413,12 @@ int endpointCount(const TopologySpec& t) {
 // the key and the reason), sizes the layer plan can hold.
 void checkWsc(const Scenario& s, const Checker& c) {
   const WscSpec& w = s.workload.wsc;
-  if (s.topology.kind != TopologyKind::Mesh)
-    c.fail({"workload.kind", "topology.kind", "topology.preset"}, "a mesh topology for wsc_inference (a wafer preset "
-           "such as wsc-4x4)", "topology.kind " + std::string(s.topology.kind == TopologyKind::NvSwitch ? "nvswitch" : "hierarchy"));
+  const bool mesh = s.topology.kind == TopologyKind::Mesh;
+  if (!mesh && s.balancer.kind != BalancerKind::None)
+    c.fail({"balancer.kind", "topology.kind", "topology.preset"},
+           "balancer.kind none on a switched fabric (migration paths are laid on a wafer mesh; the paper hides "
+           "NVL72's copies behind NVMe channels, spec §1.4)", "a balancer on topology.kind " +
+           std::string(s.topology.kind == TopologyKind::NvSwitch ? "nvswitch" : "hierarchy"));
   if (w.top_k > w.experts)
     c.fail({"workload.wsc.top_k", "workload.wsc.experts", "workload.wsc.model"},
            "top_k at most experts (" + str(w.experts) + ")", str(w.top_k));
@@ -443,10 +446,11 @@ void checkWsc(const Scenario& s, const Checker& c) {
   if (s.mapping.kind != MappingKind::Explicit && !s.mapping.groups.empty())
     c.fail({"mapping.groups", "mapping.kind"}, "mapping.groups only with mapping.kind: explicit",
            std::to_string(s.mapping.groups.size()) + " groups");
-  if (s.mapping.kind == MappingKind::Her && s.topology.wafer_rows * s.topology.wafer_cols < 2)
+  if (mesh && s.mapping.kind == MappingKind::Her && s.topology.wafer_rows * s.topology.wafer_cols < 2)
     c.fail({"mapping.kind", "topology.wafer_rows", "topology.wafer_cols"}, "her on a system of at least 2 wafers",
            "1 wafer", "use er on one wafer");
-  mapping::buildMapping(s.mapping, s.topology, w.tp, w.all_gather);  // throws ValidationError
+  if (mesh) mapping::buildMapping(s.mapping, s.topology, w.tp, w.all_gather);  // throws ValidationError
+  else mapping::buildSwitchedMapping(s.mapping, static_cast<int>(dies), w.tp, w.all_gather);
 }
 
 void validateScenario(const Scenario& s, const ExplicitKeyPredicate& isExplicit) {

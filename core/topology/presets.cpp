@@ -73,6 +73,31 @@ const HierarchyPreset kHierarchyPresets[] = {
     {"xdc-1000x8", "1000 DCs x 8 GPUs, PCIe 3.0 x16 inside, 10 Gb/s, 1 ms between DCs", 1000, 8, 1 * kMillisecond},
 };
 
+// DGX B200 clusters, the baselines of seed 003 §VI-B (spec moentwine.md §1.4): nodes of 8
+// B200 GPUs on NVLink 5 (hardware.md "B200, NVLink 5" row: 18 links x 50 GB/s per direction
+// = 900 GB/s per GPU per direction; the node's NVSwitch chips folded into one switch so each
+// GPU has one 900 GB/s link, as the network models route a single path; 250 ns is the
+// NVLink 4 latency carried over, unconfirmed), and one InfiniBand NIC per GPU to a spine
+// (400 Gb/s ConnectX-7 = 50 GB/s per direction, 2 us: spec §1.4 [U], the paper gives
+// neither). The paper pairs a 6x6 wafer with 4 nodes and an 8x8 wafer with 8 nodes.
+struct DgxPreset {
+  const char* name;
+  const char* summary;
+  int nodes;
+};
+const DgxPreset kDgxPresets[] = {
+    {"dgx-b200-4node", "4 DGX B200 nodes (32 GPUs): NVLink 5 (900 GB/s per GPU per direction) inside, a 400 Gb/s "
+                       "InfiniBand NIC per GPU between nodes", 4},
+    {"dgx-b200-8node", "8 DGX B200 nodes (64 GPUs): NVLink 5 (900 GB/s per GPU per direction) inside, a 400 Gb/s "
+                       "InfiniBand NIC per GPU between nodes", 8},
+};
+
+const DgxPreset* findDgx(std::string_view name) {
+  for (const DgxPreset& p : kDgxPresets)
+    if (name == p.name) return &p;
+  return nullptr;
+}
+
 const HierarchyPreset* findHierarchy(std::string_view name) {
   for (const HierarchyPreset& p : kHierarchyPresets)
     if (name == p.name) return &p;
@@ -92,6 +117,7 @@ const std::vector<std::string>& topologyPresetNames() {
     std::vector<std::string> v;
     for (const Preset& p : kPresets) v.emplace_back(p.name);
     for (const HierarchyPreset& p : kHierarchyPresets) v.emplace_back(p.name);
+    for (const DgxPreset& p : kDgxPresets) v.emplace_back(p.name);
     for (const std::string& w : waferPresetNames()) v.push_back(w);
     return v;
   }();
@@ -103,6 +129,13 @@ void applyTopologyPreset(std::string_view name, TopologySpec& spec) {
     spec.kind = TopologyKind::Hierarchy;
     spec.preset = h->name;
     spec.levels = {LevelSpec{"dc", h->dcs, 1.25e9, h->dcLatency}, LevelSpec{"gpu", h->gpusPerDc, 16e9, 1 * kMicrosecond}};
+    return;
+  }
+  if (const DgxPreset* d = findDgx(name)) {
+    spec.kind = TopologyKind::Hierarchy;
+    spec.preset = d->name;
+    spec.levels = {LevelSpec{"node", d->nodes, 50e9, 2 * kMicrosecond, LevelUplinks::PerGpu},
+                   LevelSpec{"gpu", 8, 900e9, 250 * kNanosecond}};
     return;
   }
   if (applyWaferPreset(name, spec)) return;
@@ -124,6 +157,7 @@ void applyTopologyPreset(std::string_view name, TopologySpec& spec) {
 
 std::string topologyPresetSummary(std::string_view name) {
   if (const HierarchyPreset* h = findHierarchy(name)) return h->summary;
+  if (const DgxPreset* d = findDgx(name)) return d->summary;
   const Preset* p = find(name);
   return p ? p->summary : waferPresetSummary(name);
 }

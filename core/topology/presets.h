@@ -11,7 +11,8 @@ namespace fl {
 struct TopologySpec;
 
 // dgx-h100, gh200-nvl32, nvl64, gb200-nvl72, then the hierarchies cluster-s, cluster-m,
-// cluster-l, xdc-1000, xdc-1000x8, then the wafer presets (wafer_presets.h).
+// cluster-l, xdc-1000, xdc-1000x8, the DGX B200 clusters dgx-b200-4node and dgx-b200-8node,
+// then the wafer presets (wafer_presets.h).
 const std::vector<std::string>& topologyPresetNames();
 
 // Sets kind, gpus, switches, links_per_gpu, switch_ports and the link's bandwidth,

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "gpu/gpu_spec.h"
+#include "mapping/switched_fabric.h"
 #include "netmodel/analytical_model.h"
 #include "netmodel/link_results.h"
 #include "netmodel/plan_workload.h"
@@ -61,7 +62,12 @@ class WscWorkload : public netmodel::PlanWorkload {
 WscSetup prepareWsc(const Scenario& s, const topo::Topology& t) {
   WscSetup setup;
   const WscSpec& w = s.workload.wsc;
-  setup.mapping = mapping::buildMapping(s.mapping, s.topology, w.tp, w.all_gather);
+  if (s.topology.kind == TopologyKind::Mesh) {
+    setup.mapping = mapping::buildMapping(s.mapping, s.topology, w.tp, w.all_gather);
+  } else {  // the DGX / NVL72 baselines (spec §1.4)
+    setup.mapping = mapping::buildSwitchedMapping(s.mapping, t.endpointCount(), w.tp, w.all_gather);
+    mapping::setFabricHops(setup.mapping, t);
+  }
   const GpuSpec gpu = gpuSpecFor(s.gpu);
   IterationInputs in;
   in.hosts = {defaultHosts(w.experts, setup.mapping.dies())};
@@ -161,14 +167,18 @@ void annotateWsc(const Scenario& s, const WscSetup& setup, const netmodel::PlanT
     x.load_max_over_mean.push_back(sum > 0 ? mx / (sum / static_cast<double>(tokens.size())) : 0);
   }
   // Links: ftd tag, per-phase figures, inter-FTD and cross-border sums.
-  const auto dieAt = [&](topo::NodeId n) { return t.node(n).row * m.cols + t.node(n).col; };
+  // Mesh links join routers (a die's coordinates); switched fabrics' links a GPU and a
+  // switch, which is in no FTD, so every such link counts as inter-FTD.
+  const bool mesh = s.topology.kind == TopologyKind::Mesh;
+  const auto dieAt = [&](topo::NodeId n) { return mesh ? t.node(n).row * m.cols + t.node(n).col : t.node(n).endpoint; };
   const std::vector<std::uint8_t> shown = {kAllReduce, kDispatch, kCombine, kMigration};
   std::vector<std::int64_t> border(planPhaseNames().size(), 0);
   for (std::size_t i = 0; i < r.links.size(); ++i) {
     LinkDirectionResult& d = r.links[i];
     const topo::Link& l = t.link(d.link);
     const bool local = l.kind == topo::LinkKind::Local;
-    const bool intra = local || m.ftdOf[static_cast<std::size_t>(dieAt(l.a))] == m.ftdOf[static_cast<std::size_t>(dieAt(l.b))];
+    const int da = dieAt(l.a), db = dieAt(l.b);
+    const bool intra = local || (da >= 0 && db >= 0 && m.ftdOf[static_cast<std::size_t>(da)] == m.ftdOf[static_cast<std::size_t>(db)]);
     d.ftd = intra ? "intra" : "inter";
     d.phases.clear();
     for (std::uint8_t p : shown) {

@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "mapping/mapping.h"
+#include "mapping/switched_fabric.h"
+#include "topology/topology.h"
 #include "scenario/scenario.h"
 #include "../common/xy_walk.h"
 #include "scenario/scenario_io.h"
@@ -273,6 +275,12 @@ class TestMapping : public QObject {
                          "ftds: [[0,1,8,10],[2,5,9,11],[3,4,13,15],[6,7,12,14]]}\n"
         << "mapping.ftds" << "holding 2 dies of group 0";
     QTest::newRow("her on one wafer") << head.arg(4) + "mapping: {kind: her}\n" << "mapping.kind" << "2 wafers";
+    const QString dgx = QString(head).replace("wsc-4x4", "dgx-b200-4node");
+    QTest::newRow("er on a switched fabric") << dgx.arg(8) + "mapping: {kind: er}\n" << "mapping.kind" << "switched fabric";
+    QTest::newRow("tp not dividing the GPUs") << dgx.arg(5) + "mapping: {kind: baseline}\n" << "workload.wsc.tp"
+                                              << "dividing the 32 GPUs";
+    QTest::newRow("balancer on a switched fabric") << dgx.arg(8) + "balancer: {kind: greedy}\n" << "balancer.kind"
+                                                   << "switched fabric";
   }
   void badMappings() {
     QFETCH(QString, yaml);
@@ -286,6 +294,29 @@ class TestMapping : public QObject {
       QVERIFY2(QString::fromStdString(e.keyPath()).startsWith(key), e.what());
       QVERIFY2(QString(e.what()).contains(reason), e.what());
     }
+  }
+
+  // The DGX B200 baseline (spec §1.4): TP 8 = the 8 GPUs of a node in ring order, and
+  // the FTDs the rails, GPU k of every node (the k-th ring member of every group); every
+  // pair is 2 fabric hops apart (GPU - NVLink switch - GPU inside a node, GPU - IB NIC -
+  // spine - GPU between nodes).
+  void switchedFabric() {
+    const Scenario s = parseScenario("fabriclab: 1\ntopology: {preset: dgx-b200-4node}\n"
+                                     "workload: {kind: wsc_inference, wsc: {tp: 8}}\n", "t.yaml");
+    validateScenario(s);
+    const auto topology = topo::buildTopology(s.topology);
+    QCOMPARE(topology->endpointCount(), 32);
+    auto m = mapping::buildSwitchedMapping(s.mapping, 32, 8, true);
+    mapping::setFabricHops(m, *topology);
+    QCOMPARE(m.groups.size(), size_t(4));
+    QCOMPARE(m.ftds.size(), size_t(8));
+    for (int g = 0; g < 4; ++g)
+      for (int k = 0; k < 8; ++k) QCOMPARE(m.groups[static_cast<size_t>(g)][static_cast<size_t>(k)], 8 * g + k);
+    for (int k = 0; k < 8; ++k) QCOMPARE(m.ftds[static_cast<size_t>(k)], (std::vector<int>{k, 8 + k, 16 + k, 24 + k}));
+    for (int a = 0; a < 32; ++a)
+      for (int b = 0; b < 32; ++b) QCOMPARE(m.hops(a, b), a == b ? 0 : 2);
+    QCOMPARE(mapping::meanFtdHops(m), 2.0);
+    QCOMPARE(mapping::ringEdgeHops(m, m.groups[0]), std::vector<int>(8, 2));
   }
 
   // TP 3 on 6x6 has a tile (1x3, 3x1) but no ring of 1-hop steps: refused, not looped back.

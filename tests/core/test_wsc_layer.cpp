@@ -278,6 +278,34 @@ class TestWscLayer : public QObject {
     QCOMPARE(r.wsc->comm, z.wsc->comm);  // the all-reduce window starts when attention ends
   }
 
+  // The DGX B200 baseline (spec §1.4), Qwen3, T = 256, TP 8 on 4 nodes: after the
+  // all-gather, GPU u sends each of its 3 rail peers V = T k (4 / 128) 2H = 512 KiB (its
+  // node's tokens for their 4 experts), so its IB NIC carries 3V out and 3V in per
+  // dispatch and the NVLink links none; Eq. 1 over GPU - spine - GPU at 50 GB/s and 2 us:
+  // 3 x 2 x (V / 50 GB/s + 2 us). The all-reduce: 14 ring steps of M / 16 over GPU -
+  // switch - GPU at 900 GB/s x 1 efficiency and 250 ns.
+  void dgxBaseline() {
+    const Results r = runScenario(layerScenario("dgx-b200-4node", 8, "baseline"));
+    QVERIFY(r.wsc);
+    const double V = 256.0 * 8 * 4 / 128 * 8192;
+    QCOMPARE(V, 524288.0);
+    int nics = 0;
+    for (const auto& l : r.links) {
+      const auto* d = phase(l, "dispatch");
+      QVERIFY(d);
+      if (l.kind == "nic") {
+        ++nics;
+        QCOMPARE(d->bytes, std::int64_t(3 * 524288));
+      } else {
+        QCOMPARE(d->bytes, std::int64_t(0));
+      }
+    }
+    QCOMPARE(nics, 64);  // 32 GPUs x 2 directions
+    const auto ns = [](double seconds) { return static_cast<Time>(std::llround(seconds * 1e12)); };
+    QCOMPARE(r.wsc->dispatch, 3 * 2 * (ns(V / 50e9) + ns(2e-6)));
+    QCOMPARE(r.wsc->allreduce, 14 * 2 * (ns(2097152.0 / 16 / 900e9) + ns(250e-9)));
+  }
+
   // The expert load trace (workload.wsc.trace): the good file's rows, hand-summed here;
   // every bad row names the file, line and column, what was expected and what was found.
   void traceGood() {
