@@ -3,11 +3,10 @@
 // (target < 0.2 s) and the packet model (target < 30 s, one core); and a 100-iteration
 // balancer study (NI-Balancer, mixed load) in the analytical model (target < 5 s).
 // `bench_wsc [SUBSTRING]` runs only the cases whose label contains it.
-#include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <string>
 
+#include "forked_case.h"
 #include "scenario/scenario_io.h"
 #include "sim/run.h"
 
@@ -15,23 +14,24 @@ using namespace fl;
 
 namespace {
 
-const char* only = nullptr;
+const char* only = nullptr;  // run only the cases whose label contains it
 
+// Each case in a child process (forked_case.h), so its CPU time and peak RSS are its own.
 void runCase(const char* label, const std::string& yaml, double target) {
-  if (only != nullptr && std::strstr(label, only) == nullptr) return;
-  const Scenario s = parseScenario(yaml, label);
-  const auto t0 = std::chrono::steady_clock::now();
-  const Results r = runScenario(s);
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::printf("%-40s wall %7.3f s (target < %g s)  makespan %9.1f ns  comm %9.1f ns  events %lld\n", label, wall,
-              target, toNs(r.makespan), r.wsc ? toNs(r.wsc->comm) : 0.0, static_cast<long long>(r.events));
-  std::fflush(stdout);
+  bench::forkedCase(
+      label, only, [&] { return runScenario(parseScenario(yaml, label)); },
+      [&](const Results& r, const bench::CaseCost& c) {
+        std::printf("%-40s wall %7.3f s  CPU %7.3f s (target < %g s)  peak RSS %6.1f MiB  makespan %9.1f ns  "
+                    "comm %9.1f ns  events %lld\n",
+                    label, c.wall_s, c.cpu_s, target, c.peak_rss_mib, toNs(r.makespan), r.wsc ? toNs(r.wsc->comm) : 0.0,
+                    static_cast<long long>(r.events));
+      });
 }
 
 std::string layer(const std::string& model, const std::string& extra = "") {
   return "fabriclab: 1\ntopology: {preset: wsc-2x2-8x8}\ngpu: {preset: b200}\nnetwork: {model: " + model +
          "}\nworkload:\n  kind: wsc_inference\n  wsc: {model: deepseek-v3, tp: 16, tokens_per_group: 256" + extra +
-         "}\nmapping: {kind: er}\nrun: {bin: 1 us}\n";
+         "}\nmapping: {kind: er}\nrun: {bin: 1 us, threads: 1}\n";
 }
 
 }  // namespace

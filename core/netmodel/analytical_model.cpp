@@ -32,6 +32,9 @@ AnalyticalRun playAnalytical(const MessagePlan& plan, const topo::Topology& t) {
     return laneFree[static_cast<std::size_t>(it.src) * kPlanLanes + it.lane];
   };
   RouteProvider routes(t);
+  // Plans repeat their pairs every iteration: each pair's route is looked up once.
+  const auto endpoints = static_cast<std::size_t>(t.endpointCount());
+  std::vector<std::vector<Hop>> routeOf(endpoints * endpoints);
   for (std::size_t i = 0; i < n; ++i) {
     const PlanItem& it = plan.items[i];
     Time ready = 0;
@@ -42,7 +45,8 @@ AnalyticalRun playAnalytical(const MessagePlan& plan, const topo::Topology& t) {
     if (it.isTask()) {
       at += it.duration;
     } else {
-      const auto& route = routes.route(it.src, it.dst);
+      auto& route = routeOf[static_cast<std::size_t>(it.src) * endpoints + static_cast<std::size_t>(it.dst)];
+      if (route.empty()) route = routes.route(it.src, it.dst);
       // Local links: the uplink is busy as the first hop starts, the downlink as the last ends.
       std::size_t lastTimed = 0;
       for (std::size_t k = 0; k < route.size(); ++k)

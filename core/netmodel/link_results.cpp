@@ -10,10 +10,15 @@ namespace fl::netmodel {
 
 namespace {
 
-// Spreads `bytes` evenly over [start, end) into bins of width `bin`.
-void addToBins(BinSeries& s, Time start, Time end, std::int64_t bytes, Time bin) {
+// Spreads `bytes` evenly over [start, end) into dense bins of width `bin`.
+void addToBins(std::vector<std::int64_t>& v, Time start, Time end, std::int64_t bytes, Time bin) {
+  const auto add = [&v](Time b, std::int64_t x) {
+    const auto i = static_cast<std::size_t>(b);
+    if (v.size() <= i) v.resize(i + 1, 0);
+    v[i] += x;
+  };
   if (end <= start) {
-    s.add(static_cast<std::int32_t>(start / bin), bytes);
+    add(start / bin, bytes);
     return;
   }
   std::int64_t left = bytes;
@@ -23,7 +28,7 @@ void addToBins(BinSeries& s, Time start, Time end, std::int64_t bytes, Time bin)
     const auto share = last ? left
                             : static_cast<std::int64_t>(static_cast<double>(bytes) * static_cast<double>(to - from) /
                                                         static_cast<double>(end - start));
-    s.add(static_cast<std::int32_t>(b), share);
+    add(b, share);
     left -= share;
   }
 }
@@ -51,31 +56,18 @@ void fillLinkResults(const topo::Topology& t, const std::vector<LinkTransfer>& t
       d.downlink = topo::isEndpoint(t.node(to).kind);
       d.capacity_Bps = l.bandwidth * l.efficiency;
     }
-  // Transfers arrive in plan order, not time order: sort each link's by start for its bins.
-  std::vector<const LinkTransfer*> sorted;
-  sorted.reserve(transfers.size());
-  for (const LinkTransfer& x : transfers) sorted.push_back(&x);
-  std::stable_sort(sorted.begin(), sorted.end(), [](const LinkTransfer* a, const LinkTransfer* b) {
-    return a->start < b->start;
-  });
+  // Bins accumulate densely per link, so the transfers' order (plan order, not time
+  // order) does not matter; they are compressed into BinSeries below.
   std::vector<std::vector<std::int64_t>> perBin(r.links.size());
-  for (const LinkTransfer* x : sorted) {
-    LinkDirectionResult& d = r.links[static_cast<std::size_t>(2 * x->link + x->direction)];
-    d.bytes += x->bytes;
-    d.payload_bytes += x->bytes;
+  for (const LinkTransfer& x : transfers) {
+    LinkDirectionResult& d = r.links[static_cast<std::size_t>(2 * x.link + x.direction)];
+    d.bytes += x.bytes;
+    d.payload_bytes += x.bytes;
     d.packets += 1;
-    d.busy += x->end - x->start;
+    d.busy += x.end - x.start;
     // As the packet model tags them (plan_workload.cpp): phases past the counters go untagged.
-    d.phase_payload_bytes[x->phase + 1 < net::kTrafficPhases ? static_cast<std::size_t>(x->phase + 1) : 0] += x->bytes;
-    // Bins may come out of order across transfers: accumulate densely, compress below.
-    BinSeries part;
-    addToBins(part, x->start, x->end, x->bytes, bin);
-    auto& v = perBin[static_cast<std::size_t>(2 * x->link + x->direction)];
-    for (std::size_t i = 0; i < part.bins.size(); ++i) {
-      const auto b = static_cast<std::size_t>(part.bins[i]);
-      if (v.size() <= b) v.resize(b + 1, 0);
-      v[b] += part.bytes[i];
-    }
+    d.phase_payload_bytes[x.phase + 1 < net::kTrafficPhases ? static_cast<std::size_t>(x.phase + 1) : 0] += x.bytes;
+    addToBins(perBin[static_cast<std::size_t>(2 * x.link + x.direction)], x.start, x.end, x.bytes, bin);
   }
   for (std::size_t i = 0; i < r.links.size(); ++i) {
     LinkDirectionResult& d = r.links[i];
