@@ -90,6 +90,7 @@ void TestSchema::contractKeys() {
       // wafer-scale inference (core/netmodel, core/mapping, core/wsc, core/balance)
       "network.model", "workload.wsc.model", "workload.wsc.hidden", "workload.wsc.expert_ffn", "workload.wsc.experts",
       "workload.wsc.top_k", "workload.wsc.moe_layers", "workload.wsc.tp", "workload.wsc.tokens_per_group", "workload.wsc.stage",
+      "workload.wsc.attention_params", "workload.wsc.kv_bytes_per_token", "workload.wsc.context", "workload.wsc.prefill_share",
       "workload.wsc.all_gather", "workload.wsc.gating", "workload.wsc.zipf_s", "workload.wsc.trace",
       "workload.wsc.iterations", "workload.wsc.micro_batches", "workload.wsc.hot_threshold", "mapping.kind",
       "mapping.groups", "mapping.ftds", "balancer.kind", "balancer.load", "balancer.zipf_s", "balancer.warmup",
