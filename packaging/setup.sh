@@ -11,6 +11,7 @@
 #   packaging/setup.sh sanitize         ASan+UBSan build of everything (build-asan), whole test suite
 #   packaging/setup.sh tsan             ThreadSanitizer build (build-tsan), the multi-threaded tests
 #   packaging/setup.sh fuzz [SECONDS]   libFuzzer targets (Clang, build-fuzz), each run SECONDS (60)
+#                                       (FABRICLAB_FUZZ_TARGETS="fuzz_a fuzz_b": only those)
 # FABRICLAB_CXX=clang++ picks the compiler of any mode (default build folder then build-clang).
 # Idempotent: nothing is installed or printed about packages when all are present.
 set -euo pipefail
