@@ -11,6 +11,7 @@
 #   packaging/setup.sh sanitize         ASan+UBSan build of everything (build-asan), whole test suite
 #   packaging/setup.sh tsan             ThreadSanitizer build (build-tsan), the multi-threaded tests
 #   packaging/setup.sh fuzz [SECONDS]   libFuzzer targets (Clang, build-fuzz), each run SECONDS (60)
+#                                       (FABRICLAB_FUZZ_TARGETS="fuzz_a fuzz_b": only those)
 # FABRICLAB_CXX=clang++ picks the compiler of any mode (default build folder then build-clang).
 # Idempotent: nothing is installed or printed about packages when all are present.
 set -euo pipefail
@@ -82,29 +83,30 @@ case "$mode" in
     cd "${FABRICLAB_BUILD_DIR:-$here/build-asan}" && exec ctest --output-on-failure -LE bench -j2 --timeout 3600 "$@" ;;
   tsan)
     # The tests that run the engine on several threads (run.threads = 2: engine, network,
-    # token pipeline, reduction log) and the GUI's run controller (runs and sweeps on a
-    # worker thread). Sweep points themselves run one after another (core/sim/run.h).
+    # token pipeline, reduction log), sweep points at once (--jobs: test_cli_sweeps runs
+    # the sanitised CLI) and the GUI's run controller (runs and sweeps on a worker thread).
     checked_build "${FABRICLAB_BUILD_DIR:-$here/build-tsan}" thread -- \
-      test_engine test_network test_token_pipeline test_reduction_log test_run_controller
+      test_engine test_network test_token_pipeline test_reduction_log test_cli_sweeps test_run_controller
     export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$supp/tsan.supp"
     export QT_QPA_PLATFORM=offscreen QTEST_FUNCTION_TIMEOUT=3600000
     cd "${FABRICLAB_BUILD_DIR:-$here/build-tsan}" &&
-      exec ctest --output-on-failure -j2 --timeout 3600 -R 'test_(engine|network|token_pipeline|reduction_log|run_controller)$' "$@" ;;
+      exec ctest --output-on-failure -j2 --timeout 3600 -R 'test_(engine|network|token_pipeline|reduction_log|cli_sweeps|run_controller)$' "$@" ;;
   fuzz)
     seconds="${1:-60}"
     dir="${FABRICLAB_BUILD_DIR:-$here/build-fuzz}"
     [ ${#compiler[@]} -eq 0 ] && compiler=(-DCMAKE_CXX_COMPILER=clang++)
     checked_build "$dir" address,undefined -DFABRICLAB_WITH_QT=OFF -DFABRICLAB_FUZZ=ON \
-      -- fuzz_scenario fuzz_quantity fuzz_routing_trace
+      -- fuzz_scenario fuzz_quantity fuzz_routing_trace fuzz_wsc_trace
     export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1"
     export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
     declare -A seeds=(
       [fuzz_scenario]="$here/scenarios $here/tests/data/good $here/tests/data/bad $here/tests/data/fuzz"
       [fuzz_quantity]="$here/fuzz/seeds/quantity"
       [fuzz_routing_trace]="$here/fuzz/seeds/routing_trace $here/tests/data/moe"
+      [fuzz_wsc_trace]="$here/fuzz/seeds/wsc_trace"
     )
     status=0
-    for t in fuzz_scenario fuzz_quantity fuzz_routing_trace; do
+    for t in ${FABRICLAB_FUZZ_TARGETS:-fuzz_scenario fuzz_quantity fuzz_routing_trace fuzz_wsc_trace}; do
       # New inputs go to build-fuzz/corpus/<target>; crashes, hangs (-timeout) and
       # out-of-memory inputs (-rss_limit_mb) to build-fuzz/artifacts/: copy each reproducer
       # into tests/data/fuzz/ once fixed (test_cli checks them).

@@ -10,19 +10,15 @@
 #include <thread>
 #include <stdexcept>
 
+#include "engine/thread_sanitizer.h"
+
 namespace fl {
 
 namespace {
 constexpr ComponentId kExternalSource = kMaxComponents - 1;
 constexpr std::int64_t kBatch = 1 << 16;  // events between cancellation checks and ticks
-// ThreadSanitizer cannot see the synchronisation inside libtbb (not instrumented) and
-// reports every hand-over between TBB tasks: a sanitised build runs each window's tasks
-// on plain threads instead, whose start and join it does see.
-#if defined(__SANITIZE_THREAD__)
-constexpr bool kPlainThreads = true;
-#else
-constexpr bool kPlainThreads = false;
-#endif
+// Under ThreadSanitizer each window's tasks run on plain threads (thread_sanitizer.h).
+constexpr bool kPlainThreads = kThreadSanitizer;
 }  // namespace
 
 Simulator::Simulator(int partitions) {

@@ -16,7 +16,7 @@ constexpr double kSameInstant = 1e-12;
 }  // namespace
 
 FlowSolver::FlowSolver(std::vector<double> capacity, std::vector<Time> latency, Time bin)
-    : capacity_(std::move(capacity)), latency_(std::move(latency)), binSeconds_(double(bin) * kPs), bin_(bin) {
+    : capacity_(std::move(capacity)), latency_(std::move(latency)), binSeconds_(double(bin) * kPs) {
   if (capacity_.size() != latency_.size()) throw std::invalid_argument("FlowSolver: capacity/latency sizes differ");
   if (bin <= 0) throw std::invalid_argument("FlowSolver: bin must be positive");
   for (double c : capacity_)

@@ -87,7 +87,6 @@ class FlowSolver {
   std::vector<double> capacity_;
   std::vector<Time> latency_;
   double binSeconds_;
-  Time bin_;
 
   std::vector<Flow> flows_;            // slots
   std::vector<std::int32_t> freeSlots_;

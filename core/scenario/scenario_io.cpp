@@ -46,10 +46,11 @@ bool blankOrComment(const std::string& line) {
 }
 
 // True when `path` is `key` or inside it ("topology.levels[1].uplinks" in "topology.levels").
-bool within(std::string path, const std::string& key) {
-  for (; !path.empty(); path = parentPath(path))
-    if (path == key) return true;
-  return false;
+// The ancestors parentPath climbs through are the prefixes cut before a '.' or '[': one
+// comparison, not a copy per level (a 60 KB --set key of dots took seconds).
+bool within(std::string_view path, std::string_view key) {
+  return !key.empty() && path.substr(0, key.size()) == key &&
+         (path.size() == key.size() || path[key.size()] == '.' || path[key.size()] == '[');
 }
 
 class Loader {

@@ -109,10 +109,13 @@ std::string lastSegment(std::string_view path) {
 // segments when there are many), else the top-level sections. Listing all ~100 keys
 // would bury the answer.
 std::string keysNear(std::string_view path) {
+  size_t longest = 0;
+  for (const std::string& k : allPaths()) longest = std::max(longest, k.size());
   std::string prefix(path);
   for (;;) {
     const size_t dot = prefix.rfind('.');
-    prefix = dot == std::string::npos ? std::string() : prefix.substr(0, dot);
+    prefix.resize(dot == std::string::npos ? 0 : dot);
+    if (prefix.size() >= longest) continue;  // no key lies under it (a 64 KiB path of dots: linear, not quadratic)
     std::vector<std::string> under, next;
     for (const std::string& k : allPaths()) {
       if (!prefix.empty() && k.rfind(prefix + ".", 0) != 0) continue;

@@ -14,6 +14,7 @@
 #include <optional>
 #include <thread>
 
+#include "engine/thread_sanitizer.h"
 #include "scenario/input_error.h"
 #include "scenario/sweep.h"
 #include "sim/memory_estimate.h"
@@ -180,12 +181,17 @@ std::vector<SweepPoint> runSweepPoints(const Scenario& s, const SweepOptions& o)
     // `jobs` workers take the next point as they become free: points start in index
     // order, and a long point does not hold up the others.
     std::atomic<std::size_t> next{0};
-    tbb::task_arena arena(jobs);
-    arena.execute([&] {
-      tbb::parallel_for(0, jobs, [&](int) {
-        for (std::size_t i = next++; i < n && !stop; i = next++) runPoint(i);
-      }, tbb::simple_partitioner());
-    });
+    const auto worker = [&](int) {
+      for (std::size_t i = next++; i < n && !stop; i = next++) runPoint(i);
+    };
+    if (kThreadSanitizer) {  // plain threads TSan sees start and join (thread_sanitizer.h)
+      std::vector<std::thread> threads;
+      for (int t = 0; t < jobs; ++t) threads.emplace_back(worker, t);
+      for (std::thread& t : threads) t.join();
+    } else {
+      tbb::task_arena arena(jobs);
+      arena.execute([&] { tbb::parallel_for(0, jobs, worker, tbb::simple_partitioner()); });
+    }
   }
   return gatherSweepPoints(s, results, errors, userCancelled());
 }

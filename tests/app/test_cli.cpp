@@ -7,6 +7,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <map>
 
 #include <nlohmann/json.hpp>
@@ -82,7 +83,17 @@ class TestCli : public QObject, private CliFixture {
 
   void fuzzReproducers() {
     QFETCH(QString, file);
-    const CliRun r = cli({"validate", file, "--quiet"}, 120000);
+    // As fuzz/fuzz_scenario.cpp reads its input: the YAML text, then after each NUL byte
+    // one --set override (at most eight).
+    QStringList args{"validate", file, "--quiet"};
+    QFile in(file);
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    const QList<QByteArray> parts = in.readAll().split('\0');
+    if (parts.size() > 1) {
+      args[1] = writeFile("fuzz-reproducer.yaml", parts[0].constData());
+      for (qsizetype i = 1; i < std::min<qsizetype>(parts.size(), 9); ++i) args << "--set" << QString::fromUtf8(parts[i]);
+    }
+    const CliRun r = cli(args, 120000);
     QVERIFY2(r.finished, "no end within 120 s");
     QVERIFY2(r.exitCode == 0 || r.exitCode == 2, qPrintable(QString("exit %1, stderr: %2").arg(r.exitCode).arg(QString(r.err))));
     if (r.exitCode == 2) QVERIFY2(r.err.startsWith("fabriclab-cli: error: "), r.err.constData());
