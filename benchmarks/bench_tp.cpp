@@ -1,7 +1,7 @@
 // Tensor-parallel layer speed and memory (issue 22): one LLaMA-7B layer (seed 002 Table I,
 // 66 SMs), training, on the DGX-H100 fabric with 128 B packets as the paper simulates,
 // on one core, per scheme. Each case runs in its own forked process so its peak RSS is
-// its own. Target for cais_base: < 60 s and < 2 GiB. `bench_tp [SUBSTRING]` runs only
+// its own. Target for cais (issue 22): < 60 s and < 2 GiB. `bench_tp [SUBSTRING]` runs only
 // the cases whose label contains it.
 
 #include <cstdio>
@@ -52,6 +52,7 @@ void runCase(const char* label, TpScheme scheme) {
 int main(int argc, char** argv) {
   fl::reexecWithHugePages(argv);
   if (argc > 1) only = argv[1];
+  runCase("llama-7b training, cais", TpScheme::Cais);
   runCase("llama-7b training, cais_base", TpScheme::CaisBase);
   runCase("llama-7b training, tp_nvls", TpScheme::TpNvls);
   return 0;

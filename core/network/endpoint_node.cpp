@@ -78,7 +78,7 @@ void EndpointNode::post(const Message& m) {
   const bool request = requestsData(m.op);
   j.fullWire = static_cast<std::uint32_t>(
       config().wire.wireBytes(m.op, request ? 0 : config().packetPayload, m.extensionFlits));
-  if (m.op == Op::CaisLoad || m.op == Op::CaisRed) {
+  if (m.op == Op::CaisLoad || m.op == Op::CaisRed || m.op == Op::CaisSync) {
     switchQueue(m.destination).push_back(j);
     unstickAll();
     tryInjectAll();
@@ -246,7 +246,14 @@ bool EndpointNode::takeRequest(RotatingQueue<Job>& jobs, int port) {
     Job& j = jobs[i];
     const Message& m = j.m;
     // Red and CAIS requests go to one switch (the address hash chose it).
-    const bool toSwitch = m.op == Op::Red || m.op == Op::CaisLoad || m.op == Op::CaisRed;
+    const bool toSwitch = m.op == Op::Red || m.op == Op::CaisLoad || m.op == Op::CaisRed || m.op == Op::CaisSync;
+    if (limitReached && needsResponse(m.op) && config().caisTrafficControl && m.op == Op::CaisLoad) {
+      // Traffic control (specs/cais.md §2.11): loads queue apart from reductions, so a
+      // load held by the outstanding limit lets the red.cais behind it go.
+      jobs.moveToBack(i);
+      unstickAll();
+      continue;
+    }
     if ((toSwitch && o.peerNode != m.destination) || (limitReached && needsResponse(m.op)) ||
         (m.issueGate != 0 && issueGateClosed(m.issueGate))) {
       ++i;
@@ -278,9 +285,18 @@ bool EndpointNode::takeRequest(RotatingQueue<Job>& jobs, int port) {
     // without a division per step (the same VCs unless one node sends 2^32 packets and
     // vcSpread_ wraps).
     int vc = -1;
-    for (int k = 0, v = config().vcFor(false, vcSpread_); k < requestVcs && vc < 0; ++k) {
-      if (o.credits[static_cast<std::size_t>(v)] >= flits) vc = v;
-      v = v + 1 == requestVcs ? 0 : v + 1;
+    if (config().caisTrafficControl && isCaisClassed(m.op)) {
+      vc = config().caisRequestVc(m.op, o.credits, flits);
+    } else {
+      for (int k = 0, v = config().vcFor(false, vcSpread_); k < requestVcs && vc < 0; ++k) {
+        if (o.credits[static_cast<std::size_t>(v)] >= flits) vc = v;
+        v = v + 1 == requestVcs ? 0 : v + 1;
+      }
+    }
+    if (vc < 0) {  // the packet's class has no room (traffic control): try the next job
+      jobs.moveToBack(i);
+      unstickAll();
+      continue;
     }
 
     Packet p;
@@ -410,6 +426,8 @@ void EndpointNode::deliver(int inPort, PacketHandle h) {
       respond(p, Op::CaisData, p.dataBytes(), inPort);
       break;
     case Op::CaisWrite:
+    case Op::CaisRelease:
+    case Op::CaisThrottle:
       break;
     case Op::CaisResponse:
       setOutstanding(outstanding_ - 1);

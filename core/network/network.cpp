@@ -104,7 +104,13 @@ void Network::collectCais(Results& r) const {
   double skewSum = 0;
   CaisResults c = r.cais.value_or(CaisResults{});
   c.bypasses = c.evictions = c.timeouts = c.partial_flushes = 0;
-  for (const SwitchNode* s : switches_)
+  c.sync_packets = c.throttle_events = 0;
+  for (const SwitchNode* s : switches_) {
+    if (const GroupSyncTable* g = s->groupSync()) {
+      const GroupSyncStats& st = g->stats();
+      c.sync_packets += st.syncs + st.releases + st.throttleOn + st.throttleOff;
+      c.throttle_events += st.throttleOn;
+    }
     for (const MergeUnit& m : s->mergeUnits()) {
       const MergeUnitStats& st = m.stats();
       requests += st.loads + st.reductions;
@@ -118,6 +124,7 @@ void Network::collectCais(Results& r) const {
       c.timeouts += st.timeouts;
       c.partial_flushes += st.partialFlushes;
     }
+  }
   if (requests == 0 && !r.cais) return;
   c.requests = requests;
   c.hits = hits;
@@ -125,6 +132,9 @@ void Network::collectCais(Results& r) const {
   c.merge_success_rate = mergeable > 0 ? static_cast<double>(hits) / static_cast<double>(mergeable) : 1.0;
   c.arrival_skew_ns_mean = skewCount > 0 ? skewSum / static_cast<double>(skewCount) / 1000.0 : 0;
   c.peak_table_bytes_per_port = peak * config_.packetPayload;
+  // The spec's required table (§2.13) is this run's peak when the table is unbounded and
+  // entries never time out; otherwise it is not measured here (0).
+  if (config_.mergeTable <= 0 && config_.mergeTimeout <= 0) c.required_table_bytes_per_port = c.peak_table_bytes_per_port;
   r.cais = c;
 }
 

@@ -31,6 +31,12 @@ class Network {
 
   const topo::Topology& topology() const { return topology_; }
   const NetworkConfig& config() const { return config_; }
+  // Set by the tp_layer workload before the run (seed 002 §III-B2, §III-C2).
+  void setCaisControl(int throttleOn, int throttleOff, bool trafficControl) {
+    config_.caisThrottleOn = throttleOn;
+    config_.caisThrottleOff = throttleOff;
+    config_.caisTrafficControl = trafficControl;
+  }
   PacketPool& pool(int partition) { return pools_[static_cast<std::size_t>(partition)]; }
   ComponentId componentOf(topo::NodeId n) const { return componentOf_[static_cast<std::size_t>(n)]; }
   int partitionOf(topo::NodeId n) const { return partitionOf_[static_cast<std::size_t>(n)]; }

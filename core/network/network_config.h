@@ -6,6 +6,8 @@
 #include "engine/time.h"
 #include "network/wire_format.h"
 
+#include <algorithm>
+
 namespace fl::net {
 
 enum EventKind : std::uint32_t {
@@ -18,6 +20,8 @@ enum EventKind : std::uint32_t {
   kIssueOpen = 7,   // an endpoint's issue gate opens again; arg32 = gate
   kMergeTimeout = 8,  // a switch's merge unit looks for timed-out entries; arg32 = unit
 };
+
+inline bool isCaisClassed(Op op) { return op == Op::CaisLoad || op == Op::CaisRed || op == Op::CaisSync; }
 
 struct NetworkConfig {
   WireFormat wire;
@@ -37,8 +41,28 @@ struct NetworkConfig {
   Time mergeTimeout = 10 * kMicrosecond;
   int mergeRecords = 16;
   bool merging = true;
+  // CAIS coordination and traffic control (seed 002 §III-B2, §III-C2), set by the tp_layer
+  // workload: a sync switch throttles a GPU with this many groups waiting there, releases
+  // it at throttleOff; traffic control puts loads and reductions on separate request VCs.
+  int caisThrottleOn = 0, caisThrottleOff = 0;  // 0: no throttling
+  bool caisTrafficControl = false;
 
   int requestVcs() const { return virtualChannels / 2; }
+  // Traffic control: ld.cais and its fetches on the lower half of the request VCs,
+  // red.cais, merged writes and sync packets on the upper half (specs/cais.md §2.11).
+  int caisVcBase(Op op) const { return op == Op::CaisLoad || op == Op::CaisRead ? 0 : std::max(1, requestVcs() / 2); }
+  int caisVcCount(Op op) const {
+    const int half = std::max(1, requestVcs() / 2);
+    return op == Op::CaisLoad || op == Op::CaisRead ? half : std::max(1, requestVcs() - half);
+  }
+  // A VC of the packet's class with room for `flits` (-1: none).
+  template <class Credits>
+  int caisRequestVc(Op op, const Credits& credits, std::int32_t flits) const {
+    const int base = caisVcBase(op), n = caisVcCount(op);
+    for (int v = base; v < base + n; ++v)
+      if (credits[static_cast<std::size_t>(v)] >= flits) return v;
+    return -1;
+  }
   int vcFor(bool response, std::uint32_t spread) const {
     const int half = virtualChannels / 2;
     return (response ? half : 0) + static_cast<int>(spread % static_cast<std::uint32_t>(half));

@@ -20,6 +20,9 @@ const char* toString(Op op) {
     case Op::CaisResponse: return "cais_response";
     case Op::CaisRed: return "red.cais";
     case Op::CaisWrite: return "cais_write";
+    case Op::CaisSync: return "cais_sync";
+    case Op::CaisRelease: return "cais_release";
+    case Op::CaisThrottle: return "cais_throttle";
   }
   return "?";
 }

@@ -30,6 +30,10 @@ enum class Op : std::uint8_t {
   CaisResponse,  // ld.cais answer, switch -> requester (merged fan-out or bypass)
   CaisRed,       // red.cais operand, GPU -> switch
   CaisWrite,     // merged (or flushed, or bypassed) sum, switch -> home; `contributions`
+  // CAIS TB-group coordination (seed 002 §III-B2): one-flit control packets.
+  CaisSync,      // GPU -> sync switch: `piece` the group, `expected` its members
+  CaisRelease,   // sync switch -> member: the group may go
+  CaisThrottle,  // sync switch -> GPU: `contributions` 1 = stop issuing groups, 0 = resume
 };
 
 const char* toString(Op op);
@@ -37,7 +41,8 @@ const char* toString(Op op);
 // Travels on the response virtual channels.
 inline bool isResponseClass(Op op) {
   return op == Op::Ack || op == Op::ReadResponse || op == Op::LdReduceData ||
-         op == Op::LdReduceResult || op == Op::CaisData || op == Op::CaisResponse;
+         op == Op::LdReduceResult || op == Op::CaisData || op == Op::CaisResponse || op == Op::CaisRelease ||
+         op == Op::CaisThrottle;
 }
 // Requests carry an address-extension flit.
 inline bool carriesAddress(Op op) {
@@ -49,10 +54,11 @@ inline bool carriesAddress(Op op) {
 inline bool carriesByteEnable(Op op) {
   return op == Op::Write || op == Op::McStore || op == Op::Red || op == Op::CaisRed || op == Op::CaisWrite;
 }
-// Ask for data without carrying any: their size is the data they refer to.
+// Ask for data without carrying any: their size is the data they refer to (and CAIS's
+// one-flit control packets, which carry none).
 inline bool requestsData(Op op) {
   return op == Op::ReadRequest || op == Op::LdReduce || op == Op::LdReduceRead || op == Op::CaisLoad ||
-         op == Op::CaisRead;
+         op == Op::CaisRead || op == Op::CaisSync || op == Op::CaisRelease || op == Op::CaisThrottle;
 }
 
 // One cache line: a packet is read on every hop, and hundreds of thousands can be live,

@@ -182,6 +182,9 @@ void SwitchNode::arrive(int inPort, PacketHandle h) {
     case Op::CaisData:
       cais(inPort, h);
       return;
+    case Op::CaisSync:
+      caisSync(inPort, h);
+      return;
     default:
       throw std::logic_error(std::string("switch: cannot consume ") + toString(p.op));
   }

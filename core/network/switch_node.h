@@ -12,6 +12,9 @@
 #include <vector>
 
 #include "engine/flat_map.h"
+#include <memory>
+
+#include "network/group_sync_table.h"
 #include "network/merge_unit.h"
 #include "network/network_node.h"
 #include "network/reduction_buffer.h"
@@ -48,6 +51,7 @@ class SwitchNode : public NetworkNode {
   void collectReductionHistory(SwitchResult& out, const topo::Topology& t);
   // CAIS merge units (one per home GPU seen), for Results.
   const std::vector<MergeUnit>& mergeUnits() const { return merge_; }
+  const GroupSyncTable* groupSync() const { return groupSync_.get(); }
   void collectMergeUnits(SwitchResult& out, const topo::Topology& t);
 
  private:
@@ -176,6 +180,10 @@ class SwitchNode : public NetworkNode {
   std::vector<std::int32_t> mergeOf_;    // by node id: its unit (-1: none yet)
   std::vector<MergeFlush> flushes_;
   std::vector<std::int32_t> answer_;
+  // TB-group coordination (switch_group_sync.cpp): SYNC packets end here.
+  void caisSync(int inPort, PacketHandle h);
+  std::unique_ptr<GroupSyncTable> groupSync_;  // made on the first SYNC
+  std::vector<std::pair<std::int32_t, bool>> throttle_;
   SwitchStats stats_;
 };
 

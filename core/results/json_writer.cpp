@@ -338,7 +338,11 @@ Json resultsToJson(const Results& r, const Scenario& scenario) {
                      {"blocks_overfilled", c.blocks_overfilled},
                      {"load_requests", c.load_requests},
                      {"load_responses", c.load_responses},
-                     {"duplicate_responses", c.duplicate_responses}};
+                     {"duplicate_responses", c.duplicate_responses},
+                     {"sync_packets", c.sync_packets},
+                     {"sync_wait_ns", finite(c.sync_wait_ns)},
+                     {"throttle_events", c.throttle_events},
+                     {"required_table_bytes_per_port", c.required_table_bytes_per_port}};
   }
   if (r.wsc) j["wsc"] = wscJson(*r.wsc);
   if (r.memory) {

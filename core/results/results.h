@@ -334,6 +334,14 @@ struct CaisResults {
   std::int64_t blocks_overfilled = 0;      // whose counts exceeded N-1 (must stay 0)
   std::int64_t load_requests = 0, load_responses = 0;  // ld.cais sent / answered
   std::int64_t duplicate_responses = 0;    // a second answer to one request (must stay 0)
+  // TB-group coordination (cais_coord and later): SYNC + RELEASE + THROTTLE packets,
+  // mean wait of a synchronised thread block (SYNC sent to RELEASE received), THROTTLE-on.
+  std::int64_t sync_packets = 0;
+  double sync_wait_ns = 0;
+  std::int64_t throttle_events = 0;
+  // Max over ports of peak live entries x entry bytes in the same run with an unbounded
+  // table and no timeout (specs/cais.md §2.13); 0 when not measured.
+  std::int64_t required_table_bytes_per_port = 0;
 };
 
 struct Results {

@@ -72,7 +72,8 @@ template <class Ar> void fields(Ar& a, TpResults& v) { a(v.scheme, v.model, v.la
 template <class Ar> void fields(Ar& a, CaisResults& v) {
   a(v.merge_success_rate, v.requests, v.hits, v.bypasses, v.evictions, v.timeouts, v.partial_flushes,
     v.arrival_skew_ns_mean, v.peak_table_bytes_per_port, v.blocks, v.blocks_complete, v.blocks_overfilled,
-    v.load_requests, v.load_responses, v.duplicate_responses);
+    v.load_requests, v.load_responses, v.duplicate_responses, v.sync_packets, v.sync_wait_ns, v.throttle_events,
+    v.required_table_bytes_per_port);
 }
 template <class Ar> void fields(Ar& a, Results& v) {
   a(v.scenario, v.seed, v.threads, v.partitions, v.events, v.packets, v.packet_hops, v.wall_seconds, v.sim_time,
@@ -92,12 +93,12 @@ static_assert(sizeof(SwitchResult) == 344, "SwitchResult changed: update results
 static_assert(sizeof(PipelineResults) == 256, "PipelineResults changed: update results_codec.cpp");
 static_assert(sizeof(MoeResults) == 120, "MoeResults changed: update results_codec.cpp");
 static_assert(sizeof(HybridEpResults) == 160, "HybridEpResults changed: update results_codec.cpp");
-static_assert(sizeof(CaisResults) == 120, "CaisResults changed: update results_codec.cpp");
+static_assert(sizeof(CaisResults) == 152, "CaisResults changed: update results_codec.cpp");
 static_assert(sizeof(TpResults) == 104, "TpResults changed: update results_codec.cpp");
 static_assert(sizeof(MergePortResult) == 152, "MergePortResult changed: update results_codec.cpp");
 static_assert(sizeof(WscResults) == 272, "WscResults changed: update results_codec.cpp");
 static_assert(sizeof(LinkPhaseResult) == 88, "LinkPhaseResult changed: update results_codec.cpp");
-static_assert(sizeof(Results) == 1824, "Results changed: update results_codec.cpp");
+static_assert(sizeof(Results) == 1856, "Results changed: update results_codec.cpp");
 
 template <class T> constexpr bool kPlain = std::is_arithmetic_v<T> || std::is_enum_v<T> ||
                                            std::is_same_v<T, PipelineTask> || std::is_same_v<T, ReductionEntryRecord> ||

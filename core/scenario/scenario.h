@@ -197,6 +197,14 @@ struct TpSpec {
   int batch = 3;
   TpPhase phase = TpPhase::Inference;
   int layers = 2;  // specs/cais.md §1.2 [D]: 2, so that L2 (FFN2 -> next layer's QKV) exists
+  // Drift (specs/cais.md §2.8 [D]), the same for every scheme: each kernel launch on each
+  // GPU waits an exponential offset of this mean; each thread block's time is scaled by a
+  // lognormal of mean 1 and this coefficient of variation. Calibrated once (cais_base,
+  // LLaMA-7B: ~35 us mean arrival skew, seed 002 §V-B1).
+  Time kernel_offset = 10 * kMicrosecond;
+  double tb_noise_cv = 0.1;
+  double rs_sm_fraction = 0;  // cais_partial/cais: SMs of GEMM-RS while both run; 0 = FLOP-proportional
+  int throttle_on = 16, throttle_off = 8;  // cais_coord+: waiting groups per GPU at one sync switch
   bool operator==(const TpSpec&) const = default;
 };
 
@@ -297,7 +305,7 @@ struct HybridSpec {
   bool operator==(const HybridSpec&) const = default;
 };
 // How a tp_layer communicates (seed 002 §IV-C, §V): NVLS baselines and CAIS.
-enum class TpScheme { TpNvls, SpNvls, CaisBase };
+enum class TpScheme { TpNvls, SpNvls, CaisBase, CaisCoord, CaisPartial, Cais };
 
 struct SchemeSpec {
   MoeCommunication communication = MoeCommunication::DeepEp;

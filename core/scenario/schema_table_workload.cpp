@@ -232,6 +232,26 @@ void addWorkloadSchemeRunKeys(std::vector<ParamSpec>& t) {
   t.push_back(integer("workload.tp.layers", FIELD(workload.tp.layers), {1, 1000},
                       "tp_layer: identical layers run back to back",
                       "our choice (specs/cais.md §1.2): 2, so that L2 (FFN2 -> next layer's QKV) exists"));
+  t.push_back(quantity("workload.tp.kernel_offset", Q::Time, FIELD(workload.tp.kernel_offset), kNonNegative,
+                       "tp_layer drift: mean of the exponential delay of each kernel launch on each GPU (host "
+                       "launch jitter), every scheme alike",
+                       "our choice (specs/cais.md §2.8), calibrated so cais_base on LLaMA-7B shows seed 002 §V-B1's "
+                       "~35 us mean arrival skew"));
+  t.push_back(real("workload.tp.tb_noise_cv", "fraction", FIELD(workload.tp.tb_noise_cv), {0, 10},
+                   "tp_layer drift: coefficient of variation of each thread block's time (lognormal, mean 1)",
+                   "our choice (specs/cais.md §2.8), calibrated with workload.tp.kernel_offset"));
+  t.push_back(real("workload.tp.rs_sm_fraction", "fraction", FIELD(workload.tp.rs_sm_fraction), {0, 1},
+                   "cais_partial/cais: share of the SMs running GEMM-RS while GEMM-RS and AG-GEMM both have "
+                   "ready thread blocks (work-conserving); 0 = FLOP-proportional F_RS / (F_RS + F_AG)",
+                   "our choice (specs/cais.md §2.10): the paper gives no split rule"));
+  t.push_back(integer("workload.tp.throttle_on", FIELD(workload.tp.throttle_on), {1, 1'000'000},
+                      "cais_coord+: a sync switch throttles a GPU (one-flit THROTTLE-on) once this many of its "
+                      "groups wait there for the rest of their members",
+                      "our choice: specs/cais.md §2.7 suggests L_on = 64 live sessions per GPU; we count groups "
+                      "waiting at one of the 4 sync switches, each holding an SM (66 SMs / 4 = 16)"));
+  t.push_back(integer("workload.tp.throttle_off", FIELD(workload.tp.throttle_off), {0, 1'000'000},
+                      "cais_coord+: THROTTLE-off once the GPU's waiting groups fall to this many",
+                      "our choice: half of throttle_on (specs/cais.md §2.7: L_off = L_on / 2)"));
 
   // --- scheme
   t.push_back(choice<MoeCommunication>("scheme.communication", FIELD(scheme.communication),
@@ -274,10 +294,14 @@ void addWorkloadSchemeRunKeys(std::vector<ParamSpec>& t) {
               "4 tokens (28 KiB of FP8 tokens) per SM, as for ld_reduce_in_flight"),
       "no limit"));
   t.push_back(choice<TpScheme>("scheme.tp", FIELD(scheme.tp),
-      {{"tp_nvls", TpScheme::TpNvls}, {"sp_nvls", TpScheme::SpNvls}, {"cais_base", TpScheme::CaisBase}},
+      {{"tp_nvls", TpScheme::TpNvls}, {"sp_nvls", TpScheme::SpNvls}, {"cais_base", TpScheme::CaisBase},
+       {"cais_coord", TpScheme::CaisCoord}, {"cais_partial", TpScheme::CaisPartial}, {"cais", TpScheme::Cais}},
       "tp_layer: tp_nvls = all-reduce as a separate NVLS kernel (ld_reduce then multimem.st) between GEMM kernels, "
       "barriers around it; sp_nvls = reduce-scatter, LN on T/N rows, all-gather, each its own kernel; cais_base = "
-      "GEMM thread blocks push red.cais and load ld.cais, merged in the switches, kernel-level dependencies",
+      "GEMM thread blocks push red.cais and load ld.cais, merged in the switches, kernel-level dependencies; "
+      "cais_coord = plus TB-group pre-launch and pre-access sync in the switches and throttling; cais_partial = plus "
+      "graph-level dataflow and asymmetric GEMM-RS / AG-GEMM overlap; cais = plus traffic control (separate VCs "
+      "for loads and reductions)",
       "seed 002 §IV-C, §V-A1"));
   t.push_back(integer("scheme.comm_sms", FIELD(scheme.comm_sms), {1, 100'000},
                       "sequential, overlap: SMs the dispatch and combine kernels occupy (the rest idle meanwhile)",

@@ -23,6 +23,8 @@ TpAgent::TpAgent(net::EndpointNode& ep, const TpShared& shared, int rank)
   spans_.assign(J, {});
   flags_.assign(3 * J, 0);
   rowsReadyFrom_.assign(J, std::vector<std::uint8_t>(static_cast<std::size_t>(n_), 0));
+  rowReadyFlag_.resize(J);
+  rowComplete_.resize(J);
   counts_.resize(J);
   complete_.assign(J, 0);
   stReceived_.assign(J, 0);
@@ -36,6 +38,22 @@ void TpAgent::after(Time d, Timer what, std::uint32_t value) {
 Time TpAgent::noisy(Time t) {
   const double extra = sampleNoise(shared_.drift.task_noise_distribution, shared_.drift.task_noise, rng_);
   return static_cast<Time>(std::llround(static_cast<double>(t) * (1 + extra)));
+}
+
+// A thread block's time: scheme.stragglers' noise and drift source (b) of specs/cais.md
+// §2.8, a lognormal factor of mean 1 and coefficient of variation tb_noise_cv.
+Time TpAgent::tbNoisy(Time t) {
+  Time d = noisy(t);
+  if (shared_.tbNoiseCv > 0) {
+    const double s2 = std::log1p(shared_.tbNoiseCv * shared_.tbNoiseCv);
+    const double z = std::sqrt(-2 * std::log(1 - rng_.uniform01())) * std::cos(2 * M_PI * rng_.uniform01());
+    d = static_cast<Time>(std::llround(static_cast<double>(d) * std::exp(std::sqrt(s2) * z - s2 / 2)));
+  }
+  return d;
+}
+
+Time TpAgent::lnTime(std::int64_t rows) const {
+  return fromSeconds(2.0 * static_cast<double>(rows * shared_.plan.hidden * 2) / shared_.gpu.hbm_bandwidth);
 }
 
 void TpAgent::start() {
@@ -62,7 +80,12 @@ void TpAgent::runStage() {
       ++junction_;
       spans_[static_cast<std::size_t>(junction_)].start = now();
       step_ = kRsGemm;
-      startKernel(shared_.scheme == TpScheme::CaisBase ? Kernel::ReduceScatter : Kernel::Local,
+      rsDone_ = false;
+      rowsNormalised_ = 0;
+      // Before the launch offset: contributions may complete a row meanwhile, and the
+      // row is not ready until this GPU's own partial of it is done too.
+      ownTilesDone_.assign(static_cast<std::size_t>(rowBlocksPerGpu_), 0);
+      startKernel(shared_.scheme >= TpScheme::CaisBase ? Kernel::ReduceScatter : Kernel::Local,
                   {p.tokens, p.hidden, st.rsK});
       break;
   }
@@ -73,77 +96,139 @@ void TpAgent::nextStage() {
   runStage();
 }
 
-// A kernel starts after the host's launch jitter (drift source (a), specs/cais.md §2.8).
+// A kernel starts after the host's launch offset (drift source (a), specs/cais.md §2.8).
 void TpAgent::startKernel(Kernel::Kind kind, const GemmShape& shape) {
   pendingKind_ = kind;
   pendingShape_ = shape;
-  const double jitter = sampleNoise(shared_.drift.start_jitter_distribution,
-                                    static_cast<double>(shared_.drift.start_jitter), rng_);
+  double jitter = sampleNoise(shared_.drift.start_jitter_distribution,
+                              static_cast<double>(shared_.drift.start_jitter), rng_);
+  if (shared_.kernelOffset > 0) jitter += rng_.exponential(static_cast<double>(shared_.kernelOffset));
   if (jitter >= 1) return after(static_cast<Time>(jitter), kKernelGo);
   launchKernel();
 }
 
-void TpAgent::launchKernel() {
-  kernel_ = Kernel{};
-  kernel_.kind = pendingKind_;
+void TpAgent::setUpKernel(Kernel& k, Kernel::Kind kind, const GemmShape& shape) {
+  k = Kernel{};
+  k.kind = kind;
   const TileShape tile{shared_.tileM, shared_.tileN};
-  kernel_.rowTiles = (pendingShape_.m + tile.m - 1) / tile.m;
-  kernel_.colTiles = (pendingShape_.n + tile.n - 1) / tile.n;
-  kernel_.active = true;
-  const std::int64_t tiles = kernel_.rowTiles * kernel_.colTiles;
-  if (tiles == 0) return kernelDone();
+  k.rowTiles = (shape.m + tile.m - 1) / tile.m;
+  k.colTiles = (shape.n + tile.n - 1) / tile.n;
+  k.active = true;
   // A thread block's time: the kernel's wave time (tile compute or the wave's share of HBM,
   // with L2 reuse: tile_gemm.h), on every SM of the GPU.
-  const GemmTime g = gemmTime(shared_.gpu, pendingShape_, tile, Dtype::Bf16, Dtype::Bf16, shared_.sms);
-  kernel_.tbTime = fromSeconds(g.seconds / static_cast<double>(std::max<std::int64_t>(1, g.waves)));
-  if (kernel_.kind == Kernel::AllGather) {
-    const auto rows = static_cast<std::size_t>(kernel_.rowTiles);
+  const GemmTime g = gemmTime(shared_.gpu, shape, tile, Dtype::Bf16, Dtype::Bf16, shared_.sms);
+  k.tbTime = fromSeconds(g.seconds / static_cast<double>(std::max<std::int64_t>(1, g.waves)));
+  if (kind == Kernel::AllGather) {
+    const auto rows = static_cast<std::size_t>(k.rowTiles);
     rowState_.assign(rows, 0);
     rowArrived_.assign(rows, 0);
     rowWaiters_.assign(rows, {});
     rowsPendingFlag_.clear();
   }
+  if (kind == Kernel::ReduceScatter) unsent_.assign(static_cast<std::size_t>(k.total()), 0);
+}
+
+void TpAgent::launchKernel() {
+  const int slot = pendingKind_ == Kernel::AllGather ? 1 : 0;
+  setUpKernel(kernels_[static_cast<std::size_t>(slot)], pendingKind_, pendingShape_);
+  if (pendingKind_ == Kernel::ReduceScatter && dataflow()) {
+    // Graph-level dataflow: GEMM-RS and AG-GEMM are one launch; AG-GEMM's blocks become
+    // ready row by row, and while both have ready blocks GEMM-RS holds rsQuota_ SMs.
+    const Stage& st = shared_.plan.stages[stage_];
+    const auto rows = static_cast<std::size_t>(rowBlocksPerGpu_);
+    const auto j = static_cast<std::size_t>(junction_);
+    if (rowComplete_[j].empty()) rowComplete_[j].assign(rows, 0);
+    if (st.agN > 0) {
+      Kernel& ag = kernels_[1];
+      setUpKernel(ag, Kernel::AllGather, {shared_.plan.tokens, st.agN, shared_.plan.hidden});
+      ag.dataflow = true;
+      if (rowReadyFlag_[j].empty()) rowReadyFlag_[j].assign(static_cast<std::size_t>(ag.rowTiles), 0);
+      for (std::size_t m = 0; m < rowReadyFlag_[j].size(); ++m)
+        if (rowReadyFlag_[j][m]) rowReady(static_cast<std::int64_t>(m));
+    }
+    const double f = shared_.rsSmFraction > 0
+                         ? shared_.rsSmFraction
+                         : static_cast<double>(st.rsK) / static_cast<double>(st.rsK + std::max<std::int64_t>(st.agN, 0));
+    rsQuota_ = std::clamp(static_cast<int>(std::lround(f * shared_.sms)), 1, std::max(1, shared_.sms - 1));
+  }
+  if (kernels_[static_cast<std::size_t>(slot)].total() == 0) return kernelDone(slot);
   dispatch();
 }
 
+// Fills free SMs. With both kernels ready (dataflow), GEMM-RS gets rsQuota_ of them and
+// AG-GEMM the rest; a partition with nothing ready lends its SMs (work-conserving). A
+// throttled GPU starts no thread block that would join a new group.
 void TpAgent::dispatch() {
-  const std::int64_t total = kernel_.rowTiles * kernel_.colTiles;
-  while (kernel_.running < shared_.sms && kernel_.next < total) {
-    const std::int64_t tile = kernel_.next++;
-    ++kernel_.running;
-    tbStarted(tile);
+  while (running_ < shared_.sms) {
+    bool can[2];
+    for (int s = 0; s < 2; ++s) {
+      const Kernel& k = kernels_[static_cast<std::size_t>(s)];
+      can[s] = k.active && k.hasReady();
+      if (can[s] && throttledBy_ > 0)
+        can[s] = !isGroupTb(s, k.peek());
+    }
+    if (!can[0] && !can[1]) return;
+    const int s = can[0] && can[1] ? (kernels_[0].running < rsQuota_ ? 0 : 1) : (can[0] ? 0 : 1);
+    Kernel& k = kernels_[static_cast<std::size_t>(s)];
+    const std::int64_t tile = k.peek();
+    if (k.dataflow) k.ready.erase(k.ready.begin());
+    else ++k.next;
+    ++k.running;
+    ++running_;
+    tbStarted(s, tile);
   }
 }
 
-void TpAgent::tbStarted(std::int64_t tile) {
-  if (kernel_.kind == Kernel::AllGather) {
-    const std::int64_t m = tile / kernel_.colTiles;
+void TpAgent::tbStarted(int slot, std::int64_t tile) {
+  if (coordinated() && isGroupTb(slot, tile)) return sendSync(slot, 0, tile);  // pre-launch
+  beginTb(slot, tile);
+}
+
+void TpAgent::beginTb(int slot, std::int64_t tile) {
+  Kernel& k = kernels_[static_cast<std::size_t>(slot)];
+  if (k.kind == Kernel::AllGather) {
+    const std::int64_t m = tile / k.colTiles;
     const int home = homeOfRow(m);
     const auto row = static_cast<std::size_t>(m);
     if (home != rank_ && rowState_[row] != 2) {  // holds its SM until the row block is here
       rowWaiters_[row].push_back(tile);
-      if (rowState_[row] == 0) {
+      // Coordinated, only the row's first block (the TB group) loads it, once released.
+      const bool loader = !coordinated() || tile % k.colTiles == 0;
+      if (rowState_[row] == 0 && loader) {
         rowState_[row] = 1;
-        if (rowsReadyFrom_[static_cast<std::size_t>(junction_)][static_cast<std::size_t>(home)]) loadRow(m);
+        if (k.dataflow || rowsReadyFrom_[static_cast<std::size_t>(junction_)][static_cast<std::size_t>(home)]) loadRow(m);
         else rowsPendingFlag_.push_back(m);
       }
       return;
     }
   }
-  after(noisy(kernel_.tbTime), kTbDone, static_cast<std::uint32_t>(tile));
+  after(tbNoisy(k.tbTime), kTbDone, tbRef(slot, tile));
 }
 
 // A GEMM-RS thread block keeps its SM until its red.cais have left the GPU (the SM's
 // store path backs up when the links are busy): compute cannot run ahead of the links.
-void TpAgent::tbDone(std::int64_t tile) {
-  if (kernel_.kind == Kernel::ReduceScatter && homeOfRow(tile / kernel_.colTiles) != rank_) return pushTile(tile);
-  tbFinished();
+void TpAgent::tbDone(int slot, std::int64_t tile) {
+  const Kernel& k = kernels_[static_cast<std::size_t>(slot)];
+  if (k.kind == Kernel::ReduceScatter) {
+    const std::int64_t m = tile / k.colTiles;
+    if (homeOfRow(m) != rank_) {
+      if (coordinated()) return sendSync(slot, 1, tile);  // pre-access, before the first red.cais
+      return pushTile(tile);
+    }
+    if (dataflow()) {  // the home adds its own partial locally
+      const auto r = static_cast<std::size_t>(m - rank_ * rowBlocksPerGpu_);
+      if (++ownTilesDone_[r] == k.colTiles) ownRowComplete(static_cast<std::int64_t>(r));
+    }
+  }
+  tbFinished(slot);
 }
 
-void TpAgent::tbFinished() {
-  --kernel_.running;
-  ++kernel_.done;
-  if (kernel_.done == kernel_.rowTiles * kernel_.colTiles) return kernelDone();
+void TpAgent::tbFinished(int slot) {
+  Kernel& k = kernels_[static_cast<std::size_t>(slot)];
+  --k.running;
+  --running_;
+  ++k.done;
+  if (k.done == k.total()) kernelDone(slot);
   dispatch();
 }
 
@@ -151,18 +236,22 @@ void TpAgent::tbFinished() {
 void TpAgent::onSent(std::uint64_t t) {
   if (static_cast<TagKind>(t >> 56) != kTagCais || junctionOf(t) != junction_) return;
   const auto tile = static_cast<std::uint32_t>(t & 0xffffffffu);
-  if (tile < unsent_.size() && --unsent_[tile] == 0) after(0, kTbSent, tile);
+  if (tile < unsent_.size() && --unsent_[tile] == 0) after(0, kTbSent, tbRef(0, tile));
 }
 
-void TpAgent::kernelDone() {
-  kernel_.active = false;
+void TpAgent::kernelDone(int slot) {
+  kernels_[static_cast<std::size_t>(slot)].active = false;
   if (shared_.plan.stages[stage_].kind != StageKind::Junction) return nextStage();
+  if (dataflow()) {
+    if (slot == 0) rsDone_ = true;
+    return maybeEndDataflow();
+  }
   if (step_ == kAgGemm) {
     spans_[static_cast<std::size_t>(junction_)].end = now();
     return nextStage();
   }
   // The GEMM-RS kernel is done.
-  if (shared_.scheme == TpScheme::CaisBase) {
+  if (shared_.scheme >= TpScheme::CaisBase) {
     step_ = kReduce;
   } else {
     step_ = kSync1;
@@ -171,14 +260,14 @@ void TpAgent::kernelDone() {
   advanceJunction();
 }
 
-void TpAgent::flagAll(TagKind k) {
+void TpAgent::flagAll(TagKind k, std::uint32_t value) {
   for (int g = 0; g < n_; ++g) {
     if (g == rank_) continue;
     net::Message m;
     m.op = net::Op::Write;
     m.destination = shared_.homes[static_cast<std::size_t>(g)];
     m.bytes = 16;
-    m.tag = tag(k, junction_);
+    m.tag = tag(k, junction_, value);
     post(m);
   }
 }
@@ -187,12 +276,19 @@ int& TpAgent::flagCount(TagKind k, int j) {
   return flags_[static_cast<std::size_t>(k - 1) * spans_.size() + static_cast<std::size_t>(j)];
 }
 
+void TpAgent::startGather() {
+  const TpPlan& p = shared_.plan;
+  step_ = kAgGemm;
+  startKernel(shared_.scheme >= TpScheme::CaisBase ? Kernel::AllGather : Kernel::Local,
+              {p.tokens, p.stages[stage_].agN, p.hidden});
+}
+
 // Moves the current junction on as far as what has arrived allows.
 void TpAgent::advanceJunction() {
   const TpPlan& p = shared_.plan;
-  const Stage& st = p.stages[stage_];
   const auto j = static_cast<std::size_t>(junction_);
   const std::int64_t tensor = p.tokens * p.hidden * 2;
+  const bool cais = shared_.scheme >= TpScheme::CaisBase;
   if (step_ == kSync1 && flagCount(kTagBarrier1, junction_) >= n_ - 1) {
     step_ = kReduce;
     chunk_ = tensor / n_;
@@ -204,16 +300,19 @@ void TpAgent::advanceJunction() {
     nvlsRequest(static_cast<std::uint32_t>(std::min<std::int64_t>(window, pieces_)));
   }
   if (step_ == kReduce) {
-    const bool done = shared_.scheme == TpScheme::CaisBase ? complete_[j] == ownBlocks_
+    const bool done = cais                                 ? complete_[j] == ownBlocks_
                       : shared_.scheme == TpScheme::TpNvls ? reduced_ == pieces_ && stReceived_[j] >= tensor
                                                            : reduced_ == pieces_;
     if (!done) return;
     step_ = kLn;
-    const std::int64_t rows = shared_.scheme == TpScheme::TpNvls ? p.tokens : p.tokens / n_;
-    after(noisy(fromSeconds(2.0 * static_cast<double>(rows * p.hidden * 2) / shared_.gpu.hbm_bandwidth)), kStageDone);
+    after(noisy(lnTime(shared_.scheme == TpScheme::TpNvls ? p.tokens : p.tokens / n_)), kStageDone);
     return;
   }
   if (step_ == kSync2 && flagCount(kTagBarrier2, junction_) >= n_ - 1) {
+    if (cais) {  // kernel-level: every home's rows are ready once all passed the barrier
+      std::fill(rowsReadyFrom_[j].begin(), rowsReadyFrom_[j].end(), 1);
+      return startGather();
+    }
     step_ = kGather;
     net::Message m;
     m.op = net::Op::McStore;
@@ -222,42 +321,31 @@ void TpAgent::advanceJunction() {
     m.tag = tag(kTagNvls, junction_);
     post(m);
   }
-  if (step_ == kGather && stReceived_[j] >= tensor) {
-    step_ = kAgGemm;
-    startKernel(Kernel::Local, {p.tokens, st.agN, p.hidden});
-  }
+  if (step_ == kGather && stReceived_[j] >= tensor) startGather();
 }
 
-// LN is done on this GPU: the AG side of the junction.
 void TpAgent::onTimer(std::uint64_t arg) {
   const auto what = static_cast<Timer>(arg >> 32);
   const auto value = static_cast<std::uint32_t>(arg & 0xffffffffu);
-  if (what == kTbDone) return tbDone(value);
-  if (what == kTbSent) return tbFinished();
+  if (what == kTbDone) return tbDone(slotOf(value), tileOf(value));
+  if (what == kTbSent) return tbFinished(slotOf(value));
   if (what == kKernelGo) return launchKernel();
+  if (what == kLnRow) return rowNormalised(value);
   const Stage& st = shared_.plan.stages[stage_];
   if (st.kind != StageKind::Junction) return nextStage();
-  // step_ == kLn
+  // step_ == kLn: LN is done on this GPU; the AG side of the junction.
   if (st.agN == 0) {
     spans_[static_cast<std::size_t>(junction_)].end = now();
     return nextStage();
   }
-  const TpPlan& p = shared_.plan;
   switch (shared_.scheme) {
     case TpScheme::TpNvls:
-      step_ = kAgGemm;
-      startKernel(Kernel::Local, {p.tokens, st.agN, p.hidden});
+      startGather();
       break;
-    case TpScheme::SpNvls:
+    default:  // sp_nvls, and CAIS's kernel-level barrier between LN and AG-GEMM
       step_ = kSync2;
       flagAll(kTagBarrier2);
       advanceJunction();
-      break;
-    case TpScheme::CaisBase:
-      rowsReadyFrom_[static_cast<std::size_t>(junction_)][static_cast<std::size_t>(rank_)] = 1;
-      flagAll(kTagRowsReady);
-      step_ = kAgGemm;
-      startKernel(Kernel::AllGather, {p.tokens, st.agN, p.hidden});
       break;
   }
 }
@@ -299,84 +387,31 @@ void TpAgent::onNvls(const net::Packet& p) {
   advanceJunction();
 }
 
-void TpAgent::pushTile(std::int64_t tile) {
-  const std::int64_t m = tile / kernel_.colTiles;
-  const int home = homeOfRow(m);
-  if (home == rank_) return;  // the home adds its own partial locally
-  const std::uint32_t first = base(junction_) + static_cast<std::uint32_t>(tile) * blocksPerTile_;
-  const auto total = static_cast<std::size_t>(kernel_.rowTiles * kernel_.colTiles);
-  if (unsent_.size() != total) unsent_.assign(total, 0);
-  unsent_[static_cast<std::size_t>(tile)] = blocksPerTile_;
-  for (std::uint32_t k = 0; k < blocksPerTile_; ++k)
-    post(caisMessage(net::Op::CaisRed, *shared_.map, first + k, shared_.homes[static_cast<std::size_t>(home)],
-                     shared_.payload, n_ - 1, tag(kTagCais, junction_, static_cast<std::uint32_t>(tile))));
-}
-
-void TpAgent::loadRow(std::int64_t m) {
-  const int home = homeOfRow(m);
-  const std::uint32_t first = base(junction_) + static_cast<std::uint32_t>(m) * blocksPerRow_;
-  for (std::uint32_t k = 0; k < blocksPerRow_; ++k)
-    post(caisMessage(net::Op::CaisLoad, *shared_.map, first + k, shared_.homes[static_cast<std::size_t>(home)],
-                     shared_.payload, n_ - 1, tag(kTagCais, junction_)));
-}
-
-std::vector<std::uint16_t>& TpAgent::countsFor(int j) {
-  auto& v = counts_[static_cast<std::size_t>(j)];
-  if (v.empty()) v.assign(ownBlocks_, 0);
-  return v;
-}
-
-void TpAgent::onCais(const net::Packet& p) {
-  const auto j = junctionOf(p.tag);
-  if (p.op == net::Op::CaisWrite) {
-    auto& v = countsFor(j);
-    const std::uint32_t i = p.piece - base(j) - static_cast<std::uint32_t>(rank_) * ownBlocks_;
-    if (i >= v.size()) throw std::logic_error("tp: a red.cais write for a block this GPU does not own");
-    const int need = n_ - 1;
-    const int before = v[i];
-    v[i] = static_cast<std::uint16_t>(before + p.contributions);
-    if (v[i] > need) throw std::logic_error("tp: a block received more than N-1 contributions");
-    if (v[i] == need) ++complete_[static_cast<std::size_t>(j)];
-    if (j == junction_) advanceJunction();
-    return;
-  }
-  if (p.op != net::Op::CaisResponse || j != junction_ || !kernel_.active || kernel_.kind != Kernel::AllGather) return;
-  const auto row = static_cast<std::size_t>((p.piece - base(j)) / blocksPerRow_);
-  if (++rowArrived_[row] < blocksPerRow_) return;
-  rowState_[row] = 2;
-  for (const std::int64_t tile : rowWaiters_[row]) after(noisy(kernel_.tbTime), kTbDone, static_cast<std::uint32_t>(tile));
-  rowWaiters_[row].clear();
-}
-
 void TpAgent::onDelivered(const net::Packet& p) {
   const auto kind = static_cast<TagKind>(p.tag >> 56);
   const auto j = junctionOf(p.tag);
+  if (p.op == net::Op::CaisThrottle) {
+    throttledBy_ += p.contributions ? 1 : -1;
+    if (throttledBy_ == 0) dispatch();
+    return;
+  }
   switch (kind) {
     case kTagBarrier1:
     case kTagBarrier2:
       ++flagCount(kind, j);
       if (j == junction_) advanceJunction();
       break;
-    case kTagRowsReady: {
-      int src = -1;
-      for (int g = 0; g < n_; ++g)
-        if (shared_.homes[static_cast<std::size_t>(g)] == p.source) src = g;
-      if (src < 0) return;
-      rowsReadyFrom_[static_cast<std::size_t>(j)][static_cast<std::size_t>(src)] = 1;
-      if (j != junction_ || step_ != kAgGemm || !kernel_.active) break;
-      std::vector<std::int64_t> still;
-      for (const std::int64_t m : rowsPendingFlag_) {
-        if (homeOfRow(m) == src) loadRow(m);
-        else still.push_back(m);
-      }
-      rowsPendingFlag_.swap(still);
+    case kTagRowsReady:
+      onRowsReady(p);
       break;
-    }
     case kTagNvls:
       onNvls(p);
       break;
     case kTagCais:
       onCais(p);
+      break;
+    case kTagSync:
+      onRelease(p);
       break;
   }
 }

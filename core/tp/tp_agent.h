@@ -7,14 +7,25 @@
 //            all-gather (multimem.st) -> GEMM
 //   cais_base GEMM-RS whose thread blocks push their tile with red.cais to the row block's
 //            home as they finish -> LN on the home once every own block has its N-1
-//            contributions -> "rows ready" flag to every GPU -> AG-GEMM whose first thread
-//            block of a remote row block loads it with ld.cais (after the home's flag);
+//            contributions -> global barrier (kernel-level dependencies, Fig. 9c) ->
+//            AG-GEMM whose first thread block of a remote row block loads it with ld.cais;
 //            the row's thread blocks hold their SMs until it has arrived.
-// Barriers and flags are 16 B writes between GPUs. Drift (scheme.stragglers): every
-// kernel start waits a sampled jitter, every thread block's time is stretched by a
-// sampled noise; seeded per GPU.
+//   cais_coord plus TB-group coordination (seed 002 §III-B2): a thread block that issues
+//            *.cais first sends SYNC to its group's switch and waits for RELEASE holding
+//            its SM (pre-launch); a GEMM-RS block syncs again before its first red.cais
+//            (pre-access); a throttled GPU issues no new group until THROTTLE-off.
+//   cais_partial plus graph-level dataflow (§III-C1): the home normalises each row block
+//            as soon as it is complete and flags it; AG-GEMM blocks of a ready row start
+//            while GEMM-RS still runs, the SMs split between the two (§III-C2).
+//   cais     plus traffic control: loads and reductions on separate VCs (network side).
+// Barriers and flags are 16 B writes between GPUs. Drift (specs/cais.md §2.8): every
+// kernel start waits an exponential offset (workload.tp.kernel_offset), every thread
+// block's time is scaled by lognormal noise (workload.tp.tb_noise_cv), plus
+// scheme.stragglers; seeded per GPU.
 #pragma once
+#include <array>
 #include <cstdint>
+#include <set>
 #include <vector>
 
 #include "engine/random.h"
@@ -38,6 +49,9 @@ struct TpShared {
   std::vector<topo::NodeId> homes;    // node of each GPU
   const CaisAddressMap* map = nullptr;
   StragglerSpec drift;
+  Time kernelOffset = 0;   // workload.tp.kernel_offset
+  double tbNoiseCv = 0;    // workload.tp.tb_noise_cv
+  double rsSmFraction = 0; // workload.tp.rs_sm_fraction (0: FLOP-proportional)
   std::uint64_t seed = 1;
   std::uint32_t blocksPerTensor = 0;  // T x hidden x 2 B / payload: one junction's address range
 };
@@ -55,16 +69,24 @@ class TpAgent : public work::Agent {
   void onDelivered(const net::Packet& p) override;
   void onSent(std::uint64_t tag) override;
   const std::vector<JunctionSpan>& spans() const { return spans_; }
+  double syncWaitPs() const { return syncWaitPs_; }
+  std::int64_t syncs() const { return syncCount_; }
 
  private:
   enum Step : int { kRsGemm, kSync1, kReduce, kLn, kSync2, kGather, kAgGemm, kDone };
-  enum Timer : std::uint64_t { kTbDone = 1, kStageDone = 2, kKernelGo = 3, kTbSent = 4 };
-  enum TagKind : std::uint64_t { kTagBarrier1 = 1, kTagBarrier2 = 2, kTagRowsReady = 3, kTagNvls = 4, kTagCais = 5 };
-  // kind (8 bits) | junction (24 bits) | thread block (32 bits: red.cais only)
-  static std::uint64_t tag(TagKind k, int j, std::uint32_t tile = 0) {
-    return (static_cast<std::uint64_t>(k) << 56) | (static_cast<std::uint64_t>(j) << 32) | tile;
+  enum Timer : std::uint64_t { kTbDone = 1, kStageDone = 2, kKernelGo = 3, kTbSent = 4, kLnRow = 5 };
+  enum TagKind : std::uint64_t {
+    kTagBarrier1 = 1, kTagBarrier2 = 2, kTagRowsReady = 3, kTagNvls = 4, kTagCais = 5, kTagSync = 6
+  };
+  // kind (8 bits) | junction (24 bits) | value (32 bits: a kernel's thread block, a row)
+  static std::uint64_t tag(TagKind k, int j, std::uint32_t value = 0) {
+    return (static_cast<std::uint64_t>(k) << 56) | (static_cast<std::uint64_t>(j) << 32) | value;
   }
   static int junctionOf(std::uint64_t t) { return static_cast<int>((t >> 32) & 0xffffff); }
+  // A thread block of kernel slot k (0: the stage's GEMM or GEMM-RS, 1: AG-GEMM).
+  static std::uint32_t tbRef(int k, std::int64_t tile) { return (static_cast<std::uint32_t>(k) << 31) | static_cast<std::uint32_t>(tile); }
+  static int slotOf(std::uint32_t ref) { return static_cast<int>(ref >> 31); }
+  static std::int64_t tileOf(std::uint32_t ref) { return ref & 0x7fffffffu; }
 
   // A kernel of thread blocks over an M x N output (tiles m-major).
   struct Kernel {
@@ -72,6 +94,13 @@ class TpAgent : public work::Agent {
     std::int64_t rowTiles = 0, colTiles = 0, next = 0, running = 0, done = 0;
     Time tbTime = 0;
     bool active = false;
+    bool dataflow = false;               // AG-GEMM: tiles become ready row by row
+    // Dataflow: ready tiles, lowest first, so every GPU walks them in the same order
+    // (TB groups then cannot wait on each other in a cycle).
+    std::set<std::int64_t> ready;
+    std::int64_t total() const { return rowTiles * colTiles; }
+    bool hasReady() const { return dataflow ? !ready.empty() : next < total(); }
+    std::int64_t peek() const { return dataflow ? *ready.begin() : next; }
   };
 
   void runStage();
@@ -79,26 +108,40 @@ class TpAgent : public work::Agent {
   void advanceJunction();
   void startKernel(Kernel::Kind kind, const GemmShape& shape);
   void launchKernel();
+  void setUpKernel(Kernel& k, Kernel::Kind kind, const GemmShape& shape);
   void dispatch();
-  void tbStarted(std::int64_t tile);
-  void tbDone(std::int64_t tile);
-  void tbFinished();
-  void kernelDone();
+  void tbStarted(int slot, std::int64_t tile);
+  void beginTb(int slot, std::int64_t tile);
+  void tbDone(int slot, std::int64_t tile);
+  void tbFinished(int slot);
+  void kernelDone(int slot);
   Time noisy(Time t);
+  Time tbNoisy(Time t);
   void after(Time d, Timer what, std::uint32_t value = 0);
-  void flagAll(TagKind k);
+  void flagAll(TagKind k, std::uint32_t value = 0);
+  void startGather();
   // NVLS
   void nvlsRequest(std::uint32_t count);
   void onNvls(const net::Packet& p);
   // CAIS
+  bool coordinated() const { return shared_.scheme >= TpScheme::CaisCoord; }
+  bool dataflow() const { return shared_.scheme >= TpScheme::CaisPartial; }
+  bool isGroupTb(int slot, std::int64_t tile) const;
+  void sendSync(int slot, int point, std::int64_t tile);
+  void onRelease(const net::Packet& p);
   void pushTile(std::int64_t tile);
   void loadRow(std::int64_t m);
   void onCais(const net::Packet& p);
+  void ownRowComplete(std::int64_t row);    // dataflow: own row r's inputs are all in
+  void rowNormalised(std::uint32_t row);    // dataflow: own row r through LN
+  void rowReady(std::int64_t m);            // dataflow: AG-GEMM blocks of row m may start
+  void onRowsReady(const net::Packet& p);
+  void maybeEndDataflow();
   int homeOfRow(std::int64_t m) const { return static_cast<int>(m / rowBlocksPerGpu_); }
   std::uint32_t base(int j) const { return static_cast<std::uint32_t>(j) * shared_.blocksPerTensor; }
   std::vector<std::uint16_t>& countsFor(int j);
   int& flagCount(TagKind k, int j);
-  bool junctionReady();
+  Time lnTime(std::int64_t rows) const;
 
   const TpShared& shared_;
   int rank_, n_;
@@ -106,7 +149,9 @@ class TpAgent : public work::Agent {
   std::size_t stage_ = 0;
   int junction_ = -1;  // index of the current (or last) junction
   Step step_ = kDone;
-  Kernel kernel_;
+  std::array<Kernel, 2> kernels_;
+  int running_ = 0;     // SMs held by both kernels
+  int rsQuota_ = 0;     // dataflow: SMs GEMM-RS may hold while AG-GEMM has ready blocks
   Kernel::Kind pendingKind_ = Kernel::Local;
   GemmShape pendingShape_;
   std::int64_t rowBlocksPerGpu_ = 0;
@@ -115,6 +160,7 @@ class TpAgent : public work::Agent {
   // Flags received per (kind, junction), possibly before this GPU got there.
   std::vector<int> flags_;  // index (kind - 1) * junctions + j
   std::vector<std::vector<std::uint8_t>> rowsReadyFrom_;  // by junction: homes whose rows are ready
+  std::vector<std::vector<std::uint8_t>> rowReadyFlag_;   // dataflow, by junction: remote rows flagged
   // NVLS collective in progress
   std::uint32_t pieces_ = 0, nextPiece_ = 0, reduced_ = 0, pieceBase_ = 0;
   std::vector<std::uint16_t> pieceContrib_;
@@ -124,11 +170,20 @@ class TpAgent : public work::Agent {
   // CAIS
   std::vector<std::vector<std::uint16_t>> counts_;  // by junction: contributions per own block
   std::vector<std::uint32_t> complete_;             // by junction: own blocks with N-1
+  std::vector<std::vector<std::uint32_t>> rowComplete_;  // dataflow, by junction: complete blocks per own row
+  std::vector<std::int64_t> ownTilesDone_;          // dataflow: own GEMM-RS tiles done per own row
+  std::int64_t rowsNormalised_ = 0;                 // dataflow: own rows through LN
+  bool rsDone_ = false;                             // dataflow: GEMM-RS kernel finished
   std::vector<std::uint8_t> rowState_;    // AG kernel: 0 not asked, 1 asked, 2 here
   std::vector<std::uint32_t> rowArrived_;
   std::vector<std::vector<std::int64_t>> rowWaiters_;  // tiles holding an SM for the row
   std::vector<std::int64_t> rowsPendingFlag_;          // rows to load once their home is ready
   std::vector<std::uint32_t> unsent_;  // GEMM-RS: red.cais of each thread block not yet injected
+  // Coordination
+  std::vector<Time> syncSent_[2][2];   // by slot, point (0 pre-launch, 1 pre-access), tile
+  int throttledBy_ = 0;                // sync switches holding this GPU back
+  double syncWaitPs_ = 0;
+  std::int64_t syncCount_ = 0;
 };
 
 }  // namespace fl::tp

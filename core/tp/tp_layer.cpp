@@ -23,6 +23,11 @@ class TpLayer : public work::Workload {
     for (int g = 0; g < net.endpointCount(); ++g) shared_.homes.push_back(net.endpoint(g).node());
     shared_.map = &map_;
     shared_.drift = s.scheme.stragglers;
+    shared_.kernelOffset = s.workload.tp.kernel_offset;
+    shared_.tbNoiseCv = s.workload.tp.tb_noise_cv;
+    shared_.rsSmFraction = s.workload.tp.rs_sm_fraction;
+    if (s.scheme.tp >= TpScheme::CaisCoord)
+      net.setCaisControl(s.workload.tp.throttle_on, s.workload.tp.throttle_off, s.scheme.tp == TpScheme::Cais);
     shared_.seed = s.run.seed;
     shared_.blocksPerTensor =
         static_cast<std::uint32_t>(shared_.plan.tokens * shared_.plan.hidden * 2 / shared_.payload);
@@ -61,6 +66,17 @@ class TpLayer : public work::Workload {
     for (std::size_t i = 0; i < 4; ++i)
       if (count[i] > 0) t.sublayer[i] = static_cast<Time>(sum[i] / count[i]);
     r.tp = t;
+    if (spec_.scheme.tp >= TpScheme::CaisCoord) {  // mean wait of a synchronised thread block
+      double wait = 0;
+      std::int64_t syncs = 0;
+      for (const auto& a : agents_) {
+        wait += static_cast<const TpAgent&>(*a).syncWaitPs();
+        syncs += static_cast<const TpAgent&>(*a).syncs();
+      }
+      CaisResults c = r.cais.value_or(CaisResults{});
+      c.sync_wait_ns = syncs > 0 ? wait / static_cast<double>(syncs) / 1000.0 : 0;
+      r.cais = c;
+    }
   }
 
  private:

@@ -9,6 +9,7 @@
 
 #include "cais_fixture.h"
 #include "scenario/scenario.h"
+#include "network/group_sync_table.h"
 #include "sim/run.h"
 
 using namespace fl;
@@ -58,6 +59,7 @@ class TestCaisPrimitives : public QObject {
   void tinyTableConserves();
   void twoCohortStaggerFollowsLittlesLaw_data();
   void twoCohortStaggerFollowsLittlesLaw();
+  void groupSyncTableReleasesAndThrottles();
 };
 
 // Per GPU and per 128 B block of the tensor A (K = A / 128 blocks), with N GPUs:
@@ -250,6 +252,39 @@ void TestCaisPrimitives::twoCohortStaggerFollowsLittlesLaw() {
   QVERIFY(std::abs(peak - live) < 0.05 * live);
   QVERIFY(std::abs(static_cast<double>(busiestPort) - live * 5.0 / 18.0 / N) < 0.1 * live * 5.0 / 18.0 / N);
   QCOMPARE(r.cais->peak_table_bytes_per_port, busiestPort * 128);
+}
+
+// Spec §2.7: a group is released exactly when its last member's SYNC arrives, to every
+// member once; a GPU with throttle_on groups waiting is throttled once and resumes at
+// throttle_off. Brute force: 3-member groups, GPU 1 runs 5 groups ahead of GPUs 2 and 3.
+void TestCaisPrimitives::groupSyncTableReleasesAndThrottles() {
+  net::GroupSyncTable t(4, 2);
+  std::vector<std::int32_t> release;
+  std::vector<std::pair<std::int32_t, bool>> throttle;
+  for (std::uint32_t g = 0; g < 5; ++g) {
+    QVERIFY(!t.sync(g, 1, 3, release, throttle));
+    QCOMPARE(t.groups(), qint64(g + 1));
+  }
+  QVERIFY(release.empty());
+  QCOMPARE(throttle.size(), std::size_t(1));  // on at the 4th waiting group, once
+  QCOMPARE(throttle[0], (std::pair<std::int32_t, bool>{1, true}));
+  throttle.clear();
+  for (std::uint32_t g = 0; g < 5; ++g) {
+    QVERIFY(!t.sync(g, 2, 3, release, throttle));
+    release.clear();
+    QVERIFY(t.sync(g, 3, 3, release, throttle));
+    std::sort(release.begin(), release.end());
+    QCOMPARE(release, (std::vector<std::int32_t>{1, 2, 3}));
+    release.clear();
+    // GPU 1 waits on 4 - g groups now: off once it falls to 2 (after the 3rd release).
+    QCOMPARE(throttle.size(), std::size_t(g >= 2 ? 1 : 0));
+  }
+  QCOMPARE(throttle[0], (std::pair<std::int32_t, bool>{1, false}));
+  QCOMPARE(t.groups(), qint64(0));
+  QCOMPARE(t.stats().syncs, qint64(15));
+  QCOMPARE(t.stats().releases, qint64(15));
+  QCOMPARE(t.stats().throttleOn, qint64(1));
+  QCOMPARE(t.stats().throttleOff, qint64(1));
 }
 
 QTEST_GUILESS_MAIN(TestCaisPrimitives)

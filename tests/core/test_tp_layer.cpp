@@ -67,6 +67,10 @@ class TestTpLayer : public QObject {
   void caisPhasesAtWireRate();
   void schemesRunALayer_data();
   void schemesRunALayer();
+  void syncPacketsMatchClosedForm_data();
+  void syncPacketsMatchClosedForm();
+  void coordinationCutsSkew();
+  void requiredTableFromUnboundedRun();
 };
 
 void TestTpLayer::planFlopsMatchClosedForm_data() {
@@ -159,7 +163,8 @@ void TestTpLayer::schemesRunALayer_data() {
   QTest::addColumn<int>("scheme");
   QTest::addColumn<int>("phase");
   for (auto [name, sc] : {std::pair{"tp_nvls", TpScheme::TpNvls}, {"sp_nvls", TpScheme::SpNvls},
-                          {"cais_base", TpScheme::CaisBase}}) {
+                          {"cais_base", TpScheme::CaisBase}, {"cais_coord", TpScheme::CaisCoord},
+                          {"cais_partial", TpScheme::CaisPartial}, {"cais", TpScheme::Cais}}) {
     QTest::newRow((std::string(name) + ", inference").c_str()) << int(sc) << int(TpPhase::Inference);
     QTest::newRow((std::string(name) + ", training").c_str()) << int(sc) << int(TpPhase::Training);
   }
@@ -182,11 +187,83 @@ void TestTpLayer::schemesRunALayer() {
   double busy = 0;
   for (const auto& l : r.links) busy += l.utilization;
   QVERIFY(busy / static_cast<double>(r.links.size()) < 0.974);
-  if (scheme == int(TpScheme::CaisBase)) {
+  if (scheme >= int(TpScheme::CaisBase)) {
     QVERIFY(r.cais.has_value());
     QVERIFY(r.cais->requests > 0);
     QVERIFY(r.cais->hits > 0);
+    QCOMPARE(r.cais->sync_packets > 0, scheme >= int(TpScheme::CaisCoord));
   }
+}
+
+void TestTpLayer::syncPacketsMatchClosedForm_data() {
+  QTest::addColumn<int>("scheme");
+  QTest::addColumn<int>("phase");
+  QTest::newRow("cais_coord, inference") << int(TpScheme::CaisCoord) << int(TpPhase::Inference);
+  QTest::newRow("cais_coord, training") << int(TpScheme::CaisCoord) << int(TpPhase::Training);
+  QTest::newRow("cais, inference") << int(TpScheme::Cais) << int(TpPhase::Inference);
+}
+
+// Spec C9: one SYNC up and one RELEASE down per group thread block and sync point. Per
+// junction and GPU: every GEMM-RS block of the N-1 remote row blocks' rows syncs twice
+// (pre-launch, pre-access); AG-GEMM's loading block of each remote row once (pre-launch).
+// Throttling off (threshold above any count), so nothing else is sent.
+void TestTpLayer::syncPacketsMatchClosedForm() {
+  QFETCH(int, scheme);
+  QFETCH(int, phase);
+  Scenario s = smallLayer(static_cast<TpScheme>(scheme), static_cast<TpPhase>(phase));
+  s.workload.tp.throttle_on = 1'000'000;
+  const Results r = runScenario(s);
+  QCOMPARE(r.agents_unfinished, qint64(0));
+  QVERIFY(r.cais.has_value());
+  const std::int64_t N = 4, T = 512, h = 512, f = 2048, tile = 128;
+  const std::int64_t rows = T / tile, remoteRows = rows - rows / N, rsCols = h / tile;
+  // Junctions: forward L1 (AG = FFN1, f/N columns), L2 (AG = QKV, 3h/N) per layer but the
+  // last layer's L2 (no AG); backward L3 (AG = out-proj dgrad, h/N), L4 (AG = FFN2 dgrad,
+  // f/N) per layer but the first layer's L4. AG row blocks sync once, whatever their width.
+  const int layers = s.workload.tp.layers;
+  const bool training = phase == int(TpPhase::Training);
+  const std::int64_t junctions = layers * (training ? 4 : 2);
+  const std::int64_t withAg = junctions - (training ? 2 : 1);
+  const std::int64_t perGpu = junctions * remoteRows * rsCols * 2 + withAg * remoteRows;
+  QCOMPARE(r.cais->sync_packets, 2 * N * perGpu);
+  QCOMPARE(r.cais->throttle_events, qint64(0));
+  QVERIFY(r.cais->sync_wait_ns > 0);
+}
+
+// Seed 002 §V-B1: TB-group coordination cuts the mean arrival skew by an order of
+// magnitude (35 -> under 3 us). Drift: kernel launch offsets of 5 us mean and 20 % thread
+// block noise; unbounded tables, so the skew is that of the arrivals alone.
+void TestTpLayer::coordinationCutsSkew() {
+  double skew[2] = {0, 0};
+  int i = 0;
+  for (TpScheme sc : {TpScheme::CaisBase, TpScheme::CaisCoord}) {
+    Scenario s = smallLayer(sc, TpPhase::Inference);
+    s.workload.tp.kernel_offset = 5 * kMicrosecond;
+    s.workload.tp.tb_noise_cv = 0.2;
+    s.network.merge_table = 0;
+    s.network.merge_timeout = 0;
+    const Results r = runScenario(s);
+    QCOMPARE(r.agents_unfinished, qint64(0));
+    skew[i++] = r.cais->arrival_skew_ns_mean;
+  }
+  qInfo("mean arrival skew: cais_base %.0f ns, cais_coord %.0f ns", skew[0], skew[1]);
+  QVERIFY(skew[1] > 0);
+  QVERIFY(skew[0] >= 10 * skew[1]);
+}
+
+// Spec §2.13: the required table is the peak of a run with an unbounded table and no
+// timeout; a bounded run does not measure it.
+void TestTpLayer::requiredTableFromUnboundedRun() {
+  Scenario s = smallLayer(TpScheme::CaisBase, TpPhase::Inference);
+  s.network.merge_table = 0;
+  s.network.merge_timeout = 0;
+  const Results unbounded = runScenario(s);
+  QVERIFY(unbounded.cais->required_table_bytes_per_port > 0);
+  QCOMPARE(unbounded.cais->required_table_bytes_per_port, unbounded.cais->peak_table_bytes_per_port);
+  s.network.merge_table = 4096;
+  const Results bounded = runScenario(s);
+  QCOMPARE(bounded.cais->required_table_bytes_per_port, qint64(0));
+  QVERIFY(bounded.cais->peak_table_bytes_per_port <= 4096);
 }
 
 QTEST_GUILESS_MAIN(TestTpLayer)
