@@ -1,0 +1,90 @@
+// A re-run of the same sweep points: while it runs, the values still from the previous
+// run are marked stale (hatched bars and "(stale)" in the Sweep dock, faded hatched bars
+// and a title note in the Traffic Breakdown) and the marks go as the new run replaces
+// each point; none remain when it has finished. Counts from the sweep's own point
+// states (SweepResults::isStale), read at every change.
+#include <QDockWidget>
+#include <QtTest>
+
+#include "gui/main_window.h"
+#include "gui/run_controller.h"
+#include "gui/sweep_results.h"
+#include "gui_test_util.h"
+#include "main_window_fixture.h"
+#include "views/sweep_chart.h"
+#include "views/traffic_breakdown_bars.h"
+
+using fl::gui::MainWindow;
+namespace t = fl::gui::test;
+
+namespace {
+
+// A quick MoE sweep on 8 GPUs: two points, both with a breakdown.
+const char* const kMoe = R"(fabriclab: 1
+name: stale marks
+topology:
+  preset: dgx-h100
+network:
+  packet_payload: 4 KiB
+  vc_depth_flits: 4096
+workload:
+  kind: moe_layer
+  moe:
+    model: dysharp-small
+    tokens_per_gpu: 64
+scheme:
+  communication: deepep
+  fusion: token_centric
+sweep:
+  - key: scheme.communication
+    values: [deepep, dysharp]
+run:
+  bin: 2 us
+)";
+
+}  // namespace
+
+class TestStaleMarks : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() { t::isolateSettings(); }
+
+  void markedUntilReplaced() {
+    QTemporaryDir dir;
+    auto w = t::makeWindow();
+    QCOMPARE(w->openFile(t::writeFile(dir, "moe.yaml", kMoe)), QString());
+    QVERIFY(t::waitIdle(*w, 120000));
+    auto* chart = w->findChild<fl::views::SweepChart*>();
+    auto* bars = w->findChild<fl::views::TrafficBreakdownBars*>();
+    QVERIFY(chart && bars);
+    QCOMPARE(chart->staleMarkCount(), 0);
+    QVERIFY(!bars->isStale());
+    QVERIFY(chart->setMetric("makespan"));
+
+    // The re-run starts with both points' old values on screen: all marked stale. The
+    // first point-state change of the run is checked (queued: after the window's own
+    // handlers of that signal have run).
+    fl::gui::SweepResults* sweep = w->sweepResults();
+    int marksAtStart = -1, stalePoints = -1;
+    bool breakdownStale = false;
+    connect(sweep, &fl::gui::SweepResults::pointStateChanged, this, [&] {
+      if (marksAtStart >= 0) return;
+      marksAtStart = chart->staleMarkCount();
+      stalePoints = 0;
+      for (int i = 0; i < sweep->pointCount(); ++i) stalePoints += sweep->isStale(i) && sweep->isFinal(i);
+      breakdownStale = bars->isStale();
+    }, Qt::QueuedConnection);
+    w->runNow();
+    QVERIFY(t::waitIdle(*w, 120000));
+    QTRY_VERIFY(marksAtStart >= 0);
+    QCOMPARE(stalePoints, 2);
+    QCOMPARE(marksAtStart, 2);
+    QVERIFY(breakdownStale);
+    QCOMPARE(chart->staleMarkCount(), 0);
+    QVERIFY(!bars->isStale());
+    QVERIFY(!chart->title().contains("stale"));
+  }
+};
+
+QTEST_MAIN(TestStaleMarks)
+#include "test_stale_marks.moc"
