@@ -287,7 +287,9 @@ TopologyPicture renderTopologySvg(const topo::Topology& t, const layout::Topolog
     if (isHot(laneValue(i, dir))) {
       const auto [lw, off] = geometry(items[i]);
       doc.element("polyline", {{"points", pointsText(offsetPath(paths[i], dir == 0 ? off : -off))},
-                               {"stroke-width", svgNumber(lw + std::clamp(lw * 0.7, 1.0, 4.0))}});
+                               // thin lanes (dense fabrics) get a thin outline: a 1 px halo
+                               // round 0.6 px lanes turned NVL32 red
+                               {"stroke-width", svgNumber(lw + std::clamp(lw * 0.7, std::min(1.0, lw * 0.5), 4.0))}});
     }
   doc.close();
   doc.open("g", {{"class", "lanes"}, {"fill", "none"}, {"stroke-linejoin", "round"}});
