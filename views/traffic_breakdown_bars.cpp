@@ -6,6 +6,7 @@
 #include <limits>
 #include <qcustomplot.h>
 
+#include "report/svg_moe_charts.h"
 #include "views/format_units.h"
 #include "views/run_model.h"
 
@@ -13,14 +14,10 @@ namespace fl::views {
 
 namespace {
 
-// Bars in groups of two (uplink, downlink) with a gap between phases.
-struct Slot {
-  const char* phase;
-  const char* direction;
-  double key;
-};
-constexpr Slot kSlots[] = {{"dispatch", "uplink", 1},  {"dispatch", "downlink", 2}, {"combine", "uplink", 3.5},
-                           {"combine", "downlink", 4.5}, {"all", "uplink", 6},        {"all", "downlink", 7}};
+// Bars in groups of two (uplink, downlink) with a gap between phases, as the report
+// draws them.
+using Slot = report::BreakdownSlot;
+constexpr const auto& kSlots = report::kBreakdownSlots;
 
 // Tick labels in one binary unit (KiB/MiB/GiB, as the bar totals and the reports write
 // sizes) chosen from the axis span, so the data stay in bytes (exact, and what tests read

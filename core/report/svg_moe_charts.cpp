@@ -12,14 +12,8 @@
 namespace fl::report {
 namespace {
 
-// The Traffic Breakdown dock's slots: bars in pairs (uplink, downlink), a gap between phases.
-struct Slot {
-  const char* phase;
-  const char* direction;
-  double key;
-};
-constexpr Slot kSlots[] = {{"dispatch", "uplink", 1},  {"dispatch", "downlink", 2}, {"combine", "uplink", 3.5},
-                           {"combine", "downlink", 4.5}, {"all", "uplink", 6},        {"all", "downlink", 7}};
+using Slot = BreakdownSlot;
+constexpr const auto& kSlots = kBreakdownSlots;
 constexpr const char* kClassNames[] = {"useful", "redundant (extra copies)", "useless (not needed)",
                                        "overhead (headers, targets)"};
 constexpr const char* kClassColours[] = {"#009e73", "#e69f00", "#d55e00", "#999999"};

@@ -12,6 +12,17 @@
 
 namespace fl::report {
 
+// Where each breakdown row's bar stands on the x axis: pairs (uplink, downlink) per
+// phase with a gap between phases; shared with the app's Traffic Breakdown dock.
+struct BreakdownSlot {
+  const char* phase;
+  const char* direction;
+  double key;
+};
+inline constexpr BreakdownSlot kBreakdownSlots[] = {
+    {"dispatch", "uplink", 1}, {"dispatch", "downlink", 2}, {"combine", "uplink", 3.5},
+    {"combine", "downlink", 4.5}, {"all", "uplink", 6}, {"all", "downlink", 7}};
+
 // The tallest stack of a breakdown (bytes): the value scale a comparison shares.
 double breakdownTop(const std::vector<TrafficBreakdownRow>& rows);
 

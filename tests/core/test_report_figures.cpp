@@ -37,27 +37,10 @@ QStringList axisLabels(const QString& svg, const QString& axis) {
   return out;
 }
 
-const char* const kMoeSweep = R"(fabriclab: 1
-name: moe sweep
-topology:
-  preset: dgx-h100
-network:
-  packet_payload: 4 KiB
-  vc_depth_flits: 4096
-workload:
-  kind: moe_layer
-  moe:
-    model: dysharp-small
-    tokens_per_gpu: 64
-scheme:
-  communication: deepep
-  fusion: token_centric
-sweep:
-  - key: scheme.communication
-    values: [deepep, dysharp]
-run:
-  bin: 2 us
-)";
+// The report cases' MoE layer swept over the communication scheme.
+std::string moeSweep() {
+  return std::string(kMoe) + "sweep:\n  - key: scheme.communication\n    values: [deepep, dysharp]\n";
+}
 
 PipelineTask task(int gpu, int group, PipelineTaskKind kind, Time start, Time end) {
   PipelineTask t;
@@ -205,7 +188,7 @@ class TestReportFigures : public QObject {
   }
 
   void compareMoe() {
-    Scenario s = parseScenario(kMoeSweep, "moe.yaml");
+    Scenario s = parseScenario(moeSweep(), "moe.yaml");
     const auto topology = topo::buildTopology(s.topology);
     const std::vector<SweepPoint> points = runSweep(s);
     QCOMPARE(points.size(), size_t(2));

@@ -9,6 +9,7 @@
 #include "gui/main_window.h"
 #include "gui/run_controller.h"
 #include "gui/sweep_results.h"
+#include "../common/report_cases.h"
 #include "gui_test_util.h"
 #include "main_window_fixture.h"
 #include "views/sweep_chart.h"
@@ -19,28 +20,11 @@ namespace t = fl::gui::test;
 
 namespace {
 
-// A quick MoE sweep on 8 GPUs: two points, both with a breakdown.
-const char* const kMoe = R"(fabriclab: 1
-name: stale marks
-topology:
-  preset: dgx-h100
-network:
-  packet_payload: 4 KiB
-  vc_depth_flits: 4096
-workload:
-  kind: moe_layer
-  moe:
-    model: dysharp-small
-    tokens_per_gpu: 64
-scheme:
-  communication: deepep
-  fusion: token_centric
-sweep:
-  - key: scheme.communication
-    values: [deepep, dysharp]
-run:
-  bin: 2 us
-)";
+// A quick MoE sweep on 8 GPUs (the report tests' MoE layer): two points, both with a
+// breakdown.
+QByteArray moeSweep() {
+  return QByteArray(fl::test::report_cases::kMoe) + "sweep:\n  - key: scheme.communication\n    values: [deepep, dysharp]\n";
+}
 
 }  // namespace
 
@@ -52,7 +36,7 @@ class TestStaleMarks : public QObject {
   void markedUntilReplaced() {
     QTemporaryDir dir;
     auto w = t::makeWindow();
-    QCOMPARE(w->openFile(t::writeFile(dir, "moe.yaml", kMoe)), QString());
+    QCOMPARE(w->openFile(t::writeFile(dir, "moe.yaml", moeSweep())), QString());
     QVERIFY(t::waitIdle(*w, 120000));
     auto* chart = w->findChild<fl::views::SweepChart*>();
     auto* bars = w->findChild<fl::views::TrafficBreakdownBars*>();
