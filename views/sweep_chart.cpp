@@ -232,6 +232,9 @@ void SweepChart::rebuild() {
   valueLabels_.clear();
   if (selectedBar_) plot_->removeItem(selectedBar_);
   selectedBar_ = nullptr;
+  for (QCPAbstractItem* item : staleItems_) plot_->removeItem(item);
+  staleItems_.clear();
+  staleCount_ = 0;
   selection_ = nullptr;
   marks_.clear();
   barWidth_ = 0;
@@ -350,7 +353,7 @@ void SweepChart::rebuild() {
   plot_->legend->setVisible(series.size() > 1);
   if (series.size() > 1) placeLegend(series.size() > 4);
   else dropLegend();  // one series: the title names it, and the axes get the row
-  title_->setText(QString::fromUtf8(m->name) + tr(" vs ") + QString::fromStdString(key));
+  markStale(QString::fromUtf8(m->name) + tr(" vs ") + QString::fromStdString(key));
 
   // The shown point: a ring on a line; on a bar, a thick outline of the bar (a ring halfway
   // up read as data and struck through the labels of zero bars) and its value in bold.
@@ -367,6 +370,41 @@ void SweepChart::rebuild() {
   }
   placeSelection();
   plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+// Values left from the previous run while a re-run replaces them point by point: hatched
+// bars (grey rings on lines), "(stale)" after their values and a count in the title, so
+// a chart mixing old and new values says which are which.
+void SweepChart::markStale(const QString& baseTitle) {
+  QCPGraph* rings = nullptr;
+  for (const Mark& k : marks_) {
+    if (k.point < 0 || k.point >= static_cast<int>(points_.size()) || !points_[size_t(k.point)].stale) continue;
+    ++staleCount_;
+    if (barWidth_ > 0) {
+      auto* hatch = new QCPItemRect(plot_);
+      hatch->topLeft->setCoords(k.key - barWidth_ / 2, k.value);
+      hatch->bottomRight->setCoords(k.key + barWidth_ / 2, 0);
+      hatch->setPen(QPen(QColor(90, 90, 90), 1, Qt::DashLine));
+      hatch->setBrush(QBrush(QColor(60, 60, 60, 170), Qt::BDiagPattern));
+      staleItems_.push_back(hatch);
+      continue;
+    }
+    if (!rings) {
+      rings = plot_->addGraph();
+      rings->setName(tr("previous run (stale)"));
+      rings->setLineStyle(QCPGraph::lsNone);
+      rings->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(QColor(120, 120, 120), 2, Qt::DotLine),
+                                             QBrush(Qt::white), 11));
+    }
+    rings->addData(k.key, k.value);
+  }
+  for (const auto& [point, label] : valueLabels_)
+    if (point >= 0 && point < static_cast<int>(points_.size()) && points_[size_t(point)].stale) {
+      label->setText(label->text() + tr(" (stale)"));
+      label->setColor(QColor(110, 110, 110));
+    }
+  title_->setText(staleCount_ ? baseTitle + tr(" — %n stale (previous run, hatched) until re-run", "", staleCount_)
+                              : baseTitle);
 }
 
 // The y axis title within the axis's height (a dock is short, figure names long): whole,

@@ -20,6 +20,7 @@ class QComboBox;
 class QLabel;
 class QStackedWidget;
 class QCustomPlot;
+class QCPAbstractItem;
 class QCPItemRect;
 class QCPItemText;
 class QCPTextElement;
@@ -37,6 +38,7 @@ class SweepChart : public QWidget {
   struct Point {
     report::PointSettings settings;
     std::shared_ptr<const Results> results;  // null: not finished
+    bool stale = false;  // the previous run's results, shown until the re-run replaces them
   };
 
   explicit SweepChart(QWidget* parent = nullptr);
@@ -69,6 +71,8 @@ class SweepChart : public QWidget {
   QPointF pointPixel(int point) const;
   // The drawn point within `radius` pixels of `pixel`, nearest first; -1 for none.
   int pointNear(const QPointF& pixel, double radius = 12) const;
+  // Marks drawn hatched (bars) or ringed grey (lines) as the previous run's values.
+  int staleMarkCount() const { return staleCount_; }
 
  signals:
   void pointClicked(int point);
@@ -111,6 +115,9 @@ class SweepChart : public QWidget {
   QCPItemRect* selectedBar_ = nullptr;                     // outlines the shown point's bar
   double barWidth_ = 0;  // in x units; 0: points on lines, not bars
   bool legendAtSide_ = false;
+  std::vector<QCPAbstractItem*> staleItems_;  // hatching over stale bars
+  int staleCount_ = 0;
+  void markStale(const QString& baseTitle);
 };
 
 }  // namespace fl::views

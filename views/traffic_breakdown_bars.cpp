@@ -6,6 +6,7 @@
 #include <limits>
 #include <qcustomplot.h>
 
+#include "report/svg_moe_charts.h"
 #include "views/format_units.h"
 #include "views/run_model.h"
 
@@ -13,14 +14,10 @@ namespace fl::views {
 
 namespace {
 
-// Bars in groups of two (uplink, downlink) with a gap between phases.
-struct Slot {
-  const char* phase;
-  const char* direction;
-  double key;
-};
-constexpr Slot kSlots[] = {{"dispatch", "uplink", 1},  {"dispatch", "downlink", 2}, {"combine", "uplink", 3.5},
-                           {"combine", "downlink", 4.5}, {"all", "uplink", 6},        {"all", "downlink", 7}};
+// Bars in groups of two (uplink, downlink) with a gap between phases, as the report
+// draws them.
+using Slot = report::BreakdownSlot;
+constexpr const auto& kSlots = report::kBreakdownSlots;
 
 // Tick labels in one binary unit (KiB/MiB/GiB, as the bar totals and the reports write
 // sizes) chosen from the axis span, so the data stay in bytes (exact, and what tests read
@@ -114,6 +111,7 @@ TrafficBreakdownBars::TrafficBreakdownBars(RunModel* model, QWidget* parent) : Q
 // The legend in one row when it fits, else two: its four entries are long.
 void TrafficBreakdownBars::resizeEvent(QResizeEvent* event) {
   QWidget::resizeEvent(event);
+  fitTitleAndTotals();
   int wide = 0;
   for (int i = 0; i < plot_->legend->itemCount(); ++i) wide += plot_->legend->item(i)->minimumOuterSizeHint().width();
   const int columns = wide + 40 <= width() ? ClassCount : 2;
@@ -122,6 +120,73 @@ void TrafficBreakdownBars::resizeEvent(QResizeEvent* event) {
     plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
     plot_->replot(QCustomPlot::rpQueuedReplot);
   }
+}
+
+void TrafficBreakdownBars::setStale(bool stale) {
+  if (stale == stale_) return;
+  stale_ = stale;
+  rebuild();
+}
+
+// The title whole: on one line when it fits, else broken after the scheme. The totals
+// over the bars: side by side when they fit a bar's pitch, else every other one a line
+// higher (at 1024 x 768 "2.17 GiB" over neighbouring bars ran together).
+void TrafficBreakdownBars::fitTitleAndTotals() {
+  const QFontMetrics titleMetrics(title_->font());
+  const QString title = titleMetrics.horizontalAdvance(fullTitle_) + 16 <= width()
+                            ? fullTitle_
+                            : QString(fullTitle_).replace(QStringLiteral(" — "), QStringLiteral("\n"));
+  bool changed = title != title_->text();
+  title_->setText(title);
+  // One key unit in pixels: the axis spans 7.6 units over the width less its margins
+  // (from the widget's width, so it holds before the plot has laid out a new size).
+  const double pitch = std::max(1, width() - 80) / 7.6;
+  int widest = 0;
+  for (QCPItemText* t : totals_) widest = std::max(widest, QFontMetrics(t->font()).horizontalAdvance(t->text()));
+  const bool stagger = widest + 4 > pitch;
+  // Tick labels and legend names: whole where they fit, else shortened ("dispatch up"
+  // under the first bar of a pair and "down" under the second; legend names without
+  // their explanation), never running into each other or cut at the edge.
+  const QFontMetrics tickMetrics(plot_->xAxis->tickLabelFont());
+  const bool shortTicks = tickMetrics.horizontalAdvance(tr("downlink")) + 6 > pitch ||
+                          tickMetrics.horizontalAdvance(tr("dispatch")) + 6 > pitch;
+  if (shortTicks != shortTicks_) {
+    shortTicks_ = shortTicks;
+    auto ticks = QSharedPointer<QCPAxisTickerText>::create();
+    for (const Slot& sl : kSlots) {
+      const bool first = QString(sl.direction) == QLatin1String("uplink");
+      ticks->addTick(sl.key, shortTicks ? (first ? QString("%1\n%2").arg(tr(sl.phase), tr("up")) : QString("\n") + tr("down"))
+                                        : QString("%1\n%2").arg(tr(sl.phase), tr(sl.direction)));
+    }
+    plot_->xAxis->setTicker(ticks);
+    changed = true;
+  }
+  int legendWide = 0;
+  for (int c = 0; c < ClassCount; ++c)
+    legendWide = std::max(legendWide, QFontMetrics(plot_->legend->font()).horizontalAdvance(className(Class(c))));
+  const bool shortNames = 2 * (legendWide + 40) > width();  // two columns of full names do not fit
+  for (int c = 0; c < ClassCount; ++c) {
+    const QString name = shortNames ? className(Class(c)).section(QLatin1Char(' '), 0, 0) : className(Class(c));
+    if (bars_[c]->name() != name) bars_[c]->setName(name), changed = true;
+  }
+  if (stagger != staggered_) {
+    staggered_ = stagger;
+    changed = true;
+  }
+  for (std::size_t i = 0; i < totals_.size(); ++i) {
+    const int line = QFontMetrics(totals_[i]->font()).height();
+    totals_[i]->setPadding(QMargins(0, 0, 0, staggered_ && i % 2 ? line : 0));
+  }
+  // Headroom for the totals over the tallest bar: one line of text, two when staggered,
+  // in pixels of the axis's height (a short dock needs a larger share).
+  const double top = std::max({valueTop_, dataTop(), 1.0});
+  // (the axes' height estimated from the widget's: title, tick labels and legend take
+  // about nine lines; the plot's own layout lags a resize until its next replot)
+  const int line = totals_.empty() ? 0 : QFontMetrics(totals_.front()->font()).height();
+  const int axisHeight = std::max(40, height() - 9 * QFontMetrics(font()).height());
+  const double share = std::min(0.6, (staggered_ ? 2.8 : 1.4) * line / double(std::max(1, axisHeight)));
+  plot_->yAxis->setRange(0, std::max(top * 1.12, top / (1 - share)));
+  if (changed) plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void TrafficBreakdownBars::setResults(const Results* results) {
@@ -169,7 +234,13 @@ void TrafficBreakdownBars::rebuild() {
     values[Useless] << double(r.useless);
     values[Overhead] << double(r.overhead);
   }
-  for (int c = 0; c < ClassCount; ++c) bars_[c]->setData(keys, values[c]);
+  for (int c = 0; c < ClassCount; ++c) {
+    bars_[c]->setData(keys, values[c]);
+    // Stale: the previous run's bars, faded and hatched until the re-run replaces them.
+    QBrush brush(stale_ ? classColour(Class(c)).lighter(150) : classColour(Class(c)));
+    if (stale_) brush.setStyle(Qt::BDiagPattern);
+    bars_[c]->setBrush(brush);
+  }
   const bool have = !keys.isEmpty();
   notice_->setVisible(!have);
   plot_->legend->setVisible(have);
@@ -200,7 +271,10 @@ void TrafficBreakdownBars::rebuild() {
                 .arg(QString::fromStdString(moe_->communication), QString::fromStdString(moe_->fusion))
                 .arg(moe_->distinct_remote_gpus_per_token, 0, 'f', 2);
   }
+  if (stale_) title += tr(" (previous run: stale until this point re-runs)");
+  fullTitle_ = title;
   title_->setText(title);
+  fitTitleAndTotals();
   plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 

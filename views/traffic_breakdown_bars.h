@@ -1,7 +1,7 @@
 // An MoE layer's traffic by what it achieves (seed 000 §II): one stacked bar per
 // phase and direction (dispatch/combine/all × uplink/downlink) split into useful,
 // redundant, useless and overhead bytes, titled with the scheme and d (distinct remote
-// GPUs per token). Follows a RunModel, or shows whatever setResults() is given (the
+// GPUs per token; on two lines in a narrow dock). Follows a RunModel, or shows whatever setResults() is given (the
 // compare view); a centred notice when the results carry no breakdown.
 #pragma once
 #include <QWidget>
@@ -32,6 +32,13 @@ class TrafficBreakdownBars : public QWidget {
   // A fixed top for the value axis (bytes; 0 = fit the data): the compare view gives
   // both sides the same scale so bar heights compare at a glance.
   void setValueTop(double bytes);
+  // The bars are the previous run's, shown until a re-run replaces them: drawn faded
+  // and hatched, the title says so.
+  void setStale(bool stale);
+  bool isStale() const { return stale_; }
+  // Bar totals set one line apart (uplink low, downlink high) where side by side they
+  // would touch: a narrow dock.
+  bool totalsStaggered() const { return staggered_; }
   double dataTop() const;  // the tallest stack, bytes
   static double dataTop(const Results& r);  // ... of any results' breakdown
 
@@ -59,6 +66,11 @@ class TrafficBreakdownBars : public QWidget {
   std::optional<MoeResults> moe_;
   std::vector<QCPItemText*> totals_;  // total of each stack, over it
   double valueTop_ = 0;
+  bool stale_ = false;
+  bool staggered_ = false;
+  bool shortTicks_ = false;  // "dispatch up" / "down" under a pair of narrow bars
+  QString fullTitle_;  // on one line; broken at " — " when the dock is too narrow
+  void fitTitleAndTotals();
 };
 
 }  // namespace fl::views

@@ -17,6 +17,7 @@
 #include <QVBoxLayout>
 
 #include "gui/compare_dialog.h"
+#include "gui/dock_applicability.h"
 #include "gui/fusion_editor.h"
 #include "gui/recovery.h"
 #include "gui/run_controller.h"
@@ -240,14 +241,21 @@ void MainWindow::buildDocks() {
   };
   connect(sweep_, &SweepResults::pointFinished, this, commonTop);
   connect(sweep_, &SweepResults::labelsChanged, this, commonTop);
-  // An MoE layer opens on its breakdown (once per document: the user's tab choice stands).
-  connect(doc_, &ScenarioDocument::documentReset, this, [this] { raiseMoeDock_ = true; });
-  connect(model_, &views::RunModel::resultsChanged, this, [this, breakdown] {
-    const Results* r = model_->results();
-    if (raiseMoeDock_ && r && !r->breakdown.empty()) {
-      raiseMoeDock_ = false;
-      breakdown->raise();
-    }
+  // The shown point's bars are the previous run's until the re-run publishes it: marked.
+  const auto markStale = [this, breakdownBars = static_cast<views::TrafficBreakdownBars*>(breakdown->widget())] {
+    const int p = sweep_->selectedPoint();
+    breakdownBars->setStale(sweep_->isStale(p) && sweep_->results(p));
+  };
+  connect(sweep_, &SweepResults::pointStateChanged, this, markStale);
+  connect(sweep_, &SweepResults::selectedPointChanged, this, markStale);
+  connect(model_, &views::RunModel::resultsChanged, this, markStale);
+  // Docks that do not apply to the workload hidden, with the reason (gui/dock_applicability.h).
+  // An MoE layer opens on its breakdown when its file opens, never when a run ends: the
+  // user's tab choice stands.
+  dockGuard_ = new DockApplicabilityGuard(this, doc_);
+  connect(doc_, &ScenarioDocument::documentReset, this, [this, breakdown] {
+    dockGuard_->update();
+    if (doc_->scenario().workload.kind == WorkloadKind::MoeLayer) breakdown->raise();
   });
 
   for (QDockWidget* d :

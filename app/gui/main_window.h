@@ -24,6 +24,7 @@ class TimelineBar;
 namespace fl::gui {
 
 class CompareDialog;
+class DockApplicabilityGuard;
 class StoryDock;
 class PipelineCompareDialog;
 class RunController;
@@ -135,7 +136,7 @@ class MainWindow : public QMainWindow {
   QByteArray statePresented_;  // the dock layout before presentation mode
   QFont fontPresented_;
   bool fittedToScreen_ = false;
-  bool raiseMoeDock_ = true;  // raise the breakdown tab on a document's first MoE results
+  DockApplicabilityGuard* dockGuard_ = nullptr;  // hides docks that do not apply
   std::function<QMessageBox::StandardButton()> savePrompt_;
   std::function<bool()> recoveryPrompt_;
 };

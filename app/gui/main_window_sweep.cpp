@@ -50,12 +50,13 @@ QDockWidget* MainWindow::buildSweepDock() {
     for (const SweepAxis& a : sweep_->scenario().sweep) keys.push_back(a.key);
     std::vector<views::SweepChart::Point> points;
     for (int i = 0; i < sweep_->pointCount(); ++i)
-      points.push_back({sweep_->settings(i), sweep_->isFinal(i) ? sweep_->results(i) : nullptr});
+      points.push_back({sweep_->settings(i), sweep_->isFinal(i) ? sweep_->results(i) : nullptr, sweep_->isStale(i)});
     chart->setSweep(keys, points);
     chart->setSelectedPoint(sweep_->selectedPoint());
   };
   connect(sweep_, &SweepResults::pointFinished, chart, feed);
   connect(sweep_, &SweepResults::labelsChanged, chart, feed);
+  connect(sweep_, &SweepResults::pointStateChanged, chart, feed);  // stale marks come and go
   connect(sweep_, &SweepResults::selectedPointChanged, chart, &views::SweepChart::setSelectedPoint);
   connect(chart, &views::SweepChart::pointClicked, sweep_, &SweepResults::selectPoint);
   feed();

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "gui/scheme_presets.h"
+#include "scenario/friendly_names.h"
 #include "scenario/schema.h"
 #include "scenario/story.h"
 #include "scenario/sweep.h"
@@ -19,6 +20,18 @@ QString baselineName(const std::string& communication, const std::string& fusion
   return {};
 }
 
+// One axis's part of a point's label: the axis's own label, the seeds' name for the value
+// ("ER-Mapping"), else "key = value" with the key's last segment.
+QString axisPart(const SweepAxis& axis, const std::string& value) {
+  const auto v = size_t(std::find(axis.values.begin(), axis.values.end(), value) - axis.values.begin());
+  if (v < axis.labels.size()) return QString::fromStdString(axis.labels[v]);
+  const std::string known = friendlyValueName(axis.key, value);
+  if (!known.empty()) return QString::fromStdString(known);
+  const auto dot = axis.key.rfind('.');
+  return QStringLiteral("%1 = %2").arg(QString::fromStdString(dot == std::string::npos ? axis.key : axis.key.substr(dot + 1)),
+                                       QString::fromStdString(value));
+}
+
 }  // namespace
 
 QStringList friendlyPointLabels(const Scenario& s) {
@@ -31,12 +44,12 @@ QStringList friendlyPointLabels(const Scenario& s) {
     if (s.sweep[a].key == "scheme.fusion" && s.sweep[a].labels.empty()) fusion = int(a);
   }
   for (size_t i = 0; i < n; ++i) {
-    if (comm < 0 && fusion < 0) {
+    if (comm < 0 && fusion < 0) {  // the axes' labels, the seeds' value names, or key = value
       out << QString::fromStdString(plain[i]);
       continue;
     }
-    // The point's communication and fusion (swept, or the scenario's own).
     const SweepSettings point = sweepPoint(s, i);
+    // The point's communication and fusion (swept, or the scenario's own).
     std::string c = getValue(s, "scheme.communication"), f = getValue(s, "scheme.fusion");
     for (const auto& [key, value] : point) {
       if (key == "scheme.communication") c = value;
@@ -52,14 +65,7 @@ QStringList friendlyPointLabels(const Scenario& s) {
     QStringList parts{name};
     for (size_t a = 0; a < s.sweep.size(); ++a) {
       if (int(a) == comm || int(a) == fusion) continue;
-      const SweepAxis& axis = s.sweep[a];
-      const auto& value = point[a].second;
-      const auto v = size_t(std::find(axis.values.begin(), axis.values.end(), value) - axis.values.begin());
-      const auto dot = axis.key.rfind('.');
-      parts << (v < axis.labels.size() ? QString::fromStdString(axis.labels[v])
-                                       : QStringLiteral("%1 = %2").arg(
-                                             QString::fromStdString(dot == std::string::npos ? axis.key : axis.key.substr(dot + 1)),
-                                             QString::fromStdString(value)));
+      parts << axisPart(s.sweep[a], point[a].second);
     }
     out << parts.join(QStringLiteral(", "));
   }

@@ -2,7 +2,8 @@
 // the Story dock: an axis's own `labels` where the scenario gives them; where the point
 // sets scheme.communication and scheme.fusion to a combination the seeds name, that
 // name ("DySHARP-Basic", "Full DySHARP", "DeepEP", "COMET") in place of the two raw
-// settings; else "key = value" (the key's last segment).
+// settings; the seeds' names for other values ("ER-Mapping", "TP-NVLS":
+// scenario/friendly_names.h); else "key = value" (the key's last segment).
 #pragma once
 #include <QStringList>
 

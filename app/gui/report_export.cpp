@@ -14,8 +14,10 @@
 #include <QTextCursor>
 #include <QTextDocument>
 #include <QTextFrame>
+#include <QTextTable>
 #include <algorithm>
 
+#include "gui/print_tables.h"
 #include "views/topology_canvas.h"
 #include "report/html_report.h"
 #include "results/atomic_file.h"
@@ -156,7 +158,10 @@ void layoutReportDocument(QTextDocument& doc, const std::string& html) {
   // it broke their words, "dispat/ch", and still run past the page, "uplink/dow").
   text.replace(QStringLiteral("</style>"),
                QStringLiteral("table { font-size: 11px; } th, td { padding: 3px; }\n"
-                              "thead th, thead th.num { white-space: normal; }\n</style>"));
+                              "thead th, thead th.num { white-space: normal; }\n"
+                              // The scenario file and its comments, there to be read again
+                              // rather than studied: two pages of a long demo's five.
+                              "pre { font-size: 9px; }\n</style>"));
   static const QRegularExpression image(QStringLiteral("(<img\\b[^>]*>)"));
   text.replace(image, QStringLiteral("<div>\\1</div>"));  // nor on a figure's heading's line
   // Lines break between words only: with Qt's default (or anywhere) a table's cells
@@ -165,6 +170,25 @@ void layoutReportDocument(QTextDocument& doc, const std::string& html) {
   option.setWrapMode(QTextOption::WordWrap);
   doc.setDefaultTextOption(option);
   doc.setHtml(text);
+  // Tables still wider than the text (a sweep's figures in a dozen columns ran 5 columns
+  // past the page edge): turned when they have few rows, else split (gui/print_tables.h);
+  // split further while any is still too wide.
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    doc.setTextWidth(kPrintTextWidthPx);
+    std::vector<QTextTable*> tables;
+    for (QTextBlock b = doc.begin(); b.isValid(); b = b.next())
+      if (QTextTable* t = QTextCursor(b).currentTable(); t && std::find(tables.begin(), tables.end(), t) == tables.end())
+        tables.push_back(t);
+    std::vector<int> turn, split;
+    for (std::size_t i = 0; i < tables.size(); ++i) {
+      if (doc.documentLayout()->frameBoundingRect(tables[i]).width() <= kPrintTextWidthPx - 8) continue;
+      const TableShape shape = tableShape(text, static_cast<int>(i));
+      (attempt == 0 && shape.rows <= 7 && shape.columns > shape.rows ? turn : split).push_back(static_cast<int>(i));
+    }
+    if (turn.empty() && split.empty()) break;
+    text = splitTables(turnTables(text, turn), split, attempt + 2);
+    doc.setHtml(text);  // (not clear(): that drops the picture resources too)
+  }
 }
 
 void paginateForPrint(QTextDocument& doc, QSizeF page, qreal margin) {

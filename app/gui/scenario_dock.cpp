@@ -70,7 +70,11 @@ void ScenarioDock::fitColumns() {
   const int width = view_->viewport()->width();
   if (width <= 0) return;
   view_->setColumnHidden(ScenarioTreeModel::DefaultColumn, width < 420);
-  const int key = std::min(static_cast<QAbstractItemView*>(view_)->sizeHintForColumn(ScenarioTreeModel::KeyColumn) + 8, width * 45 / 100);
+  // Keys as wide as they need up to 45 %; in a narrow dock the values keep at least
+  // 180 px where the keys can spare it (down to 35 %): squeezed below ~120 px, values
+  // wrapped a word per line ("communication-" / "bound" / "MoE").
+  const int need = static_cast<QAbstractItemView*>(view_)->sizeHintForColumn(ScenarioTreeModel::KeyColumn) + 8;
+  const int key = std::min(need, std::clamp(width - 180, width * 35 / 100, width * 45 / 100));
   if (view_->columnWidth(ScenarioTreeModel::KeyColumn) != key) view_->setColumnWidth(ScenarioTreeModel::KeyColumn, key);
 }
 

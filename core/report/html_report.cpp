@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "report/html_util.h"
+#include "report/report_compare.h"
 #include "report/report_format.h"
 #include "report/report_sections.h"
 #include "report/report_story.h"
@@ -169,6 +170,8 @@ std::string renderHtmlReport(const Scenario& s, const std::vector<SweepPoint>& p
   if (!commentsSection(comments).empty()) html += "<a href=\"#comments\">Notes</a>";
   if (points.size() > 1 || (!points.empty() && !points.front().settings.empty()))
     html += "<a href=\"#sweep\">Sweep</a>";
+  const std::string compare = compareSection(s, points, detail);
+  if (!compare.empty()) html += "<a href=\"#compare\">Compare</a>";
   for (int i : detail) {
     const std::string p = wrapped ? "point-" + std::to_string(i + 1) + "-" : "";
     const std::string suffix = wrapped ? " (point " + std::to_string(i + 1) + ")" : "";
@@ -186,6 +189,7 @@ std::string renderHtmlReport(const Scenario& s, const std::vector<SweepPoint>& p
   html += scenarioSection(s, topology);
   html += commentsSection(comments);
   html += sweepSection(s, points);
+  html += compare;
 
   for (int i : detail) {
     const SweepPoint& p = points[static_cast<std::size_t>(i)];
@@ -197,6 +201,8 @@ std::string renderHtmlReport(const Scenario& s, const std::vector<SweepPoint>& p
       }
     }
     RunView v{p.results, own ? own.get() : (changesTopology(p) ? nullptr : &topology), o.layout, o.fitLayout, {}, 2};
+    v.inComparison = !compare.empty();
+    v.brief = wrapped;
     std::string body;
     if (wrapped) {
       v.idPrefix = "point-" + std::to_string(i + 1) + "-";

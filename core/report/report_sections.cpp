@@ -174,7 +174,9 @@ std::string topologySection(const RunView& v) {
     const std::vector<std::int64_t> total = totalBytesPerBin(r);
     std::int64_t all = 0;
     for (std::int64_t b : total) all += b;
-    caption = "Each link is drawn as two lanes, one per direction (traffic keeps right: a lane runs on the "
+    caption = std::string(pic.bundles ? "Parallel links between the same two nodes are drawn as one bundle, as wide as "
+                                        "their capacity together. " : "") +
+              "Each link is drawn as two lanes, one per direction (traffic keeps right: a lane runs on the "
               "right-hand side of its direction of travel), coloured by its utilisation in the busiest time bin, "
               "<strong>bin " + std::to_string(bin) + " of " + std::to_string(total.size()) + " (" +
               htmlEscape(binRange(r, bin)) + ")</strong>, the bin with the most wire bytes over all link directions: " +
@@ -200,10 +202,12 @@ std::string plotsSection(const RunView& v) {
     const TimeAxis ax = timeAxisFor(r);
     std::string binNote = "Time bins of " + formatDuration(r.bin);
     if (ax.merge > 1) binNote += ", averaged over " + std::to_string(ax.merge) + " bins per point";
-    body += figure(bandwidthChart(r, ax),
-                   "Wire bytes per second summed over all endpoint → fabric (uplink) and fabric → endpoint "
-                   "(downlink) link directions. " + htmlEscape(binNote) + ".");
-    body += figure(busiestLinksChart(r, ax),
+    if (!v.inComparison)  // else in the comparison, on one scale with the other points
+      body += figure(bandwidthChart(r, ax),
+                     "Wire bytes per second summed over all endpoint → fabric (uplink) and fabric → endpoint "
+                     "(downlink) link directions. " + htmlEscape(binNote) + ".");
+    if (!v.brief)  // several points: their tables list the busiest directions
+      body += figure(busiestLinksChart(r, ax),
                    "The five link directions with the highest utilisation over the whole run (from → to, link id:direction); "
                    "utilisation per bin = wire bytes / (usable capacity × bin duration).");
   }
@@ -212,6 +216,9 @@ std::string plotsSection(const RunView& v) {
                    "Latency from creation to delivery of the packets created after the warm-up; mean " +
                        htmlEscape(formatFixed(r.latency->mean_ns, 1)) + " ns, max " +
                        htmlEscape(formatFixed(r.latency->max_ns, 1)) + " ns.");
+  if (body.empty())
+    body = note("This point's bandwidth over time is under Compare sweep points, on one scale with the other "
+                "points; its busiest link directions are listed under Results.");
   return htmlSection(v.idPrefix + "plots", "Plots", body, v.headingLevel);
 }
 

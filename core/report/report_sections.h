@@ -17,7 +17,19 @@ struct RunView {
   bool fitLayout = true;  // hierarchies: open only as many group levels as stay readable
   std::string idPrefix;  // "" or "point-2-"
   int headingLevel = 2;
+  // A "Compare sweep points" section shows this point's traffic breakdown, Gantt and
+  // bandwidth on scales shared with the other points: not repeated here.
+  bool inComparison = false;
+  // Several points in detail: the busiest link directions and switches tables shortened
+  // (8 and 12 rows instead of 20 and 32), so that a 4-point report stays a readable length.
+  bool brief = false;
 };
+
+// An MoE run's Traffic Breakdown chart and token pipeline Gantt as report figures ("" when
+// the results have none); `valueTop` bytes and `timeEnd` fix the scale (0: fit this run).
+std::string breakdownTitle(const Results& r);
+std::string breakdownFigure(const Results& r, double valueTop = 0, double width = 720);
+std::string pipelineFigure(const Results& r, Time timeEnd = 0, double rowsHeight = 420);
 
 // <section id="{prefix}topology">: the fabric coloured by utilisation in the busiest bin;
 // the <figure> carries data-busiest-bin (-1 when nothing moved).

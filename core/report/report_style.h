@@ -24,6 +24,8 @@ tbody tr:nth-child(even) { background: #f6f8fa; }
 .num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 table.kv th { font-weight: 600; color: #424a53; white-space: nowrap; padding-right: 18px; }
 div.scroll { overflow-x: auto; }
+.compare-grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 460px), 1fr)); gap: 4px 24px; }
+.compare-grid figure { margin: 6px 0; min-width: 0; }
 code, pre { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace; font-size: 12px; }
 pre.yaml { background: #f6f8fa; border: 1px solid #d0d7de; border-radius: 6px; padding: 10px 12px;
   white-space: pre-wrap; overflow-wrap: anywhere; }

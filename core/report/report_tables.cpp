@@ -6,6 +6,7 @@
 #include "report/report_data.h"
 #include "report/report_format.h"
 #include "report/report_sections.h"
+#include "report/svg_moe_charts.h"
 
 namespace fl::report {
 namespace {
@@ -34,7 +35,7 @@ std::string phasesTable(const RunView& v) {
 
 std::string linksTable(const RunView& v) {
   const Results& r = v.results;
-  const auto links = busiestLinks(r, kLinkRows);
+  const auto links = busiestLinks(r, v.brief ? 8 : kLinkRows);
   if (links.empty()) return "<p class=\"note\">No link carried traffic.</p>\n";
   HtmlTable t(htmlAttr("id", v.idPrefix + "links"));
   t.header({numCell("#"), {"link"}, {"from → to"}, {"kind"}, numCell("wire bytes"), numCell("payload"),
@@ -59,7 +60,7 @@ std::string switchesTable(const RunView& v) {
   for (const SwitchResult& s : r.switches) sw.push_back(&s);
   std::stable_sort(sw.begin(), sw.end(),
                    [](const auto* a, const auto* b) { return a->packets_forwarded > b->packets_forwarded; });
-  const std::size_t shown = std::min(sw.size(), kSwitchRows);
+  const std::size_t shown = std::min(sw.size(), v.brief ? std::size_t(12) : kSwitchRows);
   HtmlTable t(htmlAttr("id", v.idPrefix + "switches"));
   t.header({{"switch"}, numCell("forwarded"), numCell("multicast replicas"), numCell("reductions"),
             numCell("evictions"), numCell("peak reduction entries")});
@@ -189,13 +190,53 @@ std::string pipelineTable(const RunView& v) {
   return keyValueTable(rows, htmlAttr("id", v.idPrefix + "pipeline"));
 }
 
+}  // namespace
+
+std::string breakdownTitle(const Results& r) {
+  if (!r.moe) return "Traffic breakdown";
+  return r.moe->communication + " + " + r.moe->fusion + " — d = " +
+         formatFixed(r.moe->distinct_remote_gpus_per_token, 2) + " distinct remote GPUs per token";
+}
+
+std::string breakdownFigure(const Results& r, double valueTop, double width) {
+  const std::string svg = renderBreakdownChart(r.breakdown, breakdownTitle(r), valueTop, width, width * 0.42);
+  if (svg.empty()) return {};
+  return "<figure class=\"breakdown\">\n" + svg +
+         "<figcaption>Payload and overhead bytes on the endpoint links by what they achieve, per phase and "
+         "direction (the Traffic Breakdown dock).</figcaption>\n</figure>\n";
+}
+
+std::string pipelineFigure(const Results& r, Time timeEnd, double rowsHeight) {
+  if (!r.pipeline) return {};
+  GanttChartOptions o;
+  o.timeEnd = timeEnd;
+  o.rowsHeight = rowsHeight;
+  const GanttPicture g = renderPipelineGantt(*r.pipeline, o);
+  if (g.svg.empty()) return {};
+  return "<figure class=\"gantt\"" + htmlAttr("data-rows", std::to_string(g.rows)) + ">\n" + g.svg +
+         "<figcaption>The token pipeline's tasks over time (the Pipeline dock): dispatch, GEMM-1, GEMM-2 and "
+         "combine, coloured by kind; tasks of one kind less than half a pixel apart are drawn as one bar.</figcaption>\n</figure>\n";
+}
+
+namespace {
+
 // What an MoE layer adds: the traffic breakdown (what in-switch multicast and reduction
 // remove), the token pipeline (what fusion changes), the AL TLB and memory figures.
 std::string moeTables(const RunView& v) {
   const Results& r = v.results;
   std::string out;
-  if (!r.breakdown.empty()) out += heading(v, "MoE traffic breakdown") + breakdownTable(v);
-  if (r.pipeline) out += heading(v, "Token pipeline") + pipelineTable(v);
+  // The charts as the app's docks draw them, unless a comparison of the sweep points
+  // above already shows them on shared scales.
+  if (!r.breakdown.empty()) {
+    out += heading(v, "MoE traffic breakdown");
+    if (!v.inComparison) out += breakdownFigure(r);
+    out += breakdownTable(v);
+  }
+  if (r.pipeline) {
+    out += heading(v, "Token pipeline");
+    if (!v.inComparison) out += pipelineFigure(r);
+    out += pipelineTable(v);
+  }
   std::vector<std::pair<std::string, std::string>> more;
   if (r.moe && r.moe->al_tlb_hits + r.moe->al_tlb_misses > 0)
     more.push_back({"AL TLB", htmlEscape(formatPercent(r.moe->al_tlb_hit_rate()) + " hits (" +

@@ -173,26 +173,97 @@ TopologyPicture renderTopologySvg(const topo::Topology& t, const layout::Topolog
   }
   doc.close();
 
-  std::vector<topo::LinkId> shown;
-  std::vector<Path> paths;
+  // Bundles: the visible links between the same two nodes (an NVSwitch fabric's GPU-chip
+  // links) drawn as one item, as the app's canvas draws them: the members' mean path,
+  // two lanes as wide as the bundle's capacity (0.55 of a link's lane per link, at most
+  // 8 links' worth) with a gap between them, coloured by the bundle's bytes over its
+  // capacity. Drawn one by one, 4-18 parallel links merged into a solid slab.
+  struct Item {
+    std::vector<topo::LinkId> members;  // the first sets direction 0 (its a -> b)
+    Path path;
+    double capacity = 0;  // usable bytes/s, all members
+  };
+  std::vector<Item> items;
+  std::map<std::pair<topo::NodeId, topo::NodeId>, std::size_t> itemOf;
   std::vector<std::pair<topo::NodeId, topo::NodeId>> ends;
+  double unitCapacity = 0;  // the thinnest link's: one lane of the base width
   for (const layout::LinkPath& lp : l.links) {
     if (!lp.visible || lp.points.size() < 2 || lp.link < 0) continue;
+    const topo::Link& k = t.link(lp.link);
+    const std::pair<topo::NodeId, topo::NodeId> pair{std::min(k.a, k.b), std::max(k.a, k.b)};
+    const double c = k.bandwidth * k.efficiency;
+    if (c > 0 && (unitCapacity == 0 || c < unitCapacity)) unitCapacity = c;
     Path p;
     for (const layout::Point& q : lp.points) p.push_back(at(q));
-    const topo::Link& k = t.link(lp.link);
-    shown.push_back(lp.link);
-    paths.push_back(std::move(p));
-    ends.push_back({std::min(k.a, k.b), std::max(k.a, k.b)});
+    auto found = o.bundles ? itemOf.find(pair) : itemOf.end();
+    if (found == itemOf.end()) {
+      itemOf[pair] = items.size();
+      items.push_back({{lp.link}, std::move(p), c});
+      ends.push_back(pair);
+      continue;
+    }
+    Item& item = items[found->second];
+    // Sum the paths that run the same way with as many points; divided below.
+    if (t.link(item.members.front()).a == k.a && p.size() == item.path.size())
+      for (std::size_t i = 0; i < p.size(); ++i) item.path[i].x += p[i].x, item.path[i].y += p[i].y;
+    item.members.push_back(lp.link);
+    item.capacity += c;
+  }
+  std::vector<Path> paths;
+  for (Item& item : items) {
+    int same = 0;
+    const topo::Link& first = t.link(item.members.front());
+    for (topo::LinkId id : item.members)
+      same += t.link(id).a == first.a && l.links[static_cast<std::size_t>(id)].points.size() == item.path.size();
+    for (SvgPoint& q : item.path) q = {q.x / std::max(1, same), q.y / std::max(1, same)};
+    paths.push_back(item.path);
   }
   // A link's two lanes stay narrower than the smallest node they run into.
   double smallest = 1e300;
   for (const layout::NodePlacement& n : l.nodes)
     if (n.visible && n.width > 0 && n.height > 0) smallest = std::min({smallest, n.width * scale, n.height * scale});
-  const double w = std::min(laneWidth(paths, ends), std::max(1.0, smallest * 0.3));
+  double w = std::min(laneWidth(paths, ends), std::max(1.0, smallest * 0.3));
+  // Dense fabrics (NVL32: 288 bundles fanning into 9 switches): lanes thin enough that
+  // the bundles arriving at the busiest node fit side by side along its longer side, so
+  // that they read as separate lines rather than one solid slab.
+  std::map<topo::NodeId, int> arriving;
+  for (const auto& [a, b] : ends) ++arriving[a], ++arriving[b];
+  for (const layout::NodePlacement& n : l.nodes) {
+    const auto it = n.node >= 0 ? arriving.find(n.node) : arriving.end();
+    if (!n.visible || it == arriving.end() || it->second < 4) continue;
+    const double side = std::max(n.width, n.height) * scale;
+    w = std::min(w, std::max(0.6, side / (it->second * 3.2)));  // two lanes and a gap per bundle
+  }
+  // Per item: lane width and the offset of each lane's centre from the path.
+  auto geometry = [&](const Item& item) -> std::pair<double, double> {
+    if (item.members.size() < 2) return {w, w / 2};
+    const double bw = std::min(w * 0.55 * std::clamp(unitCapacity > 0 ? item.capacity / unitCapacity : 1.0, 1.0, 8.0),
+                               std::max(1.0, smallest * 0.3));
+    const double gap = std::max(std::min(1.5, w), 0.35 * bw);
+    return {bw, bw / 2 + gap / 2};
+  };
+  // A bundle's value in one direction: its members' bytes, and their bytes-weighted
+  // utilisation over their capacity together (direction 0 from the first member's a).
   auto laneValue = [&](std::size_t i, int dir) {
-    const std::size_t idx = static_cast<std::size_t>(shown[i]) * 2 + static_cast<std::size_t>(dir);
-    return idx < lanes.size() ? lanes[idx] : LaneValue{};
+    const Item& item = items[i];
+    const topo::NodeId a = t.link(item.members.front()).a;
+    LaneValue sum;
+    double used = 0, capacity = 0;
+    for (topo::LinkId id : item.members) {
+      const topo::Link& k = t.link(id);
+      const std::size_t idx = static_cast<std::size_t>(id) * 2 + static_cast<std::size_t>(k.a == a ? dir : 1 - dir);
+      const LaneValue v = idx < lanes.size() ? lanes[idx] : LaneValue{};
+      const double c = k.bandwidth * k.efficiency;
+      sum.bytes += v.bytes;
+      used += v.utilization * c;
+      capacity += c;
+    }
+    sum.utilization = capacity > 0 ? used / capacity : 0;
+    if (item.members.size() == 1) {
+      const std::size_t idx = static_cast<std::size_t>(item.members.front()) * 2 + static_cast<std::size_t>(dir);
+      return idx < lanes.size() ? lanes[idx] : LaneValue{};
+    }
+    return sum;
   };
   auto isHot = [&](const LaneValue& v) { return v.bytes > 0 && v.utilization >= o.hotThreshold; };
   auto pointsText = [](const Path& p) {
@@ -204,39 +275,54 @@ TopologyPicture renderTopologySvg(const topo::Topology& t, const layout::Topolog
   // lane borders anything but another lane), then idle lanes, then by rising utilisation,
   // so busy lanes stay on top where links cross.
   std::vector<std::pair<std::size_t, int>> order;
-  for (std::size_t i = 0; i < shown.size(); ++i)
+  for (std::size_t i = 0; i < items.size(); ++i)
     for (int dir = 0; dir < 2; ++dir) order.push_back({i, dir});
   auto rank = [&](const std::pair<std::size_t, int>& e) {
     const LaneValue v = laneValue(e.first, e.second);
     return v.bytes > 0 ? v.utilization : -1.0;
   };
   std::stable_sort(order.begin(), order.end(), [&](const auto& x, const auto& y) { return rank(x) < rank(y); });
-  doc.open("g", {{"class", "hot-halos"}, {"fill", "none"}, {"stroke", kHot}, {"stroke-linejoin", "round"},
-                 {"stroke-width", svgNumber(w + std::clamp(w * 0.7, 1.0, 4.0))}});
+  doc.open("g", {{"class", "hot-halos"}, {"fill", "none"}, {"stroke", kHot}, {"stroke-linejoin", "round"}});
   for (const auto& [i, dir] : order)
-    if (isHot(laneValue(i, dir)))
-      doc.element("polyline", {{"points", pointsText(offsetPath(paths[i], dir == 0 ? w / 2 : -w / 2))}});
+    if (isHot(laneValue(i, dir))) {
+      const auto [lw, off] = geometry(items[i]);
+      doc.element("polyline", {{"points", pointsText(offsetPath(paths[i], dir == 0 ? off : -off))},
+                               // thin lanes (dense fabrics) get a thin outline: a 1 px halo
+                               // round 0.6 px lanes turned NVL32 red
+                               {"stroke-width", svgNumber(lw + std::clamp(lw * 0.7, std::min(1.0, lw * 0.5), 4.0))}});
+    }
   doc.close();
   doc.open("g", {{"class", "lanes"}, {"fill", "none"}, {"stroke-linejoin", "round"}});
   for (const auto& [i, dir] : order) {
+    const Item& item = items[i];
     const LaneValue v = laneValue(i, dir);
     const bool hot = isHot(v);
-    const topo::Link& link = t.link(shown[i]);
-    doc.open("polyline", {{"class", hot ? "lane hot" : "lane"},
-                          {"data-link", std::to_string(shown[i])},
-                          {"data-dir", std::to_string(dir)},
-                          {"points", pointsText(offsetPath(paths[i], dir == 0 ? w / 2 : -w / 2))},
-                          {"stroke", v.bytes > 0 ? viridis(v.utilization) : kIdle},
-                          {"stroke-width", svgNumber(w)}});
+    const auto [lw, off] = geometry(item);
+    const topo::Link& link = t.link(item.members.front());
+    std::string memberList;
+    for (topo::LinkId id : item.members) memberList += (memberList.empty() ? "" : " ") + std::to_string(id);
+    SvgAttrs attrs = {{"class", hot ? "lane hot" : "lane"},
+                      {"data-link", std::to_string(link.id)},
+                      {"data-dir", std::to_string(dir)}};
+    if (item.members.size() > 1) attrs.push_back({"data-links", memberList});
+    attrs.insert(attrs.end(), {{"points", pointsText(offsetPath(paths[i], dir == 0 ? off : -off))},
+                               {"stroke", v.bytes > 0 ? viridis(v.utilization) : kIdle},
+                               {"stroke-width", svgNumber(lw)}});
+    doc.open("polyline", attrs);
     const topo::Node& from = t.node(dir == 0 ? link.a : link.b);
     const topo::Node& to = t.node(dir == 0 ? link.b : link.a);
+    const std::string what = item.members.size() > 1
+                                 ? "a bundle of " + std::to_string(item.members.size()) + " links"
+                                 : "link " + std::to_string(link.id);
     if (order.size() <= kMaxTooltips)
-      doc.title(from.name + " → " + to.name + " (link " + std::to_string(link.id) + "): " +
-              formatPercent(v.utilization) + ", " + formatBytes(static_cast<double>(v.bytes)));
+      doc.title(from.name + " → " + to.name + " (" + what + "): " + formatPercent(v.utilization) + ", " +
+                formatBytes(static_cast<double>(v.bytes)));
     doc.close();
     ++pic.lanes;
     pic.hotLanes += hot;
   }
+  pic.bundles = 0;
+  for (const Item& item : items) pic.bundles += item.members.size() > 1;
   doc.close();
 
   doc.open("g", {{"class", "nodes"}});

@@ -1,5 +1,5 @@
 // The fabric as inline SVG, drawn with the shared layout (core/layout): group boxes,
-// nodes, and every visible link as two directional lanes ("keep right": direction 0,
+// nodes, and every visible link (or bundle of parallel links) as two directional lanes ("keep right": direction 0,
 // a -> b, runs on the right of the a -> b path) coloured by utilisation with viridis.
 // Idle lanes are grey, hot lanes get a red outline, and a legend explains both.
 #pragma once
@@ -21,11 +21,15 @@ struct TopologyPictureOptions {
   double maxWidth = 900, maxHeight = 860;  // pixels, drawing plus margins
   std::size_t labelNodeLimit = 128;  // node names only when at most this many nodes show
   double hotThreshold = 0.7;         // outlined at or above this utilisation
+  // Parallel links between the same two nodes drawn as one bundle (as the app's canvas
+  // does); false draws every link's own two lanes.
+  bool bundles = true;
 };
 
 struct TopologyPicture {
   std::string svg;
-  int lanes = 0;      // lane elements drawn: 2 per visible link with a path
+  int lanes = 0;      // lane elements drawn: 2 per visible bundle or lone link with a path
+  int bundles = 0;    // of the items drawn, bundles of more than one link
   int hotLanes = 0;
   bool nodeLabels = false;
 };

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "scenario/did_you_mean.h"
+#include "scenario/friendly_names.h"
 #include "scenario/quantity.h"
 #include "scenario/schema_values.h"
 #include "scenario/sweep.h"
@@ -47,7 +48,9 @@ std::vector<std::string> sweepPointLabels(const Scenario& s) {
       stride /= a.values.size();
       const size_t v = (i / stride) % a.values.size();
       const auto dot = a.key.rfind('.');
+      const std::string known = friendlyValueName(a.key, a.values[v]);  // "ER-Mapping"
       const std::string part = v < a.labels.size() ? a.labels[v]
+                               : !known.empty()    ? known
                                                    : (dot == std::string::npos ? a.key : a.key.substr(dot + 1)) +
                                                          " = " + a.values[v];
       label += (label.empty() ? "" : ", ") + part;

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 #include <memory>
 
 #include "layout/topology_layout.h"
@@ -183,7 +184,7 @@ struct Case {
   std::unique_ptr<topo::Topology> topology;
   std::vector<SweepPoint> points;
   std::string html;
-  int expectedLanes = 0;  // from the topology: links a layout draws, two directions each
+  int expectedLanes = 0;  // from the topology: node pairs a layout joins, two directions each
 };
 
 inline report::ReportOptions fixedOptions() {
@@ -193,11 +194,13 @@ inline report::ReportOptions fixedOptions() {
   return o;
 }
 
-// Links drawn: all of them, except the die <-> router links inside a mesh die.
+// Lanes drawn: two per pair of nodes joined by links (parallel links are one bundle),
+// except the die <-> router links inside a mesh die.
 inline int visibleLanes(const topo::Topology& t) {
-  int n = 0;
-  for (const topo::Link& k : t.links()) n += k.kind != topo::LinkKind::Local ? 2 : 0;
-  return n;
+  std::set<std::pair<int, int>> pairs;
+  for (const topo::Link& k : t.links())
+    if (k.kind != topo::LinkKind::Local) pairs.insert({std::min(k.a, k.b), std::max(k.a, k.b)});
+  return 2 * static_cast<int>(pairs.size());
 }
 
 inline std::shared_ptr<Case> makeCase(const QString& name) {

@@ -4,6 +4,8 @@
 // come from independent counts over the Results and the topology (never from the report
 // code's own helpers), and the HTML is checked by scanning its text.
 #include <QtTest>
+#include <map>
+#include <set>
 
 #include "../common/report_cases.h"
 
@@ -101,11 +103,15 @@ class TestReport : public QObject {
     QCOMPARE(svgs.size(), 1);
     const QString& svg = svgs.front();
     QCOMPARE(count(svg, "<polyline class=\"lane( hot)?\""), c.expectedLanes);
-    // The layout agrees with the independent count.
+    // The layout agrees with the independent count (a bundle per pair of nodes).
     const layout::TopologyLayout l = layout::layoutTopology(*c.topology);
-    int drawn = 0;
-    for (const layout::LinkPath& p : l.links) drawn += p.visible && p.points.size() >= 2 ? 2 : 0;
-    QCOMPARE(drawn, c.expectedLanes);
+    std::set<std::pair<int, int>> drawnPairs;
+    for (const layout::LinkPath& p : l.links)
+      if (p.visible && p.points.size() >= 2) {
+        const topo::Link& k = c.topology->link(p.link);
+        drawnPairs.insert({std::min(k.a, k.b), std::max(k.a, k.b)});
+      }
+    QCOMPARE(2 * int(drawnPairs.size()), c.expectedLanes);
     // Every lane names its link and direction once.
     QStringList keys;
     for (auto it = QRegularExpression("data-link=\"(\\d+)\" data-dir=\"(\\d)\"").globalMatch(svg); it.hasNext();) {
@@ -119,14 +125,19 @@ class TestReport : public QObject {
     const int bin = independentBusiestBin(r);
     const Time start = static_cast<Time>(bin) * r.bin;
     const double seconds = toSeconds(std::min(r.bin, std::max(r.makespan, r.sim_time) - start));
-    int hot = 0;
+    // Hot: a bundle direction's bytes over its links' capacity together (from, to).
+    std::map<std::pair<std::string, std::string>, std::pair<double, double>> directions;
     for (const LinkDirectionResult& l2 : r.links) {
       if (l2.kind == "local") continue;  // inside a die: not drawn
       std::int64_t bytes = 0;
       for (std::size_t i = 0; i < l2.bin_bytes.bins.size(); ++i)
         if (l2.bin_bytes.bins[i] == bin) bytes += l2.bin_bytes.bytes[i];
-      hot += bytes > 0 && static_cast<double>(bytes) / (l2.capacity_Bps * seconds) >= 0.7;
+      auto& d = directions[{l2.from, l2.to}];
+      d.first += static_cast<double>(bytes);
+      d.second += l2.capacity_Bps * seconds;
     }
+    int hot = 0;
+    for (const auto& [ends, d] : directions) hot += d.first > 0 && d.first / d.second >= 0.7;
     QCOMPARE(count(svg, "<polyline class=\"lane hot\""), hot);
     if (name == "hand-made") QCOMPARE(hot, 1);
     // Legend: the viridis ends and the idle/hot keys.

@@ -15,6 +15,7 @@
 #include <QtTest>
 
 #include "report/html_report.h"
+#include "scenario/schema.h"
 #include "scenario/scenario_io.h"
 #include "scenario/sweep.h"
 #include "sim/run.h"
@@ -52,6 +53,8 @@ class TestReportBrowser : public QObject {
     QTest::addColumn<QString>("scenario");
     QTest::newRow("default demo (sweep, story)") << "default.yaml";
     QTest::newRow("mesh all-to-all") << "mesh-8x8-all-to-all.yaml";
+    // Four MoE points: the comparison's grid of breakdown charts and Gantts, bundles.
+    QTest::newRow("NVL32 fusion demo (compare, breakdown, Gantt)") << "nvl32-moe-fusion-demo.yaml";
   }
 
   void noOverflowEveryFigure() {
@@ -61,6 +64,7 @@ class TestReportBrowser : public QObject {
     const std::string file = (QStringLiteral(FABRICLAB_SCENARIOS "/") + scenario).toStdString();
     Scenario s = loadScenario(file);
     if (scenario == "default.yaml") s.workload.collective.size = std::int64_t(16) << 20;  // quick
+    if (scenario == "nvl32-moe-fusion-demo.yaml") setValue(s, "workload.moe.tokens_per_gpu", "128");
     std::vector<SweepPoint> points;
     for (const SweepSettings& p : sweepPoints(s)) points.push_back({p, runScenario(sweepPointScenario(s, p))});
     const auto topology = topo::buildTopology(s.topology);
@@ -88,6 +92,8 @@ class TestReportBrowser : public QObject {
     QVERIFY2(probe["scrollWidth"].toInt() <= probe["clientWidth"].toInt(), qPrintable(QJsonDocument(probe).toJson()));
     QVERIFY(probe["clientWidth"].toInt() >= 1200);
     QVERIFY(probe["figures"].toInt() >= 3);
+    // Every chart of the comparison drawn: bandwidth, breakdown and Gantt per point.
+    if (scenario == "nvl32-moe-fusion-demo.yaml") QVERIFY(probe["figures"].toInt() >= 4 * 3 + 4);
     QCOMPARE(probe["empty"].toInt(), 0);
     QVERIFY2(probe["wide"].toArray().isEmpty(), qPrintable(QJsonDocument(probe).toJson()));
   }

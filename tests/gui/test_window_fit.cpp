@@ -110,6 +110,9 @@ class TestWindowFit : public QObject {
     QTest::addColumn<QString>("scenario");
     QTest::newRow("default") << "default.yaml";
     QTest::newRow("fusion demo") << "nvl32-moe-fusion-demo.yaml";
+    QTest::newRow("wafer-scale inference") << "wsc-4x4-paper.yaml";
+    QTest::newRow("CAIS tensor parallel") << "cais-4gpu.yaml";
+    QTest::newRow("cross-DC MoE") << "xdc-ablation-24-8.yaml";
   }
 
   void scenarioValuesWhole() {

@@ -270,6 +270,47 @@ class TestSweepChart : public QObject {
     test::saveArtefact(chart, "sweep_chart_schemes", {700, 360});
   }
 
+  // A re-run replacing the previous run's values point by point: the old ones hatched
+  // (bars) or ringed grey (lines), "(stale)" after their values, counted in the title;
+  // none once every point is new.
+  void staleMarked_data() {
+    QTest::addColumn<bool>("bars");
+    QTest::addColumn<QList<int>>("stale");
+    QTest::newRow("bars, 2 of 4 stale") << true << QList<int>{0, 2};
+    QTest::newRow("line, 3 of 5 stale") << false << QList<int>{1, 3, 4};
+    QTest::newRow("none stale") << true << QList<int>{};
+  }
+  void staleMarked() {
+    QFETCH(bool, bars);
+    QFETCH(QList<int>, stale);
+    auto points = bars ? schemeSweep() : tlbSweep();
+    for (int i : stale) points[size_t(i)].stale = true;
+    SweepChart chart;
+    chart.resize(700, 360);
+    if (bars) {
+      chart.setSweep({"scheme.communication", "scheme.fusion"}, points);
+      QVERIFY(chart.setMetric("redundant_useless_share"));
+    } else {
+      chart.setSweep(kTlbKeys, points);
+    }
+    QCOMPARE(chart.staleMarkCount(), int(stale.size()));
+    QCOMPARE(chart.title().contains("stale"), !stale.isEmpty());
+    int hatched = 0, staleLabels = 0;
+    for (int i = 0; i < chart.plot()->itemCount(); ++i) {
+      if (auto* r = qobject_cast<QCPItemRect*>(chart.plot()->item(i)); r && r->brush().style() == Qt::BDiagPattern) ++hatched;
+      if (auto* t = qobject_cast<QCPItemText*>(chart.plot()->item(i)); t && t->text().endsWith("(stale)")) ++staleLabels;
+    }
+    QCOMPARE(hatched, bars ? int(stale.size()) : 0);
+    QCOMPARE(staleLabels, bars ? int(stale.size()) : 0);  // lines carry no value labels
+    if (!bars) {
+      bool ringed = false;
+      for (int g = 0; g < chart.plot()->graphCount(); ++g)
+        if (chart.plot()->graph(g)->name().contains("stale")) ringed = chart.plot()->graph(g)->dataCount() == stale.size();
+      QVERIFY(ringed);
+    }
+    if (!stale.isEmpty()) test::saveArtefact(chart, bars ? "sweep_chart_stale_bars" : "sweep_chart_stale_line", {700, 360});
+  }
+
   // A figure that applies to some points only (the AL TLB: DySHARP's): "n/a" stands where
   // the others' bars would, not an empty spot that reads as zero.
   void notApplicableMarked() {
