@@ -14,8 +14,8 @@ QColor coldColour() { return QColor(84, 150, 230); }
 QColor idleColour() { return QColor(88, 92, 104); }
 
 namespace {
-constexpr double kLegend = 44;   // pixels under the panels for the key
-constexpr double kCaption = 34;  // pixels above each panel: its title and its counts
+constexpr double kLegend = 22;   // pixels under the panels for the key (one line)
+constexpr double kCaption = 20;  // pixels above each panel: its title and its counts
 }  // namespace
 
 HotColdOverlay::HotColdOverlay(QWidget* parent) : QWidget(parent) {
@@ -23,6 +23,9 @@ HotColdOverlay::HotColdOverlay(QWidget* parent) : QWidget(parent) {
   QPalette pal = palette();
   pal.setColor(QPalette::Window, QColor(30, 33, 41));
   setPalette(pal);
+  setToolTip(tr("Each die-to-die link as two lanes, each on the right of its direction of travel. Red: hot "
+                "(utilisation over the phase at or above the threshold); blue: cold; grey: idle (no bytes). "
+                "Solid: both ends in one Full Token Domain (intra-FTD); dashed: inter-FTD."));
 }
 
 void HotColdOverlay::setTopology(std::shared_ptr<const topo::Topology> topology) {
@@ -144,12 +147,13 @@ void HotColdOverlay::paintPanel(QPainter& p, int panel, const QRectF& area) {
                              .arg(countOf(panel, QStringLiteral("hot")))
                              .arg(countOf(panel, QStringLiteral("cold")))
                              .arg(countOf(panel, QStringLiteral("idle")));
-  const double line = kCaption / 2;
-  p.drawText(QRectF(area.left(), area.top(), area.width(), line), Qt::AlignLeft | Qt::AlignVCenter,
-             p.fontMetrics().elidedText(pn.caption, Qt::ElideRight, static_cast<int>(area.width())));
+  // The title whole where it fits, then the counts (the part to give up first).
+  const QString title = p.fontMetrics().elidedText(pn.caption, Qt::ElideRight, static_cast<int>(area.width()));
+  p.drawText(QRectF(area.left(), area.top(), area.width(), kCaption), Qt::AlignLeft | Qt::AlignVCenter, title);
+  const double used = p.fontMetrics().horizontalAdvance(title + QStringLiteral("  "));
   p.setFont(font());
-  p.drawText(QRectF(area.left(), area.top() + line, area.width(), line), Qt::AlignLeft | Qt::AlignVCenter,
-             p.fontMetrics().elidedText(counts, Qt::ElideRight, static_cast<int>(area.width())));
+  p.drawText(QRectF(area.left() + used, area.top(), std::max(0.0, area.width() - used), kCaption), Qt::AlignLeft | Qt::AlignVCenter,
+             p.fontMetrics().elidedText(counts, Qt::ElideRight, static_cast<int>(std::max(0.0, area.width() - used))));
   WaferGrid g = grid_;
   g.fit(area.adjusted(0, kCaption + 2, 0, 0));
   const double s = g.scale();
@@ -194,7 +198,7 @@ void HotColdOverlay::paintLegend(QPainter& p, const QRectF& area) {
   QFont f = font();
   p.setFont(f);
   double x = area.left();
-  const double y = area.top() + 6, h = 12;
+  const double y = area.top() + 4, h = 12;
   auto swatch = [&](const QColor& c, const QString& text, bool dashed = false) {
     QPen pen(c, 5, dashed ? Qt::DashLine : Qt::SolidLine, Qt::FlatCap);
     if (dashed) pen.setDashPattern({1.6, 0.9});
@@ -219,8 +223,8 @@ void HotColdOverlay::paintLegend(QPainter& p, const QRectF& area) {
   swatch(idleColour(), tr("idle"));
   p.setPen(QColor(225, 228, 236));
   const QString key = tr("solid: intra-FTD link · dashed: inter-FTD link · lanes keep right of their direction");
-  p.drawText(QRectF(area.left(), y + h + 4, area.width(), area.height() - h - 6), Qt::AlignLeft | Qt::AlignTop,
-             p.fontMetrics().elidedText(key, Qt::ElideRight, static_cast<int>(area.width())));
+  const double room = std::max(0.0, area.right() - x);
+  p.drawText(QPointF(x, y + h - 1), p.fontMetrics().elidedText(key, Qt::ElideRight, static_cast<int>(room)));
 }
 
 }  // namespace fl::views

@@ -41,7 +41,9 @@ HotColdPanel::HotColdPanel(RunModel* model, QWidget* parent) : QWidget(parent), 
   auto* controls = new QWidget(this);
   auto* flow = new FlowLayout(controls);
   mode_ = new QComboBox(controls);
-  mode_->addItems({tr("Two phases of this run"), tr("Two runs, one phase")});
+  mode_->addItems({tr("Two phases"), tr("Two runs")});
+  mode_->setToolTip(tr("Two phases of the shown run side by side, or one phase of two finished runs (sweep points) "
+                       "on one colour scale"));
   phaseA_ = new QComboBox(controls);
   phaseB_ = new QComboBox(controls);
   for (const QString& p : kPhases) phaseA_->addItem(phaseTitle(p), p), phaseB_->addItem(phaseTitle(p), p);
@@ -49,7 +51,8 @@ HotColdPanel::HotColdPanel(RunModel* model, QWidget* parent) : QWidget(parent), 
   runA_ = new QComboBox(controls);
   runB_ = new QComboBox(controls);
   colour_ = new QComboBox(controls);
-  colour_->addItems({tr("class (hot / cold / idle)"), tr("utilisation")});
+  colour_->addItems({tr("class"), tr("utilisation")});
+  colour_->setToolTip(tr("class: hot / cold / idle at the threshold; utilisation: one viridis scale for both panels"));
   hot_ = new QDoubleSpinBox(controls);
   hot_->setRange(1, 100);
   hot_->setSuffix(QStringLiteral(" %"));
@@ -60,7 +63,7 @@ HotColdPanel::HotColdPanel(RunModel* model, QWidget* parent) : QWidget(parent), 
   flow->addWidget(phaseBBox_ = labelled(tr("vs"), phaseB_, controls));
   flow->addWidget(runsBox_ = labelled(tr("of"), runA_, controls));
   flow->addWidget(runBBox_ = labelled(tr("vs"), runB_, controls));
-  flow->addWidget(labelled(tr("Colour by"), colour_, controls));
+  flow->addWidget(labelled(tr("Colour:"), colour_, controls));
   flow->addWidget(labelled(tr("Hot ≥"), hot_, controls));
   layout->addWidget(controls);
   overlay_ = new HotColdOverlay(this);
@@ -70,6 +73,8 @@ HotColdPanel::HotColdPanel(RunModel* model, QWidget* parent) : QWidget(parent), 
     connect(c, &QComboBox::currentIndexChanged, this, [this] {
       if (!syncing_) update();
     });
+  for (QComboBox* c : {runA_, runB_})
+    connect(c, &QComboBox::activated, this, [this] { runsPicked_ = true; });
   connect(hot_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
     if (!syncing_) overlay_->setHotThreshold(v / 100);
   });
@@ -110,8 +115,9 @@ void HotColdPanel::syncRuns() {
     if ((m == "er" || m == "her") && er < 0) er = runA_->count() - 1;
   }
   const int ia = runA_->findText(a), ib = runB_->findText(b);
-  runA_->setCurrentIndex(ia >= 0 && !a.isEmpty() ? ia : base >= 0 ? base : 0);
-  runB_->setCurrentIndex(ib >= 0 && !b.isEmpty() ? ib : er >= 0 ? er : std::min(1, runB_->count() - 1));
+  // A pair picked by hand stays; otherwise baseline vs ER (or the first two) as runs finish.
+  runA_->setCurrentIndex(runsPicked_ && ia >= 0 ? ia : base >= 0 ? base : 0);
+  runB_->setCurrentIndex(runsPicked_ && ib >= 0 ? ib : er >= 0 ? er : std::min(1, runB_->count() - 1));
   const bool two = runA_->count() >= 2;
   mode_->setItemData(1, two ? QVariant() : QVariant(0), Qt::UserRole - 1);  // disabled without two runs
   if (!two && mode_->currentIndex() == 1) mode_->setCurrentIndex(0);

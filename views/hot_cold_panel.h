@@ -49,6 +49,7 @@ class HotColdPanel : public QWidget {
   QStringList labels_;
   std::vector<std::shared_ptr<const Results>> runs_;
   bool syncing_ = false;
+  bool runsPicked_ = false;  // the user chose the pair: new runs do not change it
 };
 
 }  // namespace fl::views

@@ -73,6 +73,8 @@ MappingPanel::MappingPanel(RunModel* model, TopologyCanvas* canvas, QWidget* par
   connect(overlay_, &WaferMappingOverlay::swapHovered, this, [this](int a, int b) {
     preview_->setText(b < 0 ? QString() : previewSwap(a, b));
   });
+  connect(overlay_, &WaferMappingOverlay::dieClicked, this,
+          [this](int die) { model_->select(SelectionKind::Node, 2 * die); });  // die d is node 2d
   connect(model_, &RunModel::resultsChanged, this, &MappingPanel::updateFromResults);
   connect(model_, &RunModel::selectionChanged, this, &MappingPanel::updateSelection);
   updateSummary();

@@ -18,6 +18,7 @@ MigrationPanel::MigrationPanel(RunModel* model, QWidget* parent)
   split->addWidget(plot_);
   split->setStretchFactor(0, 1);
   split->setStretchFactor(1, 1);
+  split->setSizes({500, 500});  // half each (the plot's own hint would leave it a sliver)
   layout->addWidget(split);
   connect(model_, &RunModel::topologyChanged, this, [this] { animation_->setTopology(model_->topologyShared()); });
   connect(model_, &RunModel::resultsChanged, this, [this] {

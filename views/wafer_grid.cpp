@@ -21,7 +21,11 @@ WaferGrid::WaferGrid(const topo::Topology& t) {
     segmentOfLink_[static_cast<size_t>(l.id)] = static_cast<int>(segments_.size());
     segments_.push_back(s);
   }
-  fit(QRectF(0, 0, layout_.width, layout_.height));
+  // The part worth drawing: the wafer boxes (dies, their padding and labels), without the
+  // layout's outer margin, so small panels get bigger dies.
+  for (const layout::GroupBox& g : layout_.groups) bounds_ |= QRectF(g.x, g.y, g.width, g.height);
+  if (bounds_.isEmpty()) bounds_ = QRectF(0, 0, layout_.width, layout_.height);
+  fit(bounds_);
 }
 
 QRectF WaferGrid::toTarget(double cx, double cy, double w, double h) const {
@@ -29,10 +33,10 @@ QRectF WaferGrid::toTarget(double cx, double cy, double w, double h) const {
 }
 
 void WaferGrid::fit(const QRectF& target) {
-  if (!dies() || layout_.width <= 0 || layout_.height <= 0) return;
-  scale_ = std::min(target.width() / layout_.width, target.height() / layout_.height);
-  dx_ = target.left() + (target.width() - layout_.width * scale_) / 2;
-  dy_ = target.top() + (target.height() - layout_.height * scale_) / 2;
+  if (!dies() || bounds_.width() <= 0 || bounds_.height() <= 0) return;
+  scale_ = std::min(target.width() / bounds_.width(), target.height() / bounds_.height());
+  dx_ = target.left() + (target.width() - bounds_.width() * scale_) / 2 - bounds_.left() * scale_;
+  dy_ = target.top() + (target.height() - bounds_.height() * scale_) / 2 - bounds_.top() * scale_;
   for (Segment& s : segments_) s.line = QLineF(dieCentre(s.dieA), dieCentre(s.dieB));
 }
 

@@ -51,6 +51,7 @@ class WaferGrid {
   layout::TopologyLayout layout_;
   std::vector<Segment> segments_;
   std::vector<int> segmentOfLink_;  // by link id, -1 when none
+  QRectF bounds_;  // layout units drawn: the wafer boxes
   double scale_ = 1, dx_ = 0, dy_ = 0;
   QRectF toTarget(double cx, double cy, double w, double h) const;
 };

@@ -246,6 +246,7 @@ void WaferMappingOverlay::releaseAt(const QPointF& scenePos) {
   refresh();
   emit dragEnded();
   if (to >= 0 && to != from) emit swapRequested(from, to);
+  else if (to == from) emit dieClicked(from);  // a click, not a drag: the canvas would have selected it
 }
 
 bool WaferMappingOverlay::eventFilter(QObject* watched, QEvent* e) {

@@ -65,6 +65,7 @@ class WaferMappingOverlay : public QObject {
   void swapRequested(int dieA, int dieB);
   void swapHovered(int dieA, int dieB);  // dieB -1: not over another die
   void dragEnded();
+  void dieClicked(int die);  // pressed and released on the same die
 
  protected:
   bool eventFilter(QObject* watched, QEvent* e) override;

@@ -24,8 +24,12 @@ void MainWindow::buildWscDocks() {
   mapping->setObjectName(QStringLiteral("MappingDock"));
   auto* mappingPanel = new views::MappingPanel(model_, canvas_, mapping);
   mapping->setWidget(mappingPanel);
+  // A drop is a finished gesture (nothing to debounce): in the analytical model the result
+  // follows at once.
   mappingPanel->setApply([this](const views::DieLists& groups, const QString& label) {
-    return doc_->editMapping(groups, label);
+    const QString error = doc_->editMapping(groups, label);
+    if (error.isEmpty() && doc_->scenario().network.model == NetworkModel::Analytical) runNow();
+    return error;
   });
   addDockWidget(Qt::RightDockWidgetArea, mapping);
 

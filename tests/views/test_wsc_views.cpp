@@ -177,6 +177,12 @@ void TestWscViews::swapHandsOnSwappedGroups() {
   QCOMPARE(o->groupOf(4), 0);
   QCOMPARE(o->groupOf(5), 1);
   QVERIFY(panel.refusalLabel()->isHidden());
+  // A click (press and release on one die) selects it, as on the canvas without the overlay.
+  QVERIFY(o->pressAt(o->dieSceneRect(6).center()));
+  o->releaseAt(o->dieSceneRect(6).center());
+  QCOMPARE(model.selectionKind(), views::SelectionKind::Node);
+  QCOMPARE(model.selectedId(), 12);  // die 6 is node 12 (die then router per cell)
+  QCOMPARE(o->groups(), expected);
   // The mapping text the edit writes reads back as the same groups.
   Scenario s = r.scenario;
   applyOverride(s, "mapping.groups=" + views::dieListsText(expected));
