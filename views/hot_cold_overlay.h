@@ -47,7 +47,7 @@ class HotColdOverlay : public QWidget {
   // Lane counts per class over a panel (both directions of every die-to-die link).
   int countOf(int panel, const QString& cls) const;
 
-  QSize minimumSizeHint() const override { return {320, 200}; }
+  QSize minimumSizeHint() const override { return {240, 140}; }
 
  protected:
   void paintEvent(QPaintEvent* e) override;

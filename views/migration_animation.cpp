@@ -91,6 +91,18 @@ int MigrationAnimation::activeCount() const {
   return n;
 }
 
+// ": expert 30 die 27 → 0, ..." for the copies under way.
+QString MigrationAnimation::movingList() const {
+  QStringList out;
+  for (int i = 0; i < migrationCount(); ++i) {
+    const double p = progress(i);
+    if (p <= 0 || p >= static_cast<double>(stages_[static_cast<size_t>(i)].size())) continue;
+    const WscMigration& m = results_->wsc->migrations[static_cast<size_t>(i)];
+    out << tr("E%1 die %2 → %3").arg(m.expert).arg(m.from).arg(m.to);
+  }
+  return out.isEmpty() ? QString() : QStringLiteral(": ") + out.join(QStringLiteral(", "));
+}
+
 void MigrationAnimation::paintEvent(QPaintEvent*) {
   QPainter p(this);
   p.setRenderHint(QPainter::Antialiasing);
@@ -110,7 +122,7 @@ void MigrationAnimation::paintEvent(QPaintEvent*) {
       w.migrations.empty()
           ? tr("No expert migrations in this run (balancer.kind none, or never triggered)")
           : tr("Iteration %1 of %2 · %3 of %4 copies moving").arg(static_cast<int>(iteration_) + 1)
-                .arg(w.load_max_over_mean.size()).arg(activeCount()).arg(w.migrations.size());
+                .arg(w.load_max_over_mean.size()).arg(activeCount()).arg(w.migrations.size()) + movingList();
   p.drawText(QRectF(8, 2, width() - 16, capH), Qt::AlignLeft | Qt::AlignVCenter,
              p.fontMetrics().elidedText(caption, Qt::ElideRight, width() - 16));
   WaferGrid g = grid_;
@@ -158,8 +170,10 @@ void MigrationAnimation::paintEvent(QPaintEvent*) {
       p.drawRoundedRect(g.dieRect(m.from), 3, 3);
       p.setPen(QPen(QColor(255, 45, 200), 2.5));
       p.drawRoundedRect(g.dieRect(m.to), 3, 3);
-      p.setPen(text);
-      p.drawText(g.dieRect(m.to), Qt::AlignCenter, QStringLiteral("E%1").arg(m.expert));
+      if (g.dieRect(m.to).width() >= 30) {  // smaller boxes: the caption names the copies
+        p.setPen(text);
+        p.drawText(g.dieRect(m.to), Qt::AlignCenter, QStringLiteral("E%1").arg(m.expert));
+      }
     }
   }
   // Key.

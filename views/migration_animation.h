@@ -41,13 +41,14 @@ class MigrationAnimation : public QWidget {
   double progress(int migration) const;
   int activeCount() const;
 
-  QSize minimumSizeHint() const override { return {320, 200}; }
+  QSize minimumSizeHint() const override { return {160, 120}; }
 
  protected:
   void paintEvent(QPaintEvent* e) override;
 
  private:
   void rebuildStages();
+  QString movingList() const;
 
   std::shared_ptr<const topo::Topology> topology_;
   std::shared_ptr<const Results> results_;

@@ -14,6 +14,7 @@ MigrationLoadPlot::MigrationLoadPlot(QWidget* parent) : QWidget(parent), plot_(n
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(plot_);
   plot_->setObjectName(QStringLiteral("migrationLoadPlot"));
+  plot_->setMinimumSize(120, 100);  // its own hint is the key's whole row: the animation would get a sliver
   plot_->xAxis->setLabel(tr("iteration"));
   auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();  // iterations are whole numbers
   ticker->setTickStep(1);
@@ -33,9 +34,27 @@ MigrationLoadPlot::MigrationLoadPlot(QWidget* parent) : QWidget(parent), plot_(n
   key->setPen(QPen(localStageColour().darker(120), 1, Qt::DashLine));
   cursorLine_ = new QCPItemStraightLine(plot_);
   cursorLine_->setPen(QPen(QColor(255, 45, 200), 1.5));
+  // The key in one row under the axes (inside them it hid the curve in a narrow dock);
+  // too narrow even for that, the tooltip says it.
   plot_->legend->setVisible(true);
-  plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+  plot_->axisRect()->insetLayout()->take(plot_->legend);
+  plot_->plotLayout()->addElement(1, 0, plot_->legend);
+  plot_->plotLayout()->setRowStretchFactor(1, 0.001);
+  plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+  plot_->legend->setBorderPen(Qt::NoPen);
+  setToolTip(tr("Blue: max / mean die load per iteration. Triangles: an expert copy starts. Dashed green: "
+                "its replica is in place (from that iteration on). Magenta: the timeline."));
   setResults(nullptr);
+}
+
+void MigrationLoadPlot::resizeEvent(QResizeEvent* e) {
+  QWidget::resizeEvent(e);
+  const bool room = width() >= 420;
+  if (plot_->legend->visible() != room) {
+    plot_->legend->setVisible(room);
+    plot_->plotLayout()->setRowSpacing(room ? 5 : 0);
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+  }
 }
 
 int MigrationLoadPlot::pointCount() const { return load_->dataCount(); }

@@ -28,6 +28,9 @@ class MigrationLoadPlot : public QWidget {
   int migrationMarkCount() const;  // start marks drawn
   double cursorIteration() const { return cursor_; }
 
+ protected:
+  void resizeEvent(QResizeEvent* e) override;
+
  private:
   QCustomPlot* plot_;
   QCPGraph *load_, *starts_;

@@ -4,6 +4,8 @@
 #pragma once
 #include <QWidget>
 
+class QSplitter;
+
 namespace fl::views {
 
 class MigrationAnimation;
@@ -17,12 +19,17 @@ class MigrationPanel : public QWidget {
   MigrationAnimation* animation() const { return animation_; }
   MigrationLoadPlot* loadPlot() const { return plot_; }
 
+ protected:
+  void resizeEvent(QResizeEvent* e) override;
+
  private:
   void followTimeline();
 
   RunModel* model_;
   MigrationAnimation* animation_;
   MigrationLoadPlot* plot_;
+  QSplitter* split_ = nullptr;
+  bool userSized_ = false;
 };
 
 }  // namespace fl::views
