@@ -80,10 +80,14 @@ HotColdPanel::HotColdPanel(RunModel* model, QWidget* parent) : QWidget(parent), 
   });
   connect(model_, &RunModel::topologyChanged, this, [this] { overlay_->setTopology(model_->topologyShared()); });
   connect(model_, &RunModel::resultsChanged, this, [this] {
-    if (const Results* r = model_->results(); r && r->wsc) {
+    // A run with another workload.wsc.hot_threshold: its own again (live snapshots and
+    // reruns of the same keep the user's choice).
+    if (const Results* r = model_->results(); r && r->wsc && r->wsc->hot_threshold != runThreshold_) {
+      runThreshold_ = r->wsc->hot_threshold;
       syncing_ = true;
-      hot_->setValue(r->wsc->hot_threshold * 100);
+      hot_->setValue(runThreshold_ * 100);
       syncing_ = false;
+      overlay_->setHotThreshold(-1);
     }
     update();
   });

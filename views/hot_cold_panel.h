@@ -49,7 +49,8 @@ class HotColdPanel : public QWidget {
   QStringList labels_;
   std::vector<std::shared_ptr<const Results>> runs_;
   bool syncing_ = false;
-  bool runsPicked_ = false;  // the user chose the pair: new runs do not change it
+  bool runsPicked_ = false;
+  double runThreshold_ = -1;  // the last run's workload.wsc.hot_threshold  // the user chose the pair: new runs do not change it
 };
 
 }  // namespace fl::views

@@ -26,16 +26,6 @@ DieLists swapDies(const DieLists& groups, int a, int b) {
   return out;
 }
 
-std::string dieListsText(const DieLists& groups) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < groups.size(); ++i) {
-    out += i ? ", [" : "[";
-    for (std::size_t k = 0; k < groups[i].size(); ++k) out += (k ? ", " : "") + std::to_string(groups[i][k]);
-    out += "]";
-  }
-  return out + "]";
-}
-
 std::vector<int> groupOfDies(const DieLists& groups, int dies) {
   std::vector<int> out(static_cast<std::size_t>(std::max(0, dies)), -1);
   for (std::size_t g = 0; g < groups.size(); ++g)

@@ -21,8 +21,6 @@ DieLists groupsOf(const WscResults& w);
 // `groups` with dies a and b exchanged (each takes the other's group and ring position);
 // unchanged when either is missing.
 DieLists swapDies(const DieLists& groups, int a, int b);
-// mapping.groups text ("[[0, 1, 5, 4], [2, 3, 7, 6]]"), as the schema writes it.
-std::string dieListsText(const DieLists& groups);
 // The group of each die (-1 for none) over `dies` dies.
 std::vector<int> groupOfDies(const DieLists& groups, int dies);
 

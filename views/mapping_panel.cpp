@@ -82,8 +82,9 @@ MappingPanel::MappingPanel(RunModel* model, TopologyCanvas* canvas, QWidget* par
 
 bool MappingPanel::mappingFromRun() const {
   if (!scenario_) return true;
-  for (const SweepAxis& a : scenario_->sweep)
-    if (a.key.rfind("mapping.", 0) == 0 || a.key.rfind("workload.wsc.", 0) == 0 || a.key.rfind("topology.", 0) == 0)
+  for (const SweepAxis& a : scenario_->sweep)  // axes that change the groups or the grid
+    if (a.key.rfind("mapping.", 0) == 0 || a.key == "workload.wsc.tp" || a.key == "workload.wsc.all_gather" ||
+        a.key.rfind("topology.", 0) == 0)
       return true;
   return false;
 }

@@ -183,10 +183,9 @@ void TestWscViews::swapHandsOnSwappedGroups() {
   QCOMPARE(model.selectionKind(), views::SelectionKind::Node);
   QCOMPARE(model.selectedId(), 12);  // die 6 is node 12 (die then router per cell)
   QCOMPARE(o->groups(), expected);
-  // The mapping text the edit writes reads back as the same groups.
-  Scenario s = r.scenario;
-  applyOverride(s, "mapping.groups=" + views::dieListsText(expected));
-  QCOMPARE(s.mapping.groups, expected);
+  // The edited scenario saves and reads back with the same groups.
+  const Scenario edited = views::withExplicitGroups(r.scenario, expected);
+  QCOMPARE(parseScenario(saveScenarioText(edited), "saved.yaml").mapping.groups, expected);
 }
 
 void TestWscViews::refusedSwaps_data() {
