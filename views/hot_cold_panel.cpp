@@ -57,6 +57,9 @@ HotColdPanel::HotColdPanel(RunModel* model, QWidget* parent) : QWidget(parent), 
   hot_->setRange(1, 100);
   hot_->setSuffix(QStringLiteral(" %"));
   hot_->setDecimals(0);
+  mode_->setObjectName(QStringLiteral("hotColdMode"));
+  phaseA_->setObjectName(QStringLiteral("hotColdPhaseA"));
+  hot_->setObjectName(QStringLiteral("hotColdHot"));
   hot_->setToolTip(tr("Hot threshold (the run's workload.wsc.hot_threshold until changed here)"));
   flow->addWidget(mode_);
   flow->addWidget(phaseA_);

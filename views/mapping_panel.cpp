@@ -46,11 +46,15 @@ MappingPanel::MappingPanel(RunModel* model, TopologyCanvas* canvas, QWidget* par
     : QWidget(parent), model_(model), overlay_(new WaferMappingOverlay(canvas)) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(6, 6, 6, 6);
-  show_ = new QCheckBox(tr("Show mapping on the canvas (drag a die onto another to swap them)"), this);
+  show_ = new QCheckBox(tr("Show mapping on the canvas"), this);
+  show_->setToolTip(tr("Then drag a die onto another to swap them (one undo step)"));
   show_->setObjectName(QStringLiteral("mappingShow"));
   rings_ = new QCheckBox(tr("Ring paths"), this);
   rings_->setChecked(true);
   summary_ = wrapped(this);
+  auto* hint = wrapped(this);
+  hint->setText(tr("Drag a die onto another to swap them between TP groups (or ring positions); Edit > Undo "
+                   "takes a swap back."));
   refusal_ = makeErrorLabel(this);
   refusal_->setObjectName(QStringLiteral("mappingRefusal"));
   refusal_->hide();
@@ -61,7 +65,8 @@ MappingPanel::MappingPanel(RunModel* model, TopologyCanvas* canvas, QWidget* par
   experts_->setText(tr("Experts: expert e sits on die e mod N (workload.wsc.experts); the schema has no expert "
                        "placement key, so experts are listed per die but not moved by hand."));
   experts_->setStyleSheet(QStringLiteral("QLabel { color: palette(mid); }"));
-  for (QWidget* w : {static_cast<QWidget*>(show_), static_cast<QWidget*>(rings_), static_cast<QWidget*>(summary_),
+  for (QWidget* w : {static_cast<QWidget*>(show_), static_cast<QWidget*>(rings_), static_cast<QWidget*>(hint),
+                     static_cast<QWidget*>(summary_),
                      static_cast<QWidget*>(refusal_), static_cast<QWidget*>(preview_), static_cast<QWidget*>(die_),
                      static_cast<QWidget*>(experts_)})
     layout->addWidget(w);

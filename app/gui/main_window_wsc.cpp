@@ -42,7 +42,10 @@ void MainWindow::buildWscDocks() {
   migrations->setWidget(new views::MigrationPanel(model_, migrations));
   QDockWidget* plots = findChild<QDockWidget*>(QStringLiteral("PlotsDock"));
   QDockWidget* heat = findChild<QDockWidget*>(QStringLiteral("HeatDock"));
-  if (heat) tabifyDockWidget(heat, mapping);
+  if (heat) {
+    tabifyDockWidget(heat, mapping);
+    heat->raise();
+  }
   for (QDockWidget* d : {hotCold, migrations}) {
     if (plots) tabifyDockWidget(plots, d);
     else addDockWidget(Qt::BottomDockWidgetArea, d);
@@ -61,12 +64,12 @@ void MainWindow::buildWscDocks() {
 
   // Offered only for wsc_inference; shown again (and the hot/cold links raised) when a
   // wafer scenario comes back.
-  const auto offer = [this, docks, mappingPanel, hotCold](bool reset) {
+  const auto offer = [this, docks, mappingPanel, mapping, hotCold](bool reset) {
     const bool wsc = doc_->scenario().workload.kind == WorkloadKind::WscInference;
     mappingPanel->setScenario(doc_->scenario());
     for (QDockWidget* d : docks) {
       d->toggleViewAction()->setVisible(wsc);
-      if (!wsc && d->isVisible()) {
+      if (!wsc && !d->isHidden()) {  // isHidden: before the window is first shown too
         d->setProperty("hiddenForWorkload", true);
         d->hide();
       } else if (wsc && d->property("hiddenForWorkload").toBool()) {
@@ -74,7 +77,10 @@ void MainWindow::buildWscDocks() {
         d->show();
       }
     }
-    if (wsc && reset) hotCold->raise();
+    if (wsc && reset) {  // a wafer scenario opens on its own views
+      hotCold->raise();
+      mapping->raise();
+    }
     if (!wsc) mappingPanel->overlay()->setShown(false);
   };
   connect(doc_, &ScenarioDocument::changed, this, [offer] { offer(false); });
