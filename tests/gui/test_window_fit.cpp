@@ -60,7 +60,7 @@ class TestWindowFit : public QObject {
     QTest::newRow("schemes breakdown") << "nvl32-moe-schemes.yaml" << "BreakdownDock" << always;
     QTest::newRow("default plots") << "default.yaml" << "PlotsDock" << always;
     const QStringList wafer = {"timelineBar", "statusProgress", "topologyCanvas", "mappingShow"};
-    QTest::newRow("wsc hot/cold links") << "wsc-4x4-paper.yaml" << "HotColdDock"
+    QTest::newRow("wsc hot-cold links") << "wsc-4x4-paper.yaml" << "HotColdDock"
                                         << (wafer + QStringList{"hotColdMode", "hotColdPhaseA", "hotColdHot"});
     QTest::newRow("wsc migrations") << "wsc-qwen3-8x8-tp16.yaml" << "MigrationsDock" << wafer;
   }
