@@ -6,6 +6,7 @@
 #include <QAction>
 #include <QDockWidget>
 #include <QMenu>
+#include <QScrollArea>
 
 #include "gui/main_window.h"
 #include "gui/scenario_document.h"
@@ -22,8 +23,14 @@ namespace fl::gui {
 void MainWindow::buildWscDocks() {
   auto* mapping = new QDockWidget(tr("Mapping"), this);
   mapping->setObjectName(QStringLiteral("MappingDock"));
-  auto* mappingPanel = new views::MappingPanel(model_, canvas_, mapping);
-  mapping->setWidget(mappingPanel);
+  // In a scroll area: on a short screen its wrapped texts would otherwise be squeezed
+  // on top of each other.
+  auto* mappingScroll = new QScrollArea(mapping);
+  mappingScroll->setWidgetResizable(true);
+  mappingScroll->setFrameShape(QFrame::NoFrame);
+  auto* mappingPanel = new views::MappingPanel(model_, canvas_, mappingScroll);
+  mappingScroll->setWidget(mappingPanel);
+  mapping->setWidget(mappingScroll);
   // A drop is a finished gesture (nothing to debounce): in the analytical model the result
   // follows at once.
   mappingPanel->setApply([this](const views::DieLists& groups, const QString& label) {
