@@ -263,6 +263,7 @@ void MainWindow::buildDocks() {
         breakdown, tables, tlb, pipeline, sweepDock})
     actions_.viewMenu->addAction(d->toggleViewAction());
   actions_.viewMenu->addAction(fusion->toggleViewAction());
+  buildWscDocks();
 }
 
 void MainWindow::buildToolBar() {

@@ -107,6 +107,7 @@ class MainWindow : public QMainWindow {
   void buildDocks();
   QDockWidget* buildPipelineDock();  // main_window_pipeline.cpp
   QDockWidget* buildSweepDock();     // main_window_sweep.cpp
+  void buildWscDocks();              // main_window_wsc.cpp
   void buildToolBar();
   void connectHelp();  // main_window_help.cpp
   void connectSignals();

@@ -6,6 +6,7 @@
 
 #include "gui/cmd_set_levels.h"
 #include "gui/cmd_set_parameter.h"
+#include "gui/cmd_edit_mapping.h"
 #include "gui/cmd_set_parameters.h"
 #include "gui/cmd_set_preset.h"
 #include "gui/cmd_set_sweep.h"
@@ -100,6 +101,11 @@ QString ScenarioDocument::editAll(const std::vector<std::pair<std::string, std::
   std::vector<std::string> keys;
   for (const auto& a : assignments) keys.push_back(a.first);
   return pushChecked([&] { return std::make_unique<SetParametersCommand>(this, assignments, label); }, keys);
+}
+
+QString ScenarioDocument::editMapping(const std::vector<std::vector<std::int64_t>>& groups, const QString& label) {
+  return pushChecked([&] { return std::make_unique<EditMappingCommand>(this, groups, label); },
+                     {"mapping.kind", "mapping.groups"});
 }
 
 QString ScenarioDocument::pushChecked(const std::function<std::unique_ptr<ScenarioCommand>()>& make,

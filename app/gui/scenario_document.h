@@ -45,6 +45,10 @@ class ScenarioDocument : public QObject {
   // combination must validate, not each key alone. `label` names the step ("" = default).
   QString editAll(const std::vector<std::pair<std::string, std::string>>& assignments, const QString& label = {});
 
+  // The mapping editor's swap (gui/cmd_edit_mapping.h): mapping.kind explicit with these
+  // TP groups, as one undo step, checked like every edit. Returns "" or the message.
+  QString editMapping(const std::vector<std::vector<std::int64_t>>& groups, const QString& label);
+
   // The current text of a path (getValue, or the sweep's flow text).
   std::string valueText(const std::string& path) const;
 

@@ -59,6 +59,10 @@ class TestWindowFit : public QObject {
                                                                     "schemePreset0", "schemePreset4"});
     QTest::newRow("schemes breakdown") << "nvl32-moe-schemes.yaml" << "BreakdownDock" << always;
     QTest::newRow("default plots") << "default.yaml" << "PlotsDock" << always;
+    const QStringList wafer = {"timelineBar", "statusProgress", "topologyCanvas", "mappingShow"};
+    QTest::newRow("wsc hot-cold links") << "wsc-4x4-paper.yaml" << "HotColdDock"
+                                        << (wafer + QStringList{"hotColdMode", "hotColdPhaseA", "hotColdHot"});
+    QTest::newRow("wsc migrations") << "wsc-qwen3-8x8-tp16.yaml" << "MigrationsDock" << wafer;
   }
 
   void fits() {

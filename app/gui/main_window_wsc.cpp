@@ -1,0 +1,98 @@
+// MainWindow's wafer-scale inference docks (seed 003, issue 20 "Views"): Mapping (the
+// mapping editor on the canvas; a swap is one undo step through the document), Hot/Cold
+// Links (two phases, or baseline vs ER on one scale) and Migrations (the animation and
+// the device-load plot). They are offered only while the scenario is a wsc_inference
+// workload: otherwise hidden and left out of the View menu.
+#include <QAction>
+#include <QDockWidget>
+#include <QMenu>
+#include <QScrollArea>
+
+#include "gui/main_window.h"
+#include "gui/scenario_document.h"
+#include "gui/sweep_results.h"
+#include "views/hot_cold_panel.h"
+#include "views/mapping_panel.h"
+#include "views/migration_panel.h"
+#include "views/run_model.h"
+#include "views/topology_canvas.h"
+#include "views/wafer_mapping_overlay.h"
+
+namespace fl::gui {
+
+void MainWindow::buildWscDocks() {
+  auto* mapping = new QDockWidget(tr("Mapping"), this);
+  mapping->setObjectName(QStringLiteral("MappingDock"));
+  // In a scroll area: on a short screen its wrapped texts would otherwise be squeezed
+  // on top of each other.
+  auto* mappingScroll = new QScrollArea(mapping);
+  mappingScroll->setWidgetResizable(true);
+  mappingScroll->setFrameShape(QFrame::NoFrame);
+  auto* mappingPanel = new views::MappingPanel(model_, canvas_, mappingScroll);
+  mappingScroll->setWidget(mappingPanel);
+  mapping->setWidget(mappingScroll);
+  // A drop is a finished gesture (nothing to debounce): in the analytical model the result
+  // follows at once.
+  mappingPanel->setApply([this](const views::DieLists& groups, const QString& label) {
+    const QString error = doc_->editMapping(groups, label);
+    if (error.isEmpty() && doc_->scenario().network.model == NetworkModel::Analytical) runNow();
+    return error;
+  });
+  addDockWidget(Qt::RightDockWidgetArea, mapping);
+
+  auto* hotCold = new QDockWidget(tr("Hot/Cold Links"), this);
+  hotCold->setObjectName(QStringLiteral("HotColdDock"));
+  auto* hotColdPanel = new views::HotColdPanel(model_, hotCold);
+  hotCold->setWidget(hotColdPanel);
+  auto* migrations = new QDockWidget(tr("Migrations"), this);
+  migrations->setObjectName(QStringLiteral("MigrationsDock"));
+  migrations->setWidget(new views::MigrationPanel(model_, migrations));
+  QDockWidget* plots = findChild<QDockWidget*>(QStringLiteral("PlotsDock"));
+  QDockWidget* heat = findChild<QDockWidget*>(QStringLiteral("HeatDock"));
+  if (heat) {
+    tabifyDockWidget(heat, mapping);
+    heat->raise();
+  }
+  for (QDockWidget* d : {hotCold, migrations}) {
+    if (plots) tabifyDockWidget(plots, d);
+    else addDockWidget(Qt::BottomDockWidgetArea, d);
+  }
+  const std::vector<QDockWidget*> docks = {mapping, hotCold, migrations};
+  for (QDockWidget* d : docks) actions_.viewMenu->addAction(d->toggleViewAction());
+
+  // Finished sweep points for "two runs" (baseline vs ER).
+  const auto feedRuns = [this, hotColdPanel] {
+    std::vector<std::shared_ptr<const Results>> runs;
+    for (int i = 0; i < sweep_->pointCount(); ++i) runs.push_back(sweep_->isFinal(i) ? sweep_->results(i) : nullptr);
+    hotColdPanel->setRuns(sweep_->labels(), runs);
+  };
+  connect(sweep_, &SweepResults::pointFinished, this, feedRuns);
+  connect(sweep_, &SweepResults::labelsChanged, this, feedRuns);
+
+  // Offered only for wsc_inference; shown again (and the hot/cold links raised) when a
+  // wafer scenario comes back.
+  const auto offer = [this, docks, mappingPanel, mapping, hotCold](bool reset) {
+    const bool wsc = doc_->scenario().workload.kind == WorkloadKind::WscInference;
+    mappingPanel->setScenario(doc_->scenario());
+    for (QDockWidget* d : docks) {
+      d->toggleViewAction()->setVisible(wsc);
+      if (!wsc && !d->isHidden()) {  // isHidden: before the window is first shown too
+        d->setProperty("hiddenForWorkload", true);
+        d->hide();
+      } else if (wsc && d->property("hiddenForWorkload").toBool()) {
+        d->setProperty("hiddenForWorkload", false);
+        d->show();
+      }
+    }
+    if (wsc && reset) {  // a wafer scenario opens on its own views
+      hotCold->raise();
+      mapping->raise();
+    }
+    if (!wsc) mappingPanel->overlay()->setShown(false);
+  };
+  connect(doc_, &ScenarioDocument::changed, this, [offer] { offer(false); });
+  connect(doc_, &ScenarioDocument::documentReset, this, [offer] { offer(true); });
+  offer(true);
+}
+
+}  // namespace fl::gui

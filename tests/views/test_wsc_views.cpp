@@ -1,0 +1,380 @@
+// The wafer-scale inference views (seed 003, issue 20 "Views"), offscreen: the mapping
+// editor on the canvas (die colours and FTDs from a hand-written explicit mapping, ring
+// paths along XY routes, a swap handing the expected groups on, refused swaps with their
+// reason), the hot/cold overlay (each lane's class recomputed here from its bytes, the
+// link's capacity, the phase window and the threshold; inter-FTD links dashed; one
+// scale for baseline vs ER) and the migration views (stages on the links of their hops,
+// progress from the timeline, the load plot's points and marks). Expected values come
+// from the tests' own arithmetic over the mesh, not from the views.
+#include <QCheckBox>
+#include <QLabel>
+#include <QtTest>
+#include <map>
+#include <memory>
+#include <set>
+
+#include "../common/view_helpers.h"
+#include "../common/xy_walk.h"
+#include "scenario/scenario_io.h"
+#include "topology/topology.h"
+#include "views/hot_cold_overlay.h"
+#include "views/mapping_edit.h"
+#include "views/mapping_panel.h"
+#include "views/migration_animation.h"
+#include "views/migration_load_plot.h"
+#include "views/run_model.h"
+#include "views/topology_canvas.h"
+#include "views/wafer_mapping_overlay.h"
+#include "wsc/wsc_run.h"
+
+using namespace fl;
+using views::DieLists;
+
+namespace {
+
+// Qwen3 TP 4 on the 4x4 wafer (the paper's example), Eq. 1 model.
+QByteArray wafer4x4(const char* mapping, const char* extra = "") {
+  return QByteArray("fabriclab: 1\nname: wsc views\ntopology: {preset: wsc-4x4}\ngpu: {preset: b200}\n"
+                    "network: {model: analytical}\n"
+                    "workload: {kind: wsc_inference, wsc: {model: qwen3-235b, tp: 4, tokens_per_group: 256, "
+                    "gating: uniform_exact}}\nmapping: ") + mapping + "\n" + extra;
+}
+
+// Groups of our own: every group strided over the whole wafer, no two members on a row.
+const DieLists kGroups = {{0, 5, 10, 15}, {1, 4, 11, 14}, {2, 7, 8, 13}, {3, 6, 9, 12}};
+const char* kExplicit = "{kind: explicit, groups: [[0, 5, 10, 15], [1, 4, 11, 14], [2, 7, 8, 13], [3, 6, 9, 12]]}";
+
+struct Run {
+  Scenario scenario;
+  std::shared_ptr<const topo::Topology> topology;
+  std::shared_ptr<const Results> results;
+};
+
+Run run(const QByteArray& yaml) {
+  Run r;
+  r.scenario = parseScenario(yaml.toStdString(), "test.yaml");
+  r.topology = std::shared_ptr<const topo::Topology>(topo::buildTopology(r.scenario.topology));
+  r.results = std::make_shared<const Results>(wsc::runWscAnalytical(r.scenario, *r.topology));
+  return r;
+}
+
+int dieOf(const topo::Topology& t, topo::NodeId n) { return t.node(n).row * t.meshCols + t.node(n).col; }
+
+// Mesh links (router to router) by their end dies.
+std::map<std::pair<int, int>, int> meshLinks(const topo::Topology& t) {
+  std::map<std::pair<int, int>, int> out;
+  for (const auto& l : t.links())
+    if (l.kind == topo::LinkKind::Mesh || l.kind == topo::LinkKind::Border) {
+      out[{dieOf(t, l.a), dieOf(t, l.b)}] = l.id;
+      out[{dieOf(t, l.b), dieOf(t, l.a)}] = l.id;
+    }
+  return out;
+}
+
+}  // namespace
+
+class TestWscViews : public QObject {
+  Q_OBJECT
+ private slots:
+  void dieColoursFollowExplicitGroups();
+  void ringPathsFollowXyRoutes();
+  void swapHandsOnSwappedGroups();
+  void refusedSwaps_data();
+  void refusedSwaps();
+  void hotColdClassFromBytes_data();
+  void hotColdClassFromBytes();
+  void baselineVsErOnOneScale();
+  void migrationStagesOnTheirLinks();
+};
+
+void TestWscViews::dieColoursFollowExplicitGroups() {
+  const Run r = run(wafer4x4(kExplicit));
+  views::RunModel model;
+  model.setTopology(r.topology);
+  views::TopologyCanvas canvas(&model);
+  canvas.resize(800, 700);
+  canvas.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&canvas));
+  views::MappingPanel panel(&model, &canvas);
+  panel.setScenario(r.scenario);
+  panel.showCheck()->setChecked(true);
+  model.setResults(r.results, true);
+  views::WaferMappingOverlay* o = panel.overlay();
+  std::map<int, std::set<QRgb>> coloursOfGroup;
+  std::map<QRgb, int> groupOfColour;
+  for (int g = 0; g < 4; ++g)
+    for (int k = 0; k < 4; ++k) {
+      const int d = static_cast<int>(kGroups[g][k]);
+      QCOMPARE(o->groupOf(d), g);
+      QCOMPARE(o->ringIndexOf(d), k);
+      QCOMPARE(o->ftdOf(d), k);  // FTD k: the k-th ring member of every group
+      const QColor c = o->dieColour(d);
+      QVERIFY(c.isValid());
+      coloursOfGroup[g].insert(c.rgb());
+      groupOfColour[c.rgb()] = g;
+    }
+  for (int g = 0; g < 4; ++g) QCOMPARE(coloursOfGroup[g].size(), size_t{1});  // one colour per group
+  QCOMPARE(groupOfColour.size(), size_t{4});                                   // four distinct colours
+  // FTD 0 = {0, 1, 2, 3}: row 0, a 1 x 4 tile; FTD 1 = {5, 4, 7, 6}: row 1 as well.
+  QVERIFY(o->ftdIsTile(0));
+  QVERIFY(o->ftdIsTile(1));
+  // Hidden overlay: no colour drawn.
+  panel.showCheck()->setChecked(false);
+  QVERIFY(!o->dieColour(0).isValid());
+  panel.showCheck()->setChecked(true);
+  fl::test::saveArtefact(canvas, QStringLiteral("wsc-mapping-explicit"), QSize(800, 700));
+}
+
+// Every ring edge between dies on different rows and columns turns one corner (row first).
+void TestWscViews::ringPathsFollowXyRoutes() {
+  const Run r = run(wafer4x4(kExplicit));
+  views::RunModel model;
+  model.setTopology(r.topology);
+  views::TopologyCanvas canvas(&model);
+  canvas.show();
+  views::MappingPanel panel(&model, &canvas);
+  panel.setScenario(r.scenario);
+  panel.showCheck()->setChecked(true);
+  views::WaferMappingOverlay* o = panel.overlay();
+  for (int g = 0; g < 4; ++g) {
+    const auto& m = kGroups[static_cast<size_t>(g)];
+    std::vector<int> expected = {static_cast<int>(m[0])};  // dies the path visits
+    for (size_t k = 0; k < m.size(); ++k) {
+      const int a = static_cast<int>(m[k]), b = static_cast<int>(m[(k + 1) % m.size()]);
+      if (a / 4 != b / 4 && a % 4 != b % 4) expected.push_back((a / 4) * 4 + b % 4);
+      expected.push_back(b);
+    }
+    const auto pts = o->ringPath(g);
+    QCOMPARE(pts.size(), expected.size());
+    const QPointF shift = pts[0] - o->dieSceneRect(expected[0]).center();
+    for (size_t i = 0; i < pts.size(); ++i) QCOMPARE(pts[i] - shift, o->dieSceneRect(expected[i]).center());
+  }
+}
+
+void TestWscViews::swapHandsOnSwappedGroups() {
+  const Run r = run(wafer4x4(kExplicit));
+  views::RunModel model;
+  model.setTopology(r.topology);
+  views::TopologyCanvas canvas(&model);
+  canvas.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&canvas));
+  views::MappingPanel panel(&model, &canvas);
+  panel.setScenario(r.scenario);
+  panel.showCheck()->setChecked(true);
+  DieLists handed;
+  panel.setApply([&](const DieLists& g, const QString&) {
+    handed = g;
+    return QString();
+  });
+  // Drag die 5 (group 0, ring position 1) onto die 4 (group 1, ring position 1).
+  views::WaferMappingOverlay* o = panel.overlay();
+  QVERIFY(o->pressAt(o->dieSceneRect(5).center()));
+  o->moveTo(o->dieSceneRect(4).center());
+  o->releaseAt(o->dieSceneRect(4).center());
+  const DieLists expected = {{0, 4, 10, 15}, {1, 5, 11, 14}, {2, 7, 8, 13}, {3, 6, 9, 12}};
+  QCOMPARE(handed, expected);
+  QCOMPARE(o->groups(), expected);
+  QCOMPARE(o->groupOf(4), 0);
+  QCOMPARE(o->groupOf(5), 1);
+  QVERIFY(panel.refusalLabel()->isHidden());
+  // A click (press and release on one die) selects it, as on the canvas without the overlay.
+  QVERIFY(o->pressAt(o->dieSceneRect(6).center()));
+  o->releaseAt(o->dieSceneRect(6).center());
+  QCOMPARE(model.selectionKind(), views::SelectionKind::Node);
+  QCOMPARE(model.selectedId(), 12);  // die 6 is node 12 (die then router per cell)
+  QCOMPARE(o->groups(), expected);
+  // The edited scenario saves and reads back with the same groups.
+  const Scenario edited = views::withExplicitGroups(r.scenario, expected);
+  QCOMPARE(parseScenario(saveScenarioText(edited), "saved.yaml").mapping.groups, expected);
+}
+
+void TestWscViews::refusedSwaps_data() {
+  QTest::addColumn<QByteArray>("yaml");
+  QTest::addColumn<int>("a");
+  QTest::addColumn<int>("b");
+  QTest::addColumn<QString>("reason");  // what the refusal must name
+  // Explicit FTDs = the k-th members: swapping die 0 (FTD 0, group 0) with die 4 (FTD 1,
+  // group 1) leaves FTD 0 = {0, 1, 2, 3} with dies 0 and 1 both in group 1.
+  QTest::newRow("ftd loses its group-0 die")
+      << wafer4x4("{kind: explicit, groups: [[0, 5, 10, 15], [1, 4, 11, 14], [2, 7, 8, 13], [3, 6, 9, 12]], "
+                  "ftds: [[0, 1, 2, 3], [5, 4, 7, 6], [10, 11, 8, 9], [15, 14, 13, 12]]}")
+      << 0 << 4 << "mapping.ftds";
+  QTest::newRow("sweep over tp") << wafer4x4("{kind: er}", "sweep:\n  - key: workload.wsc.tp\n    values: [2, 4]\n")
+                                 << 0 << 1 << "workload.wsc.tp";
+  QTest::newRow("die in no group") << wafer4x4(kExplicit) << 0 << 99 << "no TP group";
+}
+
+void TestWscViews::refusedSwaps() {
+  QFETCH(QByteArray, yaml);
+  QFETCH(int, a);
+  QFETCH(int, b);
+  QFETCH(QString, reason);
+  const Scenario s = parseScenario(yaml.toStdString(), "test.yaml");
+  auto topology = std::shared_ptr<const topo::Topology>(topo::buildTopology(s.topology));
+  views::RunModel model;
+  model.setTopology(topology);
+  views::TopologyCanvas canvas(&model);
+  canvas.show();
+  views::MappingPanel panel(&model, &canvas);
+  panel.setScenario(s);
+  panel.overlay()->setMapping(kGroups);  // a sweep leaves the drawing to the run: give it the groups
+  bool applied = false;
+  panel.setApply([&](const DieLists&, const QString&) {
+    applied = true;
+    return QString();
+  });
+  const QString why = panel.requestSwap(a, b);
+  QVERIFY2(why.contains(reason), qPrintable(why));
+  QVERIFY(!applied);
+  QVERIFY(!panel.refusalLabel()->isHidden());
+  QVERIFY(panel.refusalLabel()->text().contains(reason));
+  QCOMPARE(panel.overlay()->groups(), kGroups);  // unchanged
+}
+
+void TestWscViews::hotColdClassFromBytes_data() {
+  QTest::addColumn<QByteArray>("mapping");
+  QTest::addColumn<double>("threshold");  // < 0: the run's own (0.9)
+  QTest::newRow("er, run's threshold") << QByteArray("{kind: er}") << -1.0;
+  QTest::newRow("er, 50 %") << QByteArray("{kind: er}") << 0.5;
+  QTest::newRow("baseline, 30 %") << QByteArray("{kind: baseline}") << 0.3;
+}
+
+// Class per lane: idle without bytes, else hot when bytes / capacity over the phase's
+// window (its per-iteration time x iterations) reaches the threshold, else cold.
+void TestWscViews::hotColdClassFromBytes() {
+  QFETCH(QByteArray, mapping);
+  QFETCH(double, threshold);
+  const Run r = run(wafer4x4(mapping.constData()));
+  const WscResults& w = *r.results->wsc;
+  views::HotColdOverlay view;
+  view.setTopology(r.topology);
+  view.setPanels({{r.results, "all_reduce", "all-reduce"}, {r.results, "dispatch", "dispatch"}});
+  if (threshold >= 0) view.setHotThreshold(threshold);
+  const double thr = threshold >= 0 ? threshold : 0.9;
+  std::vector<int> ftdOf(16, -1);
+  for (size_t f = 0; f < w.ftds.size(); ++f)
+    for (int d : w.ftds[f].members) ftdOf[static_cast<size_t>(d)] = static_cast<int>(f);
+  const Time windows[2] = {w.allreduce, w.dispatch};
+  std::map<QString, int> seen;
+  int checked = 0;
+  for (const LinkDirectionResult& d : r.results->links) {
+    const topo::Link& l = r.topology->link(d.link);
+    if (l.kind != topo::LinkKind::Mesh) continue;
+    const bool inter = ftdOf[static_cast<size_t>(dieOf(*r.topology, l.a))] != ftdOf[static_cast<size_t>(dieOf(*r.topology, l.b))];
+    for (int panel = 0; panel < 2; ++panel) {
+      QCOMPARE(view.laneDashed(panel, d.link), inter);
+      std::int64_t bytes = 0;
+      for (const auto& f : d.phases) bytes += f.phase == (panel ? "dispatch" : "all_reduce") ? f.bytes : 0;
+      const double u = static_cast<double>(bytes) / d.capacity_Bps / (static_cast<double>(windows[panel]) * 1e-12);
+      const QString expected = bytes == 0 ? "idle" : u >= thr ? "hot" : "cold";
+      QCOMPARE(view.laneClass(panel, d.link, d.direction), expected);
+      ++seen[expected + (panel ? "/dispatch" : "/allreduce")];
+      ++checked;
+      // ER confines the all-to-all to FTDs: no dispatch byte on an inter-FTD link.
+      if (mapping.contains("er") && panel == 1 && inter) QCOMPARE(expected, QString("idle"));
+    }
+  }
+  QCOMPARE(checked, 2 * 2 * 24);  // 24 mesh links on 4 x 4, both directions, both panels
+  if (mapping.contains("er") && threshold == 0.5) {  // inter-FTD all-reduce links at 77 % (scenario comment)
+    QVERIFY(seen["hot/allreduce"] > 0);
+    QVERIFY(seen["idle/dispatch"] > 0);
+  }
+  fl::test::saveArtefact(view, QStringLiteral("wsc-hotcold-%1").arg(QString(QTest::currentDataTag()).replace(' ', '_').remove(',').remove('%')),
+                         QSize(900, 420));
+}
+
+void TestWscViews::baselineVsErOnOneScale() {
+  const Run base = run(wafer4x4("{kind: baseline}"));
+  const Run er = run(wafer4x4("{kind: er}"));
+  views::HotColdOverlay view;
+  view.setTopology(base.topology);
+  view.setPanels({{base.results, "dispatch", "baseline"}, {er.results, "dispatch", "ER"}});
+  view.setColourBy(views::HotColdOverlay::ColourBy::Utilisation);
+  double top = 0;
+  for (const auto* r : {base.results.get(), er.results.get()})
+    for (const auto& d : r->links)
+      for (const auto& f : d.phases)
+        if (f.phase == "dispatch" && r->links.size() && base.topology->link(d.link).kind == topo::LinkKind::Mesh)
+          top = std::max(top, f.utilization);
+  QCOMPARE(view.utilisationTop(), top);
+  // Baseline's dispatch crosses FTDs; ER's never does.
+  int baseInter = 0, erInter = 0;
+  const views::WaferGrid grid(*base.topology);
+  for (const auto& s : grid.segments())
+    for (int dir = 0; dir < 2; ++dir) {
+      baseInter += view.laneDashed(0, s.link) && view.laneClass(0, s.link, dir) != "idle";
+      erInter += view.laneDashed(1, s.link) && view.laneClass(1, s.link, dir) != "idle";
+    }
+  QVERIFY(baseInter > 0);
+  QCOMPARE(erInter, 0);
+  // The same utilisation gets the same colour in both panels (one scale).
+  fl::test::saveArtefact(view, QStringLiteral("wsc-hotcold-baseline-vs-er"), QSize(900, 420));
+}
+
+void TestWscViews::migrationStagesOnTheirLinks() {
+  const Run r = run(QByteArray(
+      "fabriclab: 1\nname: wsc migrations\ntopology: {preset: wsc-8x8}\ngpu: {preset: b200}\nnetwork: {model: analytical}\n"
+      "workload: {kind: wsc_inference, wsc: {model: deepseek-v3, tp: 16, tokens_per_group: 256, iterations: 12}}\n"
+      "mapping: {kind: er}\nbalancer: {kind: non_invasive, load: single, zipf_s: 0.5}\n"));
+  const WscResults& w = *r.results->wsc;
+  QVERIFY(!w.migrations.empty());
+  views::MigrationAnimation anim;
+  anim.setTopology(r.topology);
+  anim.setResults(r.results);
+  QCOMPARE(anim.migrationCount(), static_cast<int>(w.migrations.size()));
+  const auto links = meshLinks(*r.topology);
+  std::map<int, std::string> ftdTag;  // link -> intra | inter, from the results
+  for (const auto& d : r.results->links) ftdTag[d.link] = d.ftd;
+  int multiStage = 0;
+  for (int i = 0; i < anim.migrationCount(); ++i) {
+    const WscMigration& m = w.migrations[static_cast<size_t>(i)];
+    const auto& st = anim.stages(i);
+    QCOMPARE(st.size(), m.stages.size());
+    multiStage += st.size() > 1;
+    int at = m.from;
+    for (size_t k = 0; k < st.size(); ++k) {
+      QCOMPARE(st[k].global, m.stages[k].kind == "global");
+      QCOMPARE(static_cast<int>(st[k].links.size()), m.stages[k].hops);
+      QCOMPARE(st[k].dies.front(), at);
+      for (size_t h = 0; h < st[k].links.size(); ++h) {
+        const auto it = links.find({st[k].dies[h], st[k].dies[h + 1]});
+        QVERIFY(it != links.end());  // neighbours on the mesh
+        QCOMPARE(st[k].links[h], it->second);
+        QCOMPARE(ftdTag[it->second], std::string(st[k].global ? "inter" : "intra"));
+      }
+      at = st[k].dies.back();
+    }
+    QCOMPARE(at, m.to);
+  }
+  QVERIFY(multiStage > 0);
+  // Timeline: before a copy's first iteration nothing has moved; after its last, all has.
+  const Time perIteration = r.results->makespan / static_cast<Time>(w.load_max_over_mean.size());
+  // The copy with most stages among those that start after iteration 0 and end in the run.
+  int last = -1;
+  for (int i = 0; i < anim.migrationCount(); ++i) {
+    const WscMigration& c = w.migrations[static_cast<size_t>(i)];
+    if (c.start_iteration > 0 && c.end_iteration + 2 < 12 &&
+        (last < 0 || c.stages.size() > w.migrations[static_cast<size_t>(last)].stages.size()))
+      last = i;
+  }
+  QVERIFY(last >= 0);
+  const WscMigration& m = w.migrations[static_cast<size_t>(last)];
+  anim.setTime(perIteration * m.start_iteration - perIteration / 2);
+  QCOMPARE(anim.progress(last), 0.0);
+  anim.setTime(perIteration * (m.end_iteration + 1) + perIteration / 4);
+  QCOMPARE(anim.progress(last), static_cast<double>(m.stages.size()));
+  // Half way through its iterations: half its stages.
+  anim.setTime(perIteration * m.start_iteration + perIteration * (m.end_iteration - m.start_iteration + 1) / 2);
+  QVERIFY(std::abs(anim.progress(last) - m.stages.size() / 2.0) < 0.01 * m.stages.size() + 1e-6);
+
+  views::MigrationLoadPlot plot;
+  plot.setResults(r.results);
+  QCOMPARE(plot.pointCount(), 12);
+  QCOMPARE(plot.migrationMarkCount(), static_cast<int>(w.migrations.size()));
+  anim.setTime(perIteration * 3 + perIteration / 2);
+  fl::test::saveArtefact(anim, QStringLiteral("wsc-migrations"), QSize(700, 600));
+  fl::test::saveArtefact(plot, QStringLiteral("wsc-load-plot"), QSize(700, 400));
+}
+
+QTEST_MAIN(TestWscViews)
+#include "test_wsc_views.moc"

@@ -1,0 +1,230 @@
+#include "views/hot_cold_overlay.h"
+
+#include <QPainter>
+#include <QPainterPath>
+#include <algorithm>
+#include <cmath>
+
+#include "views/colour_map.h"
+
+namespace fl::views {
+
+QColor hotColour() { return QColor(235, 72, 59); }
+QColor coldColour() { return QColor(84, 150, 230); }
+QColor idleColour() { return QColor(88, 92, 104); }
+
+namespace {
+constexpr double kLegend = 22;   // pixels under the panels for the key (one line)
+constexpr double kCaption = 20;  // pixels above each panel: its title and its counts
+}  // namespace
+
+HotColdOverlay::HotColdOverlay(QWidget* parent) : QWidget(parent) {
+  setAutoFillBackground(true);
+  QPalette pal = palette();
+  pal.setColor(QPalette::Window, QColor(30, 33, 41));
+  setPalette(pal);
+  setToolTip(tr("Each die-to-die link as two lanes, each on the right of its direction of travel. Red: hot "
+                "(utilisation over the phase at or above the threshold); blue: cold; grey: idle (no bytes). "
+                "Solid: both ends in one Full Token Domain (intra-FTD); dashed: inter-FTD."));
+}
+
+void HotColdOverlay::setTopology(std::shared_ptr<const topo::Topology> topology) {
+  topology_ = std::move(topology);
+  grid_ = topology_ ? WaferGrid(*topology_) : WaferGrid();
+  setPanels(panels_);
+}
+
+void HotColdOverlay::setPanels(std::vector<Panel> panels) {
+  panels_ = std::move(panels);
+  index_.clear();
+  for (const Panel& p : panels_) {
+    std::vector<int> idx(topology_ ? topology_->links().size() * 2 : 0, -1);
+    if (p.results)
+      for (size_t i = 0; i < p.results->links.size(); ++i) {
+        const auto& d = p.results->links[i];
+        const size_t k = static_cast<size_t>(d.link) * 2 + static_cast<size_t>(d.direction);
+        if (k < idx.size()) idx[k] = static_cast<int>(i);
+      }
+    index_.push_back(std::move(idx));
+  }
+  update();
+}
+
+void HotColdOverlay::setHotThreshold(double hot) {
+  hot_ = hot;
+  update();
+}
+
+void HotColdOverlay::setColourBy(ColourBy c) {
+  colourBy_ = c;
+  update();
+}
+
+const LinkPhaseResult* HotColdOverlay::figures(int panel, int link, int direction) const {
+  if (panel < 0 || panel >= panelCount() || link < 0 || direction < 0 || direction > 1) return nullptr;
+  const auto& idx = index_[static_cast<size_t>(panel)];
+  const size_t k = static_cast<size_t>(link) * 2 + static_cast<size_t>(direction);
+  if (k >= idx.size() || idx[k] < 0) return nullptr;
+  const std::string phase = panels_[static_cast<size_t>(panel)].phase.toStdString();
+  for (const LinkPhaseResult& f : panels_[static_cast<size_t>(panel)].results->links[static_cast<size_t>(idx[k])].phases)
+    if (f.phase == phase) return &f;
+  return nullptr;
+}
+
+double HotColdOverlay::hotThreshold(int panel) const {
+  if (hot_ >= 0) return hot_;
+  const Panel& p = panels_[static_cast<size_t>(panel)];
+  return p.results && p.results->wsc ? p.results->wsc->hot_threshold : 0.9;
+}
+
+// The class from the bytes and the threshold (as core's, so the slider can move it).
+QString HotColdOverlay::laneClass(int panel, int link, int direction) const {
+  const LinkPhaseResult* f = figures(panel, link, direction);
+  if (!f) return {};
+  if (f->bytes == 0) return QStringLiteral("idle");
+  return f->utilization >= hotThreshold(panel) ? QStringLiteral("hot") : QStringLiteral("cold");
+}
+
+double HotColdOverlay::laneUtilisation(int panel, int link, int direction) const {
+  const LinkPhaseResult* f = figures(panel, link, direction);
+  return f ? f->utilization : 0;
+}
+
+double HotColdOverlay::utilisationTop() const {
+  double top = 0;
+  for (int p = 0; p < panelCount(); ++p)
+    for (const auto& s : grid_.segments())
+      for (int dir = 0; dir < 2; ++dir) top = std::max(top, laneUtilisation(p, s.link, dir));
+  return top > 0 ? top : 1;
+}
+
+QColor HotColdOverlay::laneColour(int panel, int link, int direction) const {
+  const QString cls = laneClass(panel, link, direction);
+  if (cls.isEmpty()) return {};
+  if (colourBy_ == ColourBy::Utilisation)
+    return cls == QLatin1String("idle") ? idleColour() : colourMap(laneUtilisation(panel, link, direction) / utilisationTop());
+  return cls == QLatin1String("hot") ? hotColour() : cls == QLatin1String("cold") ? coldColour() : idleColour();
+}
+
+bool HotColdOverlay::laneDashed(int panel, int link) const {
+  if (panel < 0 || panel >= panelCount()) return false;
+  const auto& idx = index_[static_cast<size_t>(panel)];
+  const size_t k = static_cast<size_t>(link) * 2;
+  if (k >= idx.size() || idx[k] < 0) return false;
+  return panels_[static_cast<size_t>(panel)].results->links[static_cast<size_t>(idx[k])].ftd == "inter";
+}
+
+int HotColdOverlay::countOf(int panel, const QString& cls) const {
+  int n = 0;
+  for (const auto& s : grid_.segments())
+    for (int dir = 0; dir < 2; ++dir) n += laneClass(panel, s.link, dir) == cls;
+  return n;
+}
+
+void HotColdOverlay::paintEvent(QPaintEvent*) {
+  QPainter p(this);
+  p.setRenderHint(QPainter::Antialiasing);
+  if (!grid_.dies() || panels_.empty()) {
+    p.setPen(QColor(220, 222, 228));
+    p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap,
+               tr("Hot and cold links appear here for a wafer-scale inference run (workload.kind wsc_inference)."));
+    return;
+  }
+  const double gap = 16;
+  const double w = (width() - gap * (panelCount() + 1)) / panelCount();
+  for (int i = 0; i < panelCount(); ++i)
+    paintPanel(p, i, QRectF(gap + i * (w + gap), 4, w, height() - kLegend - 8));
+  paintLegend(p, QRectF(8, height() - kLegend, width() - 16, kLegend));
+}
+
+void HotColdOverlay::paintPanel(QPainter& p, int panel, const QRectF& area) {
+  const Panel& pn = panels_[static_cast<size_t>(panel)];
+  QFont f = font();
+  f.setBold(true);
+  p.setFont(f);
+  p.setPen(QColor(235, 238, 244));
+  const QString counts = tr("%1 hot · %2 cold · %3 idle")
+                             .arg(countOf(panel, QStringLiteral("hot")))
+                             .arg(countOf(panel, QStringLiteral("cold")))
+                             .arg(countOf(panel, QStringLiteral("idle")));
+  // The title whole where it fits, then the counts (the part to give up first).
+  const QString title = p.fontMetrics().elidedText(pn.caption, Qt::ElideRight, static_cast<int>(area.width()));
+  p.drawText(QRectF(area.left(), area.top(), area.width(), kCaption), Qt::AlignLeft | Qt::AlignVCenter, title);
+  const double used = p.fontMetrics().horizontalAdvance(title + QStringLiteral("  "));
+  p.setFont(font());
+  p.drawText(QRectF(area.left() + used, area.top(), std::max(0.0, area.width() - used), kCaption), Qt::AlignLeft | Qt::AlignVCenter,
+             p.fontMetrics().elidedText(counts, Qt::ElideRight, static_cast<int>(std::max(0.0, area.width() - used))));
+  WaferGrid g = grid_;
+  g.fit(area.adjusted(0, kCaption + 2, 0, 0));
+  const double s = g.scale();
+  for (const QRectF& w : g.waferRects()) {
+    p.setPen(QPen(QColor(90, 96, 110), 1));
+    p.setBrush(Qt::NoBrush);
+    p.drawRoundedRect(w, 4, 4);
+  }
+  const double laneW = std::clamp(10 * s, 1.5, 7.0), off = laneW * 0.75;
+  for (const auto& seg : g.segments()) {
+    const QLineF l = seg.line;
+    if (l.length() <= 0) continue;
+    const QPointF n(-l.dy() / l.length(), l.dx() / l.length());  // right of a -> b on screen (y down)
+    const bool dashed = laneDashed(panel, seg.link);
+    for (int dir = 0; dir < 2; ++dir) {
+      const QColor c = laneColour(panel, seg.link, dir);
+      if (!c.isValid()) continue;
+      // Direction 0 runs a -> b on its right-hand side; direction 1 the other way.
+      const QPointF shift = n * (dir == 0 ? off : -off);
+      QPen pen(c, laneW, dashed ? Qt::DashLine : Qt::SolidLine, Qt::FlatCap);
+      if (dashed) pen.setDashPattern({1.6, 0.9});
+      p.setPen(pen);
+      p.drawLine(QLineF(l.p1() + shift, l.p2() + shift));
+    }
+  }
+  QFont small = font();
+  small.setPixelSize(std::clamp(static_cast<int>(18 * s), 7, 12));
+  p.setFont(small);
+  for (int d = 0; d < g.dies(); ++d) {
+    const QRectF r = g.dieRect(d);
+    p.setPen(QPen(QColor(120, 126, 140), 1));
+    p.setBrush(QColor(52, 56, 68));
+    p.drawRoundedRect(r, 3, 3);
+    if (r.width() >= 18) {
+      p.setPen(QColor(200, 204, 214));
+      p.drawText(r, Qt::AlignCenter, QString::number(d));
+    }
+  }
+}
+
+void HotColdOverlay::paintLegend(QPainter& p, const QRectF& area) {
+  QFont f = font();
+  p.setFont(f);
+  double x = area.left();
+  const double y = area.top() + 4, h = 12;
+  auto swatch = [&](const QColor& c, const QString& text, bool dashed = false) {
+    QPen pen(c, 5, dashed ? Qt::DashLine : Qt::SolidLine, Qt::FlatCap);
+    if (dashed) pen.setDashPattern({1.6, 0.9});
+    p.setPen(pen);
+    p.drawLine(QPointF(x, y + h / 2), QPointF(x + 26, y + h / 2));
+    p.setPen(QColor(225, 228, 236));
+    const double w = p.fontMetrics().horizontalAdvance(text);
+    p.drawText(QPointF(x + 32, y + h - 1), text);
+    x += 32 + w + 18;
+  };
+  if (colourBy_ == ColourBy::Class) {
+    swatch(hotColour(), tr("hot ≥ %1 %").arg(hotThreshold(0) * 100, 0, 'f', 0));
+    swatch(coldColour(), tr("cold"));
+  } else {
+    const QRectF bar(x, y, 120, h);
+    p.fillRect(bar, colourMapGradient(bar.topLeft(), bar.topRight()));
+    p.setPen(QColor(225, 228, 236));
+    const QString text = tr("0 – %1 % utilisation (one scale)").arg(utilisationTop() * 100, 0, 'f', 0);
+    p.drawText(QPointF(x + 126, y + h - 1), text);
+    x += 126 + p.fontMetrics().horizontalAdvance(text) + 18;
+  }
+  swatch(idleColour(), tr("idle"));
+  p.setPen(QColor(225, 228, 236));
+  const QString key = tr("solid: intra-FTD link · dashed: inter-FTD link · lanes keep right of their direction");
+  const double room = std::max(0.0, area.right() - x);
+  p.drawText(QPointF(x, y + h - 1), p.fontMetrics().elidedText(key, Qt::ElideRight, static_cast<int>(room)));
+}
+
+}  // namespace fl::views

@@ -1,0 +1,56 @@
+// The Hot/Cold Links dock: a HotColdOverlay and what it shows. "Two phases" puts two
+// phases of the shown run side by side (all-reduce and dispatch by default: ER's
+// complementary hot and cold links, seed 003 §V-A); "Two runs" puts one phase of two
+// finished runs (sweep points) side by side on one colour scale, baseline and ER by
+// default when a sweep has both. Colour by class (hot threshold adjustable, the run's
+// by default) or by utilisation.
+#pragma once
+#include <QStringList>
+#include <QWidget>
+#include <memory>
+#include <vector>
+
+#include "results/results.h"
+
+class QComboBox;
+class QDoubleSpinBox;
+
+namespace fl::views {
+
+class HotColdOverlay;
+class RunModel;
+
+class HotColdPanel : public QWidget {
+  Q_OBJECT
+ public:
+  explicit HotColdPanel(RunModel* model, QWidget* parent = nullptr);
+
+  // The finished runs that "Two runs" offers (sweep points, by label; null: not finished).
+  void setRuns(const QStringList& labels, const std::vector<std::shared_ptr<const Results>>& runs);
+
+  HotColdOverlay* overlay() const { return overlay_; }
+  QComboBox* modeCombo() const { return mode_; }  // 0: two phases, 1: two runs
+  QComboBox* phaseACombo() const { return phaseA_; }
+  QComboBox* phaseBCombo() const { return phaseB_; }
+  QComboBox* runACombo() const { return runA_; }
+  QComboBox* runBCombo() const { return runB_; }
+  QComboBox* colourCombo() const { return colour_; }
+  QDoubleSpinBox* hotSpin() const { return hot_; }
+
+ private:
+  void update();
+  void syncRuns();
+
+  RunModel* model_;
+  HotColdOverlay* overlay_;
+  QComboBox *mode_, *phaseA_, *phaseB_, *runA_, *runB_, *colour_;
+  QDoubleSpinBox* hot_;
+  QWidget *phaseBBox_, *runsBox_, *runBBox_;
+  QStringList labels_;
+  std::vector<std::shared_ptr<const Results>> runs_;
+  bool syncing_ = false;
+  bool runsPicked_ = false;
+  double runThreshold_ = -1;  // the last run's workload.wsc.hot_threshold  // the user chose the pair: new runs do not change it
+};
+
+}  // namespace fl::views
