@@ -106,6 +106,7 @@ class MainWindow : public QMainWindow {
   void buildDocks();
   QDockWidget* buildPipelineDock();  // main_window_pipeline.cpp
   QDockWidget* buildSweepDock();     // main_window_sweep.cpp
+  void buildCaisDocks(QDockWidget* tabWith);  // main_window_cais.cpp
   void buildToolBar();
   void connectHelp();  // main_window_help.cpp
   void connectSignals();
