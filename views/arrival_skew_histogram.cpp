@@ -14,9 +14,14 @@ const QColor kSeries[] = {QColor(0x0072b2), QColor(0xd55e00), QColor(0x009e73), 
                           QColor(0xe69f00), QColor(0x56b4e9)};
 }  // namespace
 
+// Short, so that many fit under the bars: "0", "512 ns", "65.5 µs", "1.05 ms".
 QString ArrivalSkewHistogram::binLabel(int k) {
   if (k <= 0) return QStringLiteral("0");
-  return formatTime((Time(1) << (k - 1)) * kNanosecond);
+  const double ns = double(std::uint64_t(1) << (k - 1));
+  if (ns < 1e3) return QStringLiteral("%1 ns").arg(ns);
+  if (ns < 1e6) return QStringLiteral("%1 µs").arg(ns / 1e3, 0, 'g', 3);
+  if (ns < 1e9) return QStringLiteral("%1 ms").arg(ns / 1e6, 0, 'g', 3);
+  return QStringLiteral("%1 s").arg(ns / 1e9, 0, 'g', 3);
 }
 
 ArrivalSkewHistogram::ArrivalSkewHistogram(QWidget* parent) : QWidget(parent) {
@@ -24,9 +29,19 @@ ArrivalSkewHistogram::ArrivalSkewHistogram(QWidget* parent) : QWidget(parent) {
   plot_->setMinimumSize(240, 120);
   plot_->xAxis->setLabel(tr("arrival skew per request set (latest − earliest arrival; bin from its lower edge)"));
   plot_->yAxis->setLabel(tr("request sets (%)"));
+  // The key under the plot, never over the bars.
+  plot_->axisRect()->insetLayout()->take(plot_->legend);
+  plot_->plotLayout()->addElement(1, 0, plot_->legend);
+  plot_->plotLayout()->setRowStretchFactor(1, 0.001);
   plot_->legend->setVisible(true);
-  plot_->legend->setBrush(QColor(255, 255, 255, 210));
-  plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+  plot_->legend->setBorderPen(Qt::NoPen);
+  plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+  plot_->legend->setWrap(2);
+  plot_->legend->setRowSpacing(0);
+  plot_->legend->setIconSize(22, 10);
+  QFont small = font();
+  small.setPointSizeF(std::max(6.0, small.pointSizeF() - 1));
+  plot_->legend->setFont(small);
   note_ = new QLabel(this);
   note_->setWordWrap(true);
   note_->setEnabled(false);
@@ -36,7 +51,13 @@ ArrivalSkewHistogram::ArrivalSkewHistogram(QWidget* parent) : QWidget(parent) {
   layout->addWidget(note_);
 }
 
+void ArrivalSkewHistogram::resizeEvent(QResizeEvent* e) {
+  QWidget::resizeEvent(e);
+  setPoints(std::vector<LabelledResults>(points_));  // tick labels for the new width
+}
+
 void ArrivalSkewHistogram::setPoints(const std::vector<LabelledResults>& points) {
+  points_ = points;
   plot_->clearPlottables();
   plotted_.clear();
   QStringList without;
@@ -89,7 +110,8 @@ void ArrivalSkewHistogram::setPoints(const std::vector<LabelledResults>& points)
   }
   auto ticker = QSharedPointer<QCPAxisTickerText>::create();
   if (hi >= lo) {
-    const int step = std::max(1, (hi - lo + 1) / 10);  // at most ~10 labels
+    const int fit = std::max(2, plot_->width() / 75);  // labels that fit side by side
+    const int step = std::max(1, (hi - lo + fit) / fit);
     for (int k = lo; k <= hi; k += step) ticker->addTick(binKey(k), binLabel(k));
     plot_->xAxis->setRange(binKey(lo) - 0.6, binKey(hi) + 0.6);
   } else {

@@ -33,6 +33,10 @@ class ArrivalSkewHistogram : public QWidget {
   QCustomPlot* plot_;
   QLabel* note_;
   QStringList plotted_;
+  std::vector<LabelledResults> points_;  // re-laid out when the width changes the labels
+
+ protected:
+  void resizeEvent(QResizeEvent* e) override;
 };
 
 }  // namespace fl::views

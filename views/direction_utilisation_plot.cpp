@@ -52,7 +52,7 @@ DirectionUtilisationPlot::DirectionUtilisationPlot(QWidget* parent) : QWidget(pa
   pickers->addStretch(1);
   plot_ = new QCustomPlot(this);
   plot_->setMinimumSize(240, 120);
-  plot_->yAxis->setLabel(tr("link utilisation (%)"));
+  plot_->yAxis->setLabel(tr("utilisation (%)"));
   plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
   plot_->axisRect()->setRangeDrag(Qt::Horizontal);
   plot_->axisRect()->setRangeZoom(Qt::Horizontal);
@@ -62,9 +62,18 @@ DirectionUtilisationPlot::DirectionUtilisationPlot(QWidget* parent) : QWidget(pa
       g->setPen(QPen(c, 1.8, style));
       g->setLineStyle(QCPGraph::lsStepLeft);
     }
+  plot_->axisRect()->insetLayout()->take(plot_->legend);  // under the plot, off the curves
+  plot_->plotLayout()->addElement(1, 0, plot_->legend);
+  plot_->plotLayout()->setRowStretchFactor(1, 0.001);
   plot_->legend->setVisible(true);
-  plot_->legend->setBrush(QColor(255, 255, 255, 210));
-  plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+  plot_->legend->setBorderPen(Qt::NoPen);
+  plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+  plot_->legend->setWrap(2);
+  plot_->legend->setRowSpacing(0);
+  plot_->legend->setIconSize(22, 10);
+  QFont small = font();
+  small.setPointSizeF(std::max(6.0, small.pointSizeF() - 1));
+  plot_->legend->setFont(small);
   cursor_ = new QCPItemStraightLine(plot_);
   cursor_->setPen(QPen(QColor(200, 30, 30, 200), 1.5, Qt::DashLine));
   auto* layout = new QVBoxLayout(this);
@@ -73,6 +82,8 @@ DirectionUtilisationPlot::DirectionUtilisationPlot(QWidget* parent) : QWidget(pa
   layout->addWidget(plot_, 1);
   connect(first_, &QComboBox::currentIndexChanged, this, &DirectionUtilisationPlot::rebuild);
   connect(second_, &QComboBox::currentIndexChanged, this, &DirectionUtilisationPlot::rebuild);
+  connect(first_, &QComboBox::activated, this, [this] { chosen_ = true; });
+  connect(second_, &QComboBox::activated, this, [this] { chosen_ = true; });
 }
 
 void DirectionUtilisationPlot::setPoints(const std::vector<LabelledResults>& points) {
@@ -86,8 +97,9 @@ void DirectionUtilisationPlot::setPoints(const std::vector<LabelledResults>& poi
       first_->addItem(p.label);
       second_->addItem(p.label);
     }
-    // Kept by label; otherwise the first and the last point (a sweep's extremes).
-    const int ia = first_->findText(a), ib = second_->findText(b);
+    // The user's pair, kept by label; until they pick, the first and the last point (a
+    // sweep's extremes: the baseline and the full scheme), whichever finished first.
+    const int ia = chosen_ ? first_->findText(a) : -1, ib = chosen_ ? second_->findText(b) : -1;
     first_->setCurrentIndex(ia >= 0 ? ia : 0);
     second_->setCurrentIndex(ib >= 0 ? ib : int(points_.size()) - 1);
   }

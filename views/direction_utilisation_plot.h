@@ -41,6 +41,7 @@ class DirectionUtilisationPlot : public QWidget {
   std::vector<LabelledResults> points_;
   TimeUnit unit_;
   int bin_ = 0;
+  bool chosen_ = false;  // the user picked a point: keep their pair
 };
 
 }  // namespace fl::views

@@ -12,7 +12,7 @@ MergeOccupancyPlot::MergeOccupancyPlot(QWidget* parent) : QWidget(parent) {
   plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
   plot_->axisRect()->setRangeDrag(Qt::Horizontal);
   plot_->axisRect()->setRangeZoom(Qt::Horizontal);
-  plot_->yAxis->setLabel(tr("entries (max/bin)"));
+  plot_->yAxis->setLabel(tr("entries"));
   const QColor blue(0x0072b2);
   QCPGraph* g = plot_->addGraph();
   g->setPen(QPen(blue, 2));
@@ -22,6 +22,12 @@ MergeOccupancyPlot::MergeOccupancyPlot(QWidget* parent) : QWidget(parent) {
   capacity_ = new QCPItemStraightLine(plot_);
   capacity_->setPen(QPen(QColor(0xd5, 0x5e, 0x00), 1.5, Qt::DashLine));
   capacity_->setVisible(false);
+  capacityLabel_ = new QCPItemText(plot_);
+  capacityLabel_->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+  capacityLabel_->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+  capacityLabel_->position->setTypeY(QCPItemPosition::ptPlotCoords);
+  capacityLabel_->setColor(QColor(0xd5, 0x5e, 0x00));
+  capacityLabel_->setVisible(false);
   cursor_ = new QCPItemStraightLine(plot_);
   cursor_->setPen(QPen(QColor(200, 30, 30, 200), 1.5, Qt::DashLine));
   cursor_->setVisible(false);
@@ -50,14 +56,15 @@ void MergeOccupancyPlot::setPort(const MergePortResult* port, int bins, Time bin
   plot_->graph(0)->setData(keys, values, true);
   const bool bounded = port && port->capacity > 0;
   capacity_->setVisible(bounded);
+  capacityLabel_->setVisible(bounded);
   if (bounded) {
     capacity_->point1->setCoords(0, double(port->capacity));
     capacity_->point2->setCoords(1, double(port->capacity));
+    capacityLabel_->position->setCoords(0.99, double(port->capacity));
+    capacityLabel_->setText(tr("capacity %1").arg(port->capacity));
     top = std::max(top, double(port->capacity));
-    plot_->yAxis->setLabel(tr("entries (max/bin); capacity %1").arg(port->capacity));
-  } else {
-    plot_->yAxis->setLabel(port ? tr("entries (max/bin); unbounded table") : tr("entries (max/bin)"));
   }
+  plot_->yAxis->setLabel(port && !bounded ? tr("entries (unbounded)") : tr("entries"));
   double from = 0, to = std::max(binKey(bins), 1e-9);
   if (port && !port->entries.bins.empty()) {  // open on the part with traffic, padded
     const double a = binKey(port->entries.bins.front()), b = binKey(port->entries.bins.back() + 1);
@@ -65,7 +72,7 @@ void MergeOccupancyPlot::setPort(const MergePortResult* port, int bins, Time bin
     to = std::min(to, b + 0.05 * (b - a));
   }
   plot_->xAxis->setRange(from, to);
-  plot_->yAxis->setRange(0, top * 1.12);
+  plot_->yAxis->setRange(0, top * 1.25);  // room for the capacity label
   setCurrentBin(bin_);
 }
 

@@ -1,5 +1,5 @@
 // One CAIS merge unit's occupancy over the run: the most entries its merging table held
-// in each time bin (a step curve), the table's capacity as a dashed line (none when the
+// in each time bin (a step curve), the table's capacity as a labelled dashed line (none when the
 // table is unbounded), and the end of the timeline's current bin marked (the instant the
 // inspector's grid shows). Bins in which the unit saw
 // no allocation or release record nothing and read 0.
@@ -11,6 +11,7 @@
 
 class QCustomPlot;
 class QCPItemStraightLine;
+class QCPItemText;
 
 namespace fl::views {
 
@@ -30,6 +31,7 @@ class MergeOccupancyPlot : public QWidget {
  private:
   QCustomPlot* plot_;
   QCPItemStraightLine *cursor_, *capacity_;
+  QCPItemText* capacityLabel_;
   TimeUnit unit_;
   Time binWidth_ = 0;
   int bins_ = 0, bin_ = 0;

@@ -38,32 +38,37 @@ MergeTableInspector::MergeTableInspector(RunModel* model, QWidget* parent) : QWi
   pickers->addWidget(new QLabel(tr("Merge unit:"), page));
   pickers->addWidget(portCombo_);
   pickers->addStretch(1);
-  summary_ = new QLabel(page);
-  summary_->setWordWrap(true);
-  legend_ = new QLabel(mergeStateLegendHtml(), page);
-  legend_->setWordWrap(true);
+  // The grid takes the dock's height; the words sit beside it, over the occupancy plot,
+  // in a smaller type (the dock is short under the canvas).
+  auto* info = new QWidget(page);
+  QFont small = font();
+  small.setPointSizeF(std::max(7.0, small.pointSizeF() - 1));
+  legend_ = new QLabel(mergeStateLegendHtml(), info);
   legend_->setTextFormat(Qt::RichText);
-  window_ = new QLabel(page);
-  window_->setWordWrap(true);
-
+  window_ = new QLabel(info);
+  window_->setTextFormat(Qt::RichText);
+  for (QLabel* l : {legend_, window_}) {
+    l->setWordWrap(true);
+    l->setFont(small);
+  }
   grid_ = new MergeTableGrid(page);
-  occupancy_ = new MergeOccupancyPlot(page);
-  auto* gridBox = new QWidget(page);
-  auto* gridCol = new QVBoxLayout(gridBox);
-  gridCol->setContentsMargins(0, 0, 0, 0);
-  gridCol->addWidget(legend_);
-  gridCol->addWidget(window_);
-  gridCol->addWidget(grid_, 1);
+  occupancy_ = new MergeOccupancyPlot(info);
+  auto* infoCol = new QVBoxLayout(info);
+  infoCol->setContentsMargins(0, 0, 0, 0);
+  infoCol->setSpacing(2);
+  infoCol->addWidget(window_);
+  infoCol->addWidget(legend_);
+  infoCol->addWidget(occupancy_, 1);
+  info->setMinimumWidth(300);
   split_ = new QSplitter(Qt::Horizontal, page);
-  split_->addWidget(gridBox);
-  split_->addWidget(occupancy_);
-  split_->setStretchFactor(0, 3);
-  split_->setStretchFactor(1, 2);
+  split_->addWidget(grid_);
+  split_->addWidget(info);
+  split_->setStretchFactor(0, 1);
+  split_->setStretchFactor(1, 1);
   split_->setChildrenCollapsible(false);
   auto* col = new QVBoxLayout(page);
   col->setContentsMargins(6, 6, 6, 6);
   col->addLayout(pickers);
-  col->addWidget(summary_);
   col->addWidget(split_, 1);
   stack_->addWidget(notice_);
   stack_->addWidget(page);
@@ -97,7 +102,7 @@ void MergeTableInspector::resizeEvent(QResizeEvent* event) {
   const auto o = wide ? Qt::Horizontal : Qt::Vertical;
   if (split_->orientation() != o) {
     split_->setOrientation(o);
-    split_->setSizes({3, 2});
+    split_->setSizes({1, 1});
   }
 }
 
@@ -212,18 +217,19 @@ void MergeTableInspector::rebuildPort() {
   const SwitchResult* s = currentSwitch();
   const MergePortResult* p = currentPort();
   log_ = s && p ? collectPortLog(*s, p->port, p->capacity) : MergePortLog{};
+  // The unit's totals over the run, on the unit picker (the dock is short).
   if (s && p)
-    summary_->setText(tr("%1 → %2: %3 ld.cais, %4 red.cais; %5 merged, %6 bypassed, %7 evicted, %8 timed out, "
-                         "%9 partial sums flushed. Table: %10. Entry log: %11 entries%12.")
+    portCombo_->setToolTip(tr("Run: %3 ld.cais, %4 red.cais; %5 merged, %6 bypassed, %7 evicted, %8 timed out, "
+                         "%9 partial sums flushed. Table: %10. %1 → %2 log: %11 entries%12.")
                           .arg(q(s->id), q(p->peer), formatCount(p->loads), formatCount(p->reductions),
                                formatCount(p->hits), formatCount(p->bypasses), formatCount(p->evictions),
                                formatCount(p->timeouts), formatCount(p->partial_flushes))
                           .arg(p->capacity > 0 ? tr("%1 entries, peak %2").arg(p->capacity).arg(p->peak_entries)
                                                : tr("unbounded, peak %1 entries").arg(p->peak_entries),
                                formatCount(qint64(log_.entries.size())),
-                               s->merge_log_truncated ? tr(" (switch log truncated: later entries not shown)") : QString()));
+                               s->merge_log_truncated ? tr(" (truncated: later ones not shown)") : QString()));
   else
-    summary_->clear();
+    portCombo_->setToolTip(tr("Merge units: one per GPU-facing port, named port → home GPU"));
   occupancy_->setPort(p, model_->binCount(), model_->binWidth());
   occupancy_->setCurrentBin(model_->currentBin());
   showWindow();
@@ -240,8 +246,8 @@ void MergeTableInspector::showWindow() {
   const auto n = [&](MergeCellState st) { return formatCount(w.ended[int(st)]); };
   const auto live = [&](MergeCellState st) { return formatCount(w.live[int(st)]); };
   window_->setText(
-      tr("At %1 (end of bin %2): %3 Load-Wait, %4 Load-Ready, %5 Reduction. In the bin: %6 opened, %7 completed, "
-         "%8 evicted, %9 timed out, %10 evicted on fill; bypassed %11 ld.cais, %12 red.cais.")
+      tr("<b>At %1</b> (end of bin %2): %3 Load-Wait, %4 Load-Ready, %5 Reduction. In the bin: %6 opened, "
+         "%7 completed, %8 evicted, %9 timed out, %10 evicted on fill; %11 ld.cais and %12 red.cais bypassed.")
           .arg(formatTime(to), binNumber(model_->currentBin(), model_->binCount()), live(MergeCellState::LoadWait),
                live(MergeCellState::LoadReady), live(MergeCellState::Reduction), formatCount(w.opened),
                n(MergeCellState::Completed), n(MergeCellState::Evicted), n(MergeCellState::TimedOut))

@@ -61,7 +61,7 @@ class MergeTableInspector : public QWidget {
   RunModel* model_;
   std::shared_ptr<const Results> results_;  // keeps the log the grid points into
   QStackedWidget* stack_;
-  QLabel *notice_, *summary_, *legend_, *window_;
+  QLabel *notice_, *legend_, *window_;
   QString elsewhere_;
   QComboBox *switchCombo_, *portCombo_;
   QSplitter* split_;
