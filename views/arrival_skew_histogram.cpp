@@ -27,7 +27,7 @@ QString ArrivalSkewHistogram::binLabel(int k) {
 ArrivalSkewHistogram::ArrivalSkewHistogram(QWidget* parent) : QWidget(parent) {
   plot_ = new QCustomPlot(this);
   plot_->setMinimumSize(240, 120);
-  plot_->xAxis->setLabel(tr("arrival skew per request set (latest − earliest arrival; bin from its lower edge)"));
+  plot_->xAxis->setLabel(tr("arrival skew per request set (bins from their lower edge)"));
   plot_->yAxis->setLabel(tr("request sets (%)"));
   // The key under the plot, never over the bars.
   plot_->axisRect()->insetLayout()->take(plot_->legend);

@@ -110,14 +110,19 @@ void MergeTableGrid::paintEvent(QPaintEvent*) {
     p.setBrush(fill);
     p.drawRect(r);
     if (!c.entry) continue;
-    const int places = std::max(1, gpus_);
-    const double mark = std::min((r.width() - 4) / places, r.height() / 3);
+    // One row of marks, or two where that makes them bigger (8 GPUs in a square cell).
+    const int places = std::max(1, gpus_), half = (places + 1) / 2;
+    const double one = std::min((r.width() - 4) / places, r.height() / 3);
+    const double two = std::min((r.width() - 4) / half, r.height() / 5);
+    const int perRow = two > 1.3 * one ? half : places;
+    const double mark = perRow == places ? one : two;
+    const int markRows = (places + perRow - 1) / perRow;
     const std::vector<int> arrived = arrivedGpus(s);
     if (gpus_ > 0 && mark >= 3) {  // one mark per GPU, in GPU order
-      const double y = r.bottom() - mark - 2, x0 = r.left() + (r.width() - mark * places) / 2;
+      const double y0 = r.bottom() - markRows * mark - 2, x0 = r.left() + (r.width() - mark * perRow) / 2;
       for (int g = 0; g < gpus_; ++g) {
         if (g == home_) continue;
-        const QRectF m(x0 + g * mark + 0.5, y, mark - 1, mark - 1);
+        const QRectF m(x0 + (g % perRow) * mark + 0.5, y0 + (g / perRow) * mark, mark - 1, mark - 1);
         const bool in = std::find(arrived.begin(), arrived.end(), g) != arrived.end();
         p.setPen(QPen(QColor(0x20, 0x20, 0x20), 0.8));
         p.setBrush(in ? QBrush(QColor(0x20, 0x20, 0x20)) : QBrush(Qt::white));

@@ -1,9 +1,9 @@
 // The merging table of one CAIS merge unit as a grid of slots at one moment (the
 // inspector's picture; merge_table_state.h works out what is in each slot). A cell's
 // colour is its entry's state (mergeCellColour); an entry that ended inside the shown
-// window is drawn faded in the colour of how it ended. A row of marks, one per GPU in
-// GPU order (the home GPU's place left blank), shows who had joined the entry: filled
-// once that GPU's request arrived. Cells too small for marks show a fill bar instead.
+// window is drawn faded in the colour of how it ended. Marks, one per GPU in GPU order (a
+// row, or two in a square cell; the home GPU's place left blank), show who had joined
+// the entry: filled once that GPU's request arrived. Cells too small for marks show a fill bar instead.
 // Hover a cell for its block, state, age and arrivals.
 #pragma once
 #include <QColor>
