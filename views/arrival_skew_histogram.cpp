@@ -6,6 +6,7 @@
 #include <qcustomplot.h>
 
 #include "views/format_units.h"
+#include "views/legend_under_plot.h"
 
 namespace fl::views {
 
@@ -29,19 +30,7 @@ ArrivalSkewHistogram::ArrivalSkewHistogram(QWidget* parent) : QWidget(parent) {
   plot_->setMinimumSize(240, 120);
   plot_->xAxis->setLabel(tr("arrival skew per request set (bins from their lower edge)"));
   plot_->yAxis->setLabel(tr("request sets (%)"));
-  // The key under the plot, never over the bars.
-  plot_->axisRect()->insetLayout()->take(plot_->legend);
-  plot_->plotLayout()->addElement(1, 0, plot_->legend);
-  plot_->plotLayout()->setRowStretchFactor(1, 0.001);
-  plot_->legend->setVisible(true);
-  plot_->legend->setBorderPen(Qt::NoPen);
-  plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-  plot_->legend->setWrap(2);
-  plot_->legend->setRowSpacing(0);
-  plot_->legend->setIconSize(22, 10);
-  QFont small = font();
-  small.setPointSizeF(std::max(6.0, small.pointSizeF() - 1));
-  plot_->legend->setFont(small);
+  legendUnderPlot(plot_, 2);  // never over the data
   note_ = new QLabel(this);
   note_->setWordWrap(true);
   note_->setEnabled(false);

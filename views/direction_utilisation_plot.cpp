@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <qcustomplot.h>
 
+#include "views/legend_under_plot.h"
+
 namespace fl::views {
 
 namespace {
@@ -62,18 +64,7 @@ DirectionUtilisationPlot::DirectionUtilisationPlot(QWidget* parent) : QWidget(pa
       g->setPen(QPen(c, 1.8, style));
       g->setLineStyle(QCPGraph::lsStepLeft);
     }
-  plot_->axisRect()->insetLayout()->take(plot_->legend);  // under the plot, off the curves
-  plot_->plotLayout()->addElement(1, 0, plot_->legend);
-  plot_->plotLayout()->setRowStretchFactor(1, 0.001);
-  plot_->legend->setVisible(true);
-  plot_->legend->setBorderPen(Qt::NoPen);
-  plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-  plot_->legend->setWrap(2);
-  plot_->legend->setRowSpacing(0);
-  plot_->legend->setIconSize(22, 10);
-  QFont small = font();
-  small.setPointSizeF(std::max(6.0, small.pointSizeF() - 1));
-  plot_->legend->setFont(small);
+  legendUnderPlot(plot_, 2);  // never over the data
   cursor_ = new QCPItemStraightLine(plot_);
   cursor_->setPen(QPen(QColor(200, 30, 30, 200), 1.5, Qt::DashLine));
   auto* layout = new QVBoxLayout(this);
