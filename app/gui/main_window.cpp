@@ -264,6 +264,7 @@ void MainWindow::buildDocks() {
     actions_.viewMenu->addAction(d->toggleViewAction());
   actions_.viewMenu->addAction(fusion->toggleViewAction());
   buildWscDocks();
+  buildCaisDocks(plots);
 }
 
 void MainWindow::buildToolBar() {

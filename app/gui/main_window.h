@@ -108,6 +108,7 @@ class MainWindow : public QMainWindow {
   QDockWidget* buildPipelineDock();  // main_window_pipeline.cpp
   QDockWidget* buildSweepDock();     // main_window_sweep.cpp
   void buildWscDocks();              // main_window_wsc.cpp
+  void buildCaisDocks(QDockWidget* tabWith);  // main_window_cais.cpp
   void buildToolBar();
   void connectHelp();  // main_window_help.cpp
   void connectSignals();

@@ -57,11 +57,44 @@ void MergeUnit::noteArrival(std::uint64_t key, std::uint16_t expected, std::uint
   if (a.seen < expected) return;
   stats_.skewSumPs += static_cast<double>(now - a.first);
   ++stats_.skewCount;
+  ++skewHistogram_[static_cast<std::size_t>(skewHistogramBin(now - a.first))];
   arrivals_.erase(key);
+}
+
+// The inspector's record of who joined an entry and when, chained until the entry ends.
+void MergeUnit::noteEntryArrival(std::uint32_t n, std::int32_t gpu, Time now) {
+  if (bin_ <= 0 || log_.size() >= kEntryLogLimit) return;
+  std::uint32_t a = freeArrival_;
+  if (a != kNone) freeArrival_ = arrivalNodes_[a].next;
+  else {
+    a = static_cast<std::uint32_t>(arrivalNodes_.size());
+    arrivalNodes_.emplace_back();
+  }
+  arrivalNodes_[a] = ArrivalNode{now, gpu, kNone};
+  Entry& e = entries_[n];
+  (e.arrivalTail == kNone ? e.arrivalHead : arrivalNodes_[e.arrivalTail].next) = a;
+  e.arrivalTail = a;
+}
+
+void MergeUnit::noteBypass(std::uint32_t block, bool load, std::int32_t gpu, Time now) {
+  ++stats_.bypasses;
+  if (bin_ > 0 && bypassLog_.size() < kEntryLogLimit) bypassLog_.push_back({now, port_, block, gpu, load});
 }
 
 void MergeUnit::free(std::uint32_t n, Time now, MergeEndReason why) {
   Entry& e = entries_[n];
+  const auto firstArrival = static_cast<std::uint32_t>(logArrivals_.size());
+  for (std::uint32_t a = e.arrivalHead; a != kNone;) {  // to the log (if it has room), nodes recycled
+    ArrivalNode& node = arrivalNodes_[a];
+    if (log_.size() < kEntryLogLimit)
+      logArrivals_.push_back({static_cast<std::uint32_t>(std::min<Time>((node.time - e.allocated) / 1000, UINT32_MAX)),
+                              node.gpu});
+    const std::uint32_t next = node.next;
+    node.next = freeArrival_;
+    freeArrival_ = a;
+    a = next;
+  }
+  e.arrivalHead = e.arrivalTail = kNone;
   unlink(n);
   index_.erase(e.key);
   links_[n].next = free_;
@@ -78,6 +111,8 @@ void MergeUnit::free(std::uint32_t n, Time now, MergeEndReason why) {
       r.expected = e.expected;
       r.reason = why;
       r.waiting = e.state == MergeState::LoadWait;
+      r.ready = e.ready;
+      r.arrivals = firstArrival;
       log_.push_back(r);
     } else {
       logTruncated_ = true;
@@ -137,18 +172,19 @@ LoadOutcome MergeUnit::load(std::uint32_t block, std::int32_t requester, std::ui
   noteArrival(key, expected, 1, now);
   const bool last = !arrivals_.contains(key);  // the set's last request: nothing more will hit
   if (!params_.merging) {
-    ++stats_.bypasses;
+    noteBypass(block, true, requester, now);
     return LoadOutcome::Bypass;
   }
   if (const std::uint32_t* slot = index_.find(key)) {
     const std::uint32_t n = *slot;
     Entry& e = entries_[n];
     if (e.state == MergeState::LoadWait && e.deferred >= std::min(params_.records, kMaxRecords)) {
-      ++stats_.bypasses;  // the content array is full
+      noteBypass(block, true, requester, now);  // the content array is full
       return LoadOutcome::Bypass;
     }
     ++stats_.hits;
     ++e.count;
+    noteEntryArrival(n, requester, now);
     e.allArrived = e.allArrived || last;
     touch(n, now);
     if (e.state == MergeState::LoadWait) {
@@ -163,7 +199,7 @@ LoadOutcome MergeUnit::load(std::uint32_t block, std::int32_t requester, std::ui
   }
   const std::uint32_t n = allocate(key, now, flushes);
   if (n == kNone) {
-    ++stats_.bypasses;
+    noteBypass(block, true, requester, now);
     return LoadOutcome::Bypass;
   }
   Entry& e = entries_[n];
@@ -173,6 +209,7 @@ LoadOutcome MergeUnit::load(std::uint32_t block, std::int32_t requester, std::ui
   e.phase = phase;
   e.state = MergeState::LoadWait;
   e.count = 1;
+  noteEntryArrival(n, requester, now);
   e.expected = expected;
   e.allArrived = last;
   e.requesters[e.deferred++] = requester;
@@ -189,6 +226,7 @@ bool MergeUnit::fill(std::uint32_t block, Time now, std::vector<std::int32_t>& o
   if (e.state != MergeState::LoadWait) return false;
   out.insert(out.end(), e.requesters.begin(), e.requesters.begin() + e.deferred);
   e.deferred = 0;
+  e.ready = now;
   if (e.count >= e.expected || e.allArrived) {  // the last request arrived while it waited
     ++stats_.completions;
     free(n, now, MergeEndReason::Completed);
@@ -203,12 +241,12 @@ bool MergeUnit::fill(std::uint32_t block, Time now, std::vector<std::int32_t>& o
 
 ReduceOutcome MergeUnit::reduce(std::uint32_t block, std::uint16_t contributions, std::uint16_t expected,
                                 std::uint32_t bytes, std::uint64_t tag, std::uint8_t phase, Time now,
-                                std::vector<MergeFlush>& flushes, MergeFlush& complete) {
+                                std::vector<MergeFlush>& flushes, MergeFlush& complete, std::int32_t source) {
   ++stats_.reductions;
   const std::uint64_t key = keyOf(block, false);
   noteArrival(key, expected, contributions, now);
   if (!params_.merging) {
-    ++stats_.bypasses;
+    noteBypass(block, false, source, now);
     return ReduceOutcome::Bypass;
   }
   std::uint32_t n = kNone;
@@ -219,7 +257,7 @@ ReduceOutcome MergeUnit::reduce(std::uint32_t block, std::uint16_t contributions
   } else {
     n = allocate(key, now, flushes);
     if (n == kNone) {
-      ++stats_.bypasses;
+      noteBypass(block, false, source, now);
       return ReduceOutcome::Bypass;
     }
     Entry& e = entries_[n];
@@ -232,6 +270,7 @@ ReduceOutcome MergeUnit::reduce(std::uint32_t block, std::uint16_t contributions
   }
   Entry& e = entries_[n];
   e.count = static_cast<std::uint16_t>(e.count + 1);
+  noteEntryArrival(n, source, now);
   e.contributions = static_cast<std::uint16_t>(e.contributions + contributions);
   // A flushed partial lowers what the rest of the set can bring: complete on Expected
   // operands summed here or on the set's last arrival, whichever the entry sees.

@@ -89,7 +89,7 @@ class MergeUnit {
   // red.cais carrying `contributions` operands.
   ReduceOutcome reduce(std::uint32_t block, std::uint16_t contributions, std::uint16_t expected,
                        std::uint32_t bytes, std::uint64_t tag, std::uint8_t phase, Time now,
-                       std::vector<MergeFlush>& flushes, MergeFlush& complete);
+                       std::vector<MergeFlush>& flushes, MergeFlush& complete, std::int32_t source = -1);
   // Expires entries idle since before now - timeout; returns when to look again (-1: never).
   Time expire(Time now, std::vector<MergeFlush>& flushes);
   // The earliest time an entry can time out (-1: none).
@@ -104,6 +104,11 @@ class MergeUnit {
   const BinSeries& occupancy() const { return occupancy_; }
   std::vector<MergeEntryRecord>& log() { return log_; }
   bool logTruncated() const { return logTruncated_; }
+  // The logged entries' requests (MergeEntryRecord::arrivals indexes them), the bypasses,
+  // and the arrival sets by skew (kSkewHistogramBins).
+  const std::vector<MergeArrival>& logArrivals() const { return logArrivals_; }
+  const std::vector<MergeBypassRecord>& bypassLog() const { return bypassLog_; }
+  const std::vector<std::int64_t>& skewHistogram() const { return skewHistogram_; }
 
  private:
   static constexpr std::uint32_t kNone = UINT32_MAX;
@@ -122,6 +127,13 @@ class MergeUnit {
     bool allArrived = false;           // the set's last request joined this entry
     bool inLru = false;
     std::array<std::int32_t, kMaxRecords> requesters{};
+    Time ready = -1;                              // Load-Ready since (inspector log)
+    std::uint32_t arrivalHead = kNone, arrivalTail = kNone;  // its requests in arrivalNodes_
+  };
+  struct ArrivalNode {
+    Time time = 0;
+    std::int32_t gpu = -1;
+    std::uint32_t next = kNone;
   };
   struct Arrivals {
     Time first = 0;
@@ -140,6 +152,8 @@ class MergeUnit {
   void linkNewest(std::uint32_t n);
   void noteArrival(std::uint64_t key, std::uint16_t expected, std::uint16_t n, Time now);
   void noteOccupancy(Time now);
+  void noteEntryArrival(std::uint32_t n, std::int32_t gpu, Time now);  // inspector log only
+  void noteBypass(std::uint32_t block, bool load, std::int32_t gpu, Time now);
   bool full() const { return params_.capacity > 0 && entries() >= params_.capacity; }
 
   MergeParams params_;
@@ -160,6 +174,11 @@ class MergeUnit {
   BinSeries occupancy_;
   std::vector<MergeEntryRecord> log_;
   bool logTruncated_ = false;
+  std::vector<ArrivalNode> arrivalNodes_;  // live entries' requests, chained per entry
+  std::uint32_t freeArrival_ = kNone;
+  std::vector<MergeArrival> logArrivals_;
+  std::vector<MergeBypassRecord> bypassLog_;
+  std::vector<std::int64_t> skewHistogram_ = std::vector<std::int64_t>(kSkewHistogramBins, 0);
 };
 
 }  // namespace fl::net

@@ -110,7 +110,8 @@ void SwitchNode::cais(int inPort, PacketHandle h) {
     }
     case Op::CaisRed: {
       MergeFlush done;
-      switch (unit.reduce(p.piece, p.contributions, p.expected, p.size, p.tag, p.phase, now(), flushes_, done)) {
+      switch (unit.reduce(p.piece, p.contributions, p.expected, p.size, p.tag, p.phase, now(), flushes_, done,
+                          p.source)) {
         case ReduceOutcome::Absorbed:
           break;
         case ReduceOutcome::Complete:
@@ -151,6 +152,8 @@ void SwitchNode::mergeTimeout(int unit) {
 void SwitchNode::collectMergeUnits(SwitchResult& out, const topo::Topology& t) {
   out.merge_ports.clear();
   out.merge_log.clear();
+  out.merge_arrivals.clear();
+  out.merge_bypasses.clear();
   for (std::size_t u = 0; u < merge_.size(); ++u) {
     MergeUnit& m = merge_[u];
     const MergeUnitStats& s = m.stats();
@@ -166,6 +169,8 @@ void SwitchNode::collectMergeUnits(SwitchResult& out, const topo::Topology& t) {
     r.evictions = s.evictions;
     r.timeouts = s.timeouts;
     r.partial_flushes = s.partialFlushes;
+    r.capacity = m.params().capacity;
+    r.skew_histogram = m.skewHistogram();
     out.merge_ports.push_back(std::move(r));
     for (const MergeEntryRecord& e : m.log()) {
       if (out.merge_log.size() >= kEntryLogLimit) {
@@ -173,7 +178,12 @@ void SwitchNode::collectMergeUnits(SwitchResult& out, const topo::Topology& t) {
         break;
       }
       out.merge_log.push_back(e);
+      out.merge_log.back().arrivals = static_cast<std::uint32_t>(out.merge_arrivals.size());
+      const auto first = m.logArrivals().begin() + e.arrivals;
+      out.merge_arrivals.insert(out.merge_arrivals.end(), first, first + e.arrived);
     }
+    for (const MergeBypassRecord& b : m.bypassLog())
+      if (out.merge_bypasses.size() < kEntryLogLimit) out.merge_bypasses.push_back(b);
     out.merge_log_truncated = out.merge_log_truncated || m.logTruncated();
   }
 }

@@ -137,7 +137,33 @@ struct MergeEntryRecord {
   std::uint16_t expected = 0;
   MergeEndReason reason = MergeEndReason::Completed;
   bool waiting = false;       // a load session still in Load-Wait (its data not back) when it ended
+  Time ready = -1;            // load sessions: when the home's data came (Load-Wait -> Load-Ready); -1: never
+  std::uint32_t arrivals = 0; // first of its `arrived` requests in SwitchResult::merge_arrivals
 };
+// One request that joined a merging-table entry (for the inspector's marks): when, from
+// the entry's start (ns, saturating), and which GPU (topology node id) sent it.
+struct MergeArrival {
+  std::uint32_t offset_ns = 0;
+  std::int32_t gpu = -1;
+};
+// A request that passed a merge unit unmerged: no slot (the LRU victim in Load-Wait), a
+// full content array, or merging off.
+struct MergeBypassRecord {
+  Time time = 0;
+  std::int32_t port = -1;
+  std::uint32_t block = 0;
+  std::int32_t gpu = -1;  // topology node id of the requester (-1: unknown)
+  bool load = false;
+};
+// Arrival sets (block, type) by skew, latest minus earliest arrival: bin 0 holds [0, 1) ns,
+// bin k >= 1 [2^(k-1), 2^k) ns, the last bin everything above.
+inline constexpr int kSkewHistogramBins = 40;
+inline int skewHistogramBin(Time skewPs) {
+  const auto ns = static_cast<std::uint64_t>(std::max<Time>(0, skewPs) / 1000);
+  int k = 0;
+  while (k < kSkewHistogramBins - 1 && (std::uint64_t(1) << k) <= ns) ++k;
+  return k;
+}
 // One merge unit (one per GPU-facing port of a switch) over a run.
 struct MergePortResult {
   int port = -1;
@@ -146,6 +172,8 @@ struct MergePortResult {
   std::int64_t peak_entries = 0;
   std::int64_t loads = 0, reductions = 0, hits = 0, bypasses = 0, evictions = 0, timeouts = 0;
   std::int64_t partial_flushes = 0;
+  std::int64_t capacity = 0;                 // merging-table entries (0: unbounded)
+  std::vector<std::int64_t> skew_histogram;  // kSkewHistogramBins counts (skewHistogramBin)
 };
 struct SwitchResult {
   std::string id;   // node name
@@ -168,6 +196,8 @@ struct SwitchResult {
   std::vector<MergePortResult> merge_ports;   // CAIS merge units that saw traffic
   std::vector<MergeEntryRecord> merge_log;    // their entries' lives (first kEntryLogLimit)
   bool merge_log_truncated = false;
+  std::vector<MergeArrival> merge_arrivals;        // the logged entries' requests (MergeEntryRecord::arrivals)
+  std::vector<MergeBypassRecord> merge_bypasses;   // first kEntryLogLimit bypasses
 };
 
 // Contributions entry `e` of `s`'s log had received at time `t` (arrivals at t count).

@@ -33,14 +33,14 @@ template <class Ar> void fields(Ar& a, ReductionPortResult& v) {
 }
 template <class Ar> void fields(Ar& a, MergePortResult& v) {
   a(v.port, v.peer, v.entries, v.peak_entries, v.loads, v.reductions, v.hits, v.bypasses, v.evictions, v.timeouts,
-    v.partial_flushes);
+    v.partial_flushes, v.capacity, v.skew_histogram);
 }
 template <class Ar> void fields(Ar& a, SwitchResult& v) {
   a(v.id, v.node, v.packets_forwarded, v.multicast_replicas, v.reductions, v.reduction_contributions, v.evictions,
     v.peak_reduction_entries, v.peak_reduction_bytes, v.max_buffer_flits, v.reduction_buffer_hit_rate,
     v.reduction_ports, v.entry_log, v.entry_arrivals, v.entry_log_truncated, v.reduction_bins, v.replica_bins,
     v.merge_ports, v.merge_log,
-    v.merge_log_truncated);
+    v.merge_log_truncated, v.merge_arrivals, v.merge_bypasses);
 }
 template <class Ar> void fields(Ar& a, EndpointResult& v) { a(v.id, v.al_tlb_hits, v.al_tlb_misses, v.al_blocks_allocated); }
 template <class Ar> void fields(Ar& a, LatencyStats& v) {
@@ -89,20 +89,21 @@ template <class Ar> void fields(Ar& a, Results& v) {
 // A struct that gains a field changes its size: update its field list above, then the
 // size here. (Plain records, PipelineTask, ReductionEntryRecord and MergeEntryRecord, are copied whole.)
 static_assert(sizeof(LinkDirectionResult) == 328, "LinkDirectionResult changed: update results_codec.cpp");
-static_assert(sizeof(SwitchResult) == 344, "SwitchResult changed: update results_codec.cpp");
+static_assert(sizeof(SwitchResult) == 392, "SwitchResult changed: update results_codec.cpp");
 static_assert(sizeof(PipelineResults) == 256, "PipelineResults changed: update results_codec.cpp");
 static_assert(sizeof(MoeResults) == 120, "MoeResults changed: update results_codec.cpp");
 static_assert(sizeof(HybridEpResults) == 160, "HybridEpResults changed: update results_codec.cpp");
 static_assert(sizeof(CaisResults) == 152, "CaisResults changed: update results_codec.cpp");
 static_assert(sizeof(TpResults) == 104, "TpResults changed: update results_codec.cpp");
-static_assert(sizeof(MergePortResult) == 152, "MergePortResult changed: update results_codec.cpp");
+static_assert(sizeof(MergePortResult) == 184, "MergePortResult changed: update results_codec.cpp");
 static_assert(sizeof(WscResults) == 272, "WscResults changed: update results_codec.cpp");
 static_assert(sizeof(LinkPhaseResult) == 88, "LinkPhaseResult changed: update results_codec.cpp");
 static_assert(sizeof(Results) == 1856, "Results changed: update results_codec.cpp");
 
 template <class T> constexpr bool kPlain = std::is_arithmetic_v<T> || std::is_enum_v<T> ||
                                            std::is_same_v<T, PipelineTask> || std::is_same_v<T, ReductionEntryRecord> ||
-                                           std::is_same_v<T, MergeEntryRecord>;
+                                           std::is_same_v<T, MergeEntryRecord> || std::is_same_v<T, MergeArrival> ||
+                                           std::is_same_v<T, MergeBypassRecord>;
 
 struct Writer {
   std::string out;

@@ -1,0 +1,175 @@
+#include "gui/cais_controls.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QScrollArea>
+#include <QSignalBlocker>
+#include <QStackedWidget>
+#include <QVBoxLayout>
+#include <algorithm>
+
+#include "gui/scenario_document.h"
+#include "scenario/schema.h"
+#include "scenario/sweep.h"
+#include "views/format_units.h"
+
+namespace fl::gui {
+
+namespace {
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+// Tooltip from the schema: what the key is, its default and where that comes from.
+QString describe(const std::string& path) {
+  const ParamSpec* p = findParam(path);
+  if (!p) return {};
+  QString tip = q(path) + QStringLiteral("\n") + q(p->doc);
+  if (!p->defaultText.empty()) tip += QObject::tr("\ndefault: %1").arg(q(p->defaultText));
+  if (!p->source.empty()) tip += QObject::tr(" (%1)").arg(q(p->source));
+  return tip;
+}
+}  // namespace
+
+QString tpSchemeDisplayName(const std::string& value) {
+  static const std::pair<const char*, const char*> kNames[] = {
+      {"tp_nvls", "TP-NVLS"},        {"sp_nvls", "SP-NVLS"},           {"cais_base", "CAIS-Base"},
+      {"cais_coord", "CAIS-Coord"}, {"cais_partial", "CAIS-Partial"}, {"cais", "CAIS"}};
+  for (const auto& [v, name] : kNames)
+    if (value == v) return QString::fromLatin1(name);
+  return q(value);
+}
+
+CaisControls::CaisControls(ScenarioDocument* doc, QWidget* parent) : QDockWidget(tr("CAIS"), parent), doc_(doc) {
+  setObjectName(QStringLiteral("CaisControlsDock"));
+  stack_ = new QStackedWidget(this);
+  notice_ = views::makeNoticeLabel(stack_);
+  notice_->setText(tr("CAIS settings apply to tensor-parallel layers.\nSet workload.kind to tp_layer to edit them."));
+  stack_->addWidget(notice_);
+
+  auto* scroll = new QScrollArea(stack_);
+  scroll->setWidgetResizable(true);
+  auto* page = new QWidget(scroll);
+  auto* col = new QVBoxLayout(page);
+  auto* form = new QFormLayout;
+  form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+  form->setRowWrapPolicy(QFormLayout::WrapLongRows);
+  scheme_ = new QComboBox(page);
+  scheme_->setObjectName(QStringLiteral("caisScheme"));
+  if (const ParamSpec* p = findParam("scheme.tp"))
+    for (const std::string& v : p->choices) scheme_->addItem(tpSchemeDisplayName(v), q(v));
+  scheme_->setToolTip(describe("scheme.tp"));
+  form->addRow(tr("Scheme:"), scheme_);
+  addLine(form, tr("Merge table:"), "network.switch.merge_table");
+  addLine(form, tr("Merge timeout:"), "network.switch.merge_timeout");
+  addLine(form, tr("Launch jitter:"), "scheme.stragglers.start_jitter");
+  addLine(form, tr("TB noise:"), "scheme.stragglers.task_noise");
+  for (const ParamSpec& p : schema())  // whatever CAIS knobs the schema has (SM split, ...)
+    if (p.path.rfind("scheme.cais.", 0) == 0) addLine(form, q(p.path.substr(12)) + QStringLiteral(":"), p.path);
+  col->addLayout(form);
+  sweepNote_ = new QLabel(page);
+  sweepNote_->setWordWrap(true);
+  sweepNote_->setMargin(6);
+  sweepNote_->setStyleSheet(QStringLiteral("background: palette(alternate-base); border: 1px solid palette(mid);"));
+  sweepNote_->hide();
+  col->addWidget(sweepNote_);
+  error_ = views::makeErrorLabel(page);
+  col->addWidget(error_);
+  col->addStretch(1);
+  scroll->setWidget(page);
+  stack_->addWidget(scroll);
+  setWidget(stack_);
+
+  connect(scheme_, &QComboBox::activated, this,
+          [this](int i) { commit("scheme.tp", scheme_->itemData(i).toString().toStdString()); });
+  connect(doc_, &ScenarioDocument::changed, this, &CaisControls::refresh);
+  refresh();
+}
+
+void CaisControls::addLine(QFormLayout* form, const QString& label, const std::string& path) {
+  if (!findParam(path)) return;
+  auto* edit = new QLineEdit(form->parentWidget());
+  edit->setObjectName(q(path));
+  edit->setToolTip(describe(path));
+  form->addRow(label, edit);
+  lines_.emplace_back(path, edit);
+  connect(edit, &QLineEdit::editingFinished, this, [this, path, edit] {
+    if (edit->isModified()) commit(path, edit->text().trimmed().toStdString());
+    edit->setModified(false);
+  });
+}
+
+QLineEdit* CaisControls::field(const std::string& path) const {
+  for (const auto& [p, e] : lines_)
+    if (p == path) return e;
+  return nullptr;
+}
+
+std::vector<std::string> CaisControls::paths() const {
+  std::vector<std::string> out{"scheme.tp"};
+  for (const auto& l : lines_) out.push_back(l.first);
+  return out;
+}
+
+QString CaisControls::errorText() const { return error_->isHidden() ? QString() : error_->text(); }
+bool CaisControls::noticeVisible() const { return stack_->currentIndex() == 0; }
+QString CaisControls::sweepNoteText() const { return sweepNote_->isHidden() ? QString() : sweepNote_->text(); }
+
+void CaisControls::setSweepPoint(int point) {
+  if (point == sweepPoint_) return;
+  sweepPoint_ = point;
+  refresh();
+}
+
+void CaisControls::commit(const std::string& path, const std::string& text) {
+  // The GUI writes µs; the schema reads both.
+  std::string value = text;
+  if (const auto at = value.find("\u00b5s"); at != std::string::npos) value.replace(at, std::string("\u00b5s").size(), "us");
+  const QString error = doc_->edit(path, value);
+  if (error.isEmpty()) {
+    error_->hide();
+  } else {
+    error_->setText(error);
+    error_->show();
+  }
+  refresh();  // a rejected value: the form shows the document's again
+}
+
+void CaisControls::refresh() {
+  const Scenario& base = doc_->scenario();
+  stack_->setCurrentIndex(base.workload.kind == WorkloadKind::TpLayer ? 1 : 0);
+  SweepSettings point;
+  if (const std::size_t n = sweepPointCount(base); !base.sweep.empty() && n > 0)
+    point = sweepPoint(base, std::min(static_cast<std::size_t>(std::max(sweepPoint_, 0)), n - 1));
+  Scenario shown = base;
+  try {
+    if (!point.empty()) shown = sweepPointScenario(base, point);
+  } catch (const std::exception&) {
+    point.clear();
+  }
+  QStringList swept;
+  const auto isSwept = [&](const std::string& path) {
+    const bool s = std::any_of(point.begin(), point.end(), [&](const auto& kv) { return kv.first == path; });
+    if (s) swept << q(path);
+    return s;
+  };
+  {
+    const QSignalBlocker block(scheme_);
+    scheme_->setEnabled(!isSwept("scheme.tp"));
+    scheme_->setCurrentIndex(scheme_->findData(q(getValue(shown, "scheme.tp"))));
+  }
+  for (const auto& [path, edit] : lines_) {
+    edit->setEnabled(!isSwept(path));
+    if (!edit->hasFocus() || !edit->isEnabled()) edit->setText(views::displayUnits(q(getValue(shown, path))));
+  }
+  QString pointText;
+  for (const auto& [key, value] : point) pointText += (pointText.isEmpty() ? "" : ", ") + q(key) + " = " + q(value);
+  sweepNote_->setVisible(!swept.isEmpty());
+  sweepNote_->setText(swept.isEmpty() ? QString()
+                                      : tr("<b>Locked:</b> the sweep sets %1 for each point. Shown: the point %2 "
+                                           "(choose another under Sweep point in the toolbar, or edit the sweep "
+                                           "in the Scenario dock).")
+                                            .arg(swept.join(tr(" and ")), pointText));
+}
+
+}  // namespace fl::gui

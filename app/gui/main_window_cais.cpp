@@ -1,0 +1,111 @@
+// MainWindow's CAIS parts (seed 002): the Merge Table dock (views::MergeTableInspector on
+// the shown run), the CAIS Compare dock (arrival skew per scheme and per-direction
+// utilisation of two sweep points, over the finished points) and the CAIS controls dock
+// beside the scenario tree. They show for tp_layer scenarios and for runs with merge
+// units only; the View menu still reaches them otherwise.
+#include <QAction>
+#include <QDockWidget>
+#include <QMenu>
+#include <QTabWidget>
+
+#include "gui/cais_controls.h"
+#include "gui/main_window.h"
+#include "gui/scenario_dock.h"
+#include "gui/scenario_document.h"
+#include "gui/sweep_results.h"
+#include "views/arrival_skew_histogram.h"
+#include "views/chart_menu.h"
+#include "views/direction_utilisation_plot.h"
+#include "views/merge_table_inspector.h"
+#include "views/run_model.h"
+
+namespace fl::gui {
+
+namespace {
+
+// The finished points (or the single run), named as the toolbar names them.
+std::vector<views::LabelledResults> finishedPoints(const SweepResults& sweep) {
+  std::vector<views::LabelledResults> out;
+  for (int i = 0; i < sweep.pointCount(); ++i)
+    if (const auto r = sweep.results(i); r && sweep.isFinished(i)) {
+      QString label = sweep.labels().value(i);
+      if (label.isEmpty()) label = r->tp ? QString::fromStdString(r->tp->scheme) : MainWindow::tr("this run");
+      out.push_back({label, r});
+    }
+  return out;
+}
+
+}  // namespace
+
+void MainWindow::buildCaisDocks(QDockWidget* tabWith) {
+  auto* merge = new QDockWidget(tr("Merge Table"), this);
+  merge->setObjectName(QStringLiteral("MergeTableDock"));
+  auto* inspector = new views::MergeTableInspector(model_, merge);
+  merge->setWidget(inspector);
+
+  auto* compare = new QDockWidget(tr("CAIS Compare"), this);
+  compare->setObjectName(QStringLiteral("CaisCompareDock"));
+  auto* tabs = new QTabWidget(compare);
+  auto* skew = new views::ArrivalSkewHistogram(tabs);
+  auto* directions = new views::DirectionUtilisationPlot(tabs);
+  tabs->addTab(skew, tr("Arrival skew per scheme"));
+  tabs->addTab(directions, tr("Up / down utilisation, two points"));
+  compare->setWidget(tabs);
+  views::installChartMenus(compare);
+  views::installChartMenus(merge);
+  tabifyDockWidget(tabWith, merge);
+  tabifyDockWidget(tabWith, compare);
+
+  auto* controls = new CaisControls(doc_, this);
+  tabifyDockWidget(scenarioDock_, controls);
+  scenarioDock_->raise();
+  connect(sweep_, &SweepResults::selectedPointChanged, controls, &CaisControls::setSweepPoint);
+
+  const auto points = [this, skew, directions, inspector] {
+    const auto finished = finishedPoints(*sweep_);
+    skew->setPoints(finished);
+    directions->setPoints(finished);
+    QStringList with;
+    for (const auto& p : finished)
+      if (views::MergeTableInspector::hasMergeUnits(*p.results)) with << p.label;
+    inspector->setElsewhereHint(with.isEmpty() ? QString()
+                                               : tr("Sweep points with merge units (pick one under \"Sweep point\" "
+                                                    "in the toolbar): %1").arg(with.join(QStringLiteral(", "))));
+  };
+  connect(sweep_, &SweepResults::pointFinished, this, points);
+  connect(sweep_, &SweepResults::labelsChanged, this, points);
+  connect(model_, &views::RunModel::currentBinChanged, directions, &views::DirectionUtilisationPlot::setCurrentBin);
+
+  // Shown where they have something to say; a tp_layer document opens on the merge table
+  // once a point with merge units has finished (once: the user's tab choice stands).
+  auto shown = std::make_shared<int>(-1);  // last relevance applied: -1 none yet
+  auto raise = std::make_shared<bool>(true);
+  const auto relevance = [this, merge, compare, controls, shown, raise] {
+    const bool tp = doc_->scenario().workload.kind == WorkloadKind::TpLayer;
+    const Results* r = model_->results();
+    const bool units = r && views::MergeTableInspector::hasMergeUnits(*r);
+    const int now = tp || units ? 1 : 0;
+    if (now != *shown) {
+      *shown = now;
+      merge->setVisible(now);
+      compare->setVisible(now);
+      controls->setVisible(tp);
+    }
+    if (*raise && units) {
+      *raise = false;
+      merge->raise();
+    }
+  };
+  connect(doc_, &ScenarioDocument::documentReset, this, [relevance, raise] {
+    *raise = true;
+    relevance();
+  });
+  connect(doc_, &ScenarioDocument::changed, this, relevance);
+  connect(model_, &views::RunModel::resultsChanged, this, relevance);
+  relevance();
+
+  for (QDockWidget* d : {static_cast<QDockWidget*>(merge), compare, static_cast<QDockWidget*>(controls)})
+    actions_.viewMenu->addAction(d->toggleViewAction());
+}
+
+}  // namespace fl::gui
