@@ -41,7 +41,7 @@ struct CommunicatorResult {
   Time makespan = 0;           // last GPU done with its last layer
   std::int64_t a2aBytes = 0;   // dispatch + combine bytes sent, all GPUs and layers
   std::int64_t agBytes = 0;
-  std::int64_t flows = 0;
+  std::int64_t flows = 0;      // point-to-point messages (one bundle per sender and step in the solver)
   std::vector<StreamSpan> gpu0;
 };
 
