@@ -255,6 +255,7 @@ void MainWindow::buildDocks() {
         breakdown, tables, tlb, pipeline, sweepDock})
     actions_.viewMenu->addAction(d->toggleViewAction());
   actions_.viewMenu->addAction(fusion->toggleViewAction());
+  buildXdcDocks();
 }
 
 void MainWindow::buildToolBar() {

@@ -106,6 +106,7 @@ class MainWindow : public QMainWindow {
   void buildDocks();
   QDockWidget* buildPipelineDock();  // main_window_pipeline.cpp
   QDockWidget* buildSweepDock();     // main_window_sweep.cpp
+  void buildXdcDocks();              // main_window_xdc.cpp: HybridEP docks (cross_dc_moe only)
   void buildToolBar();
   void connectHelp();  // main_window_help.cpp
   void connectSignals();

@@ -57,6 +57,19 @@ void FlowSolver::schedule(std::int32_t slot) {
 
 std::int64_t FlowSolver::addFlow(std::span<const std::int32_t> route, std::int64_t bytes, Time start,
                                  std::uint64_t tag) {
+  return add(route, {}, bytes, routeLatency(route), start, tag);
+}
+
+std::int64_t FlowSolver::addBundle(std::span<const std::int32_t> route, std::span<const std::uint32_t> counts,
+                                   std::int64_t bytes, Time latency, Time start, std::uint64_t tag) {
+  if (counts.size() != route.size()) throw std::invalid_argument("FlowSolver: one count per route entry");
+  for (std::uint32_t c : counts)
+    if (c == 0) throw std::invalid_argument("FlowSolver: a bundle route entry without members");
+  return add(route, counts, bytes, latency, start, tag);
+}
+
+std::int64_t FlowSolver::add(std::span<const std::int32_t> route, std::span<const std::uint32_t> counts,
+                             std::int64_t bytes, Time latency, Time start, std::uint64_t tag) {
   if (bytes < 0) throw std::invalid_argument("FlowSolver: negative bytes");
   for (std::int32_t l : route)
     if (l < 0 || static_cast<std::size_t>(l) >= capacity_.size()) throw std::invalid_argument("FlowSolver: bad link id");
@@ -68,31 +81,10 @@ std::int64_t FlowSolver::addFlow(std::span<const std::int32_t> route, std::int64
   f.start = double(start) * kPs;
   f.routeOff = static_cast<std::uint32_t>(routes_.size());
   f.hops = static_cast<std::uint32_t>(route.size());
-  routes_.insert(routes_.end(), route.begin(), route.end());
-  counts_.resize(routes_.size(), 1);
-  f.latency = routeLatency(route);
-  schedule(slot);
-  return f.id;
-}
-
-std::int64_t FlowSolver::addBundle(std::span<const std::int32_t> route, std::span<const std::uint32_t> counts,
-                                   std::int64_t bytes, Time latency, Time start, std::uint64_t tag) {
-  if (bytes < 0) throw std::invalid_argument("FlowSolver: negative bytes");
-  if (counts.size() != route.size()) throw std::invalid_argument("FlowSolver: one count per route entry");
-  for (std::size_t i = 0; i < route.size(); ++i)
-    if (route[i] < 0 || static_cast<std::size_t>(route[i]) >= capacity_.size() || counts[i] == 0)
-      throw std::invalid_argument("FlowSolver: bad link id or count");
-  const std::int32_t slot = takeSlot();
-  Flow& f = flows_[static_cast<std::size_t>(slot)];
-  f.id = nextId_++;
-  f.tag = tag;
-  f.bytes = bytes;
-  f.start = double(start) * kPs;
-  f.routeOff = static_cast<std::uint32_t>(routes_.size());
-  f.hops = static_cast<std::uint32_t>(route.size());
-  routes_.insert(routes_.end(), route.begin(), route.end());
-  counts_.insert(counts_.end(), counts.begin(), counts.end());
   f.latency = latency;
+  routes_.insert(routes_.end(), route.begin(), route.end());
+  if (counts.empty()) counts_.resize(routes_.size(), 1);  // a plain flow: one member
+  else counts_.insert(counts_.end(), counts.begin(), counts.end());
   schedule(slot);
   return f.id;
 }

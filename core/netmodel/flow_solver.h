@@ -91,6 +91,8 @@ class FlowSolver {
   std::span<const std::int32_t> route(const Flow& f) const { return {routes_.data() + f.routeOff, f.hops}; }
   std::span<const std::uint32_t> counts(const Flow& f) const { return {counts_.data() + f.routeOff, f.hops}; }
   std::int32_t takeSlot();
+  std::int64_t add(std::span<const std::int32_t> route, std::span<const std::uint32_t> counts, std::int64_t bytes,
+                   Time latency, Time start, std::uint64_t tag);  // counts empty: one member per entry
   void schedule(std::int32_t slot);
   void advanceTo(double t);      // integrate link bytes into bins over [since_, t)
   void recompute();              // progressive filling over the active flows

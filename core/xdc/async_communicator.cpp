@@ -38,14 +38,9 @@ class Communicator {
     if (p.domains.size() != p.workers.size()) throw std::invalid_argument("communicator: one domain size per level");
     state_.resize(static_cast<std::size_t>(gpus_));
     for (GpuState& g : state_) g.received.resize(static_cast<std::size_t>(levels_));
-    double gathered = p.expert;
-    for (int l = 0; l < levels_; ++l) {
-      const int sf = p.workers[std::size_t(l)], s = p.domains[std::size_t(l)];
-      if (s < 1 || sf % s) throw std::invalid_argument("communicator: a domain size must divide its level");
-      agBytes_.push_back(std::llround(gathered));
-      chunk_.push_back(std::llround(p.data * s / sf));
-      gathered *= s;
-    }
+    StepBytes b = stepBytes(p);
+    agBytes_ = std::move(b.allGather);
+    chunk_ = std::move(b.chunk);
   }
 
   CommunicatorResult run() {
@@ -203,6 +198,20 @@ class Communicator {
 };
 
 }  // namespace
+
+StepBytes stepBytes(const CommunicatorPlan& p) {
+  if (p.domains.size() != p.workers.size()) throw std::invalid_argument("communicator: one domain size per level");
+  StepBytes b;
+  double gathered = p.expert;
+  for (std::size_t l = 0; l < p.workers.size(); ++l) {
+    const int sf = p.workers[l], s = p.domains[l];
+    if (s < 1 || sf % s) throw std::invalid_argument("communicator: a domain size must divide its level");
+    b.allGather.push_back(std::llround(gathered));
+    b.chunk.push_back(std::llround(p.data * s / sf));
+    gathered *= s;
+  }
+  return b;
+}
 
 CommunicatorResult runAsyncCommunicator(const CommunicatorPlan& plan, const netmodel::FlowTreeRoutes& routes,
                                         netmodel::FlowSolver& solver) {

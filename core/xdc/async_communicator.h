@@ -45,6 +45,15 @@ struct CommunicatorResult {
   std::vector<StreamSpan> gpu0;
 };
 
+// Per level, what one GPU sends to each peer: the all-gather payload (P_E times the outer
+// levels' domain sizes: an inner level forwards what the outer ones gathered, spec 1.8)
+// and the all-to-all chunk D S / SF. Throws std::invalid_argument unless every domain
+// size divides its level.
+struct StepBytes {
+  std::vector<std::int64_t> allGather, chunk;
+};
+StepBytes stepBytes(const CommunicatorPlan& plan);
+
 // Runs the iteration on `solver` (empty, built over the topology's directed links).
 CommunicatorResult runAsyncCommunicator(const CommunicatorPlan& plan, const netmodel::FlowTreeRoutes& routes,
                                         netmodel::FlowSolver& solver);

@@ -21,15 +21,8 @@ CommunicatorMessages buildCommunicatorPlan(const CommunicatorPlan& p) {
   CommunicatorMessages m;
   m.plan.phases = {"all_gather", "dispatch", "combine", "compute"};
   m.gpu0.resize(static_cast<std::size_t>(p.layers));
-  std::vector<std::int64_t> agBytes, chunk;
-  double gathered = p.expert;  // an inner level forwards what the outer ones gathered (spec 1.8)
-  for (int l = 0; l < levels; ++l) {
-    const int sf = p.workers[std::size_t(l)], s = p.domains[std::size_t(l)];
-    if (s < 1 || sf % s) throw std::invalid_argument("communicator plan: a domain size must divide its level");
-    agBytes.push_back(std::llround(gathered));
-    chunk.push_back(std::llround(p.data * s / sf));
-    gathered *= s;
-  }
+  const StepBytes sizes = stepBytes(p);
+  const std::vector<std::int64_t>&agBytes = sizes.allGather, &chunk = sizes.chunk;
   const auto task = [&](std::int64_t g, Time d, std::vector<std::int32_t> deps) {
     netmodel::PlanItem it;
     it.src = it.dst = static_cast<int>(g);
