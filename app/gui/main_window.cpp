@@ -265,6 +265,7 @@ void MainWindow::buildDocks() {
   actions_.viewMenu->addAction(fusion->toggleViewAction());
   buildWscDocks();
   buildCaisDocks(plots);
+  buildXdcDocks();
 }
 
 void MainWindow::buildToolBar() {

@@ -109,6 +109,7 @@ class MainWindow : public QMainWindow {
   QDockWidget* buildSweepDock();     // main_window_sweep.cpp
   void buildWscDocks();              // main_window_wsc.cpp
   void buildCaisDocks(QDockWidget* tabWith);  // main_window_cais.cpp
+  void buildXdcDocks();              // main_window_xdc.cpp: HybridEP docks (cross_dc_moe only)
   void buildToolBar();
   void connectHelp();  // main_window_help.cpp
   void connectSignals();

@@ -20,6 +20,12 @@ class FlowTreeRoutes {
   explicit FlowTreeRoutes(const topo::Topology& t);
   // Appends the route from endpoint `src` to endpoint `dst` to `out` (cleared first).
   void route(int src, int dst, std::vector<std::int32_t>& out) const;
+  // The routes from `src` to every endpoint of `dsts` as one bundle (FlowSolver::addBundle):
+  // each upward link once with the number of routes crossing it, then every route's
+  // downward links with count 1 (a link two routes go down appears twice, which the
+  // solver counts as two members). O(depth) per destination: no per-pair route copy.
+  void fanOut(int src, const std::vector<std::int64_t>& dsts, std::vector<std::int32_t>& route,
+              std::vector<std::uint32_t>& counts) const;
 
  private:
   int depth_ = 0;                    // links from a GPU to the root

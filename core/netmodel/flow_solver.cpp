@@ -30,12 +30,10 @@ FlowSolver::FlowSolver(std::vector<double> capacity, std::vector<Time> latency, 
   unfrozen_.assign(n, 0);
   stamp_.assign(n, 0);
   linkFlowBegin_.assign(n, 0);
+  linkEntries_.assign(n, 0);
 }
 
-std::int64_t FlowSolver::addFlow(std::span<const std::int32_t> route, std::int64_t bytes, Time start,
-                                 std::uint64_t tag) {
-  if (bytes < 0) throw std::invalid_argument("FlowSolver: negative bytes");
-  if (route.size() > 0xffff) throw std::invalid_argument("FlowSolver: route too long");
+std::int32_t FlowSolver::takeSlot() {
   if (deadRouteInts_ > (1u << 20) && deadRouteInts_ * 2 > routes_.size()) compactRoutes();
   std::int32_t slot;
   if (!freeSlots_.empty()) {
@@ -45,24 +43,56 @@ std::int64_t FlowSolver::addFlow(std::span<const std::int32_t> route, std::int64
     slot = static_cast<std::int32_t>(flows_.size());
     flows_.emplace_back();
   }
+  flows_[static_cast<std::size_t>(slot)] = Flow{};
+  return slot;
+}
+
+void FlowSolver::schedule(std::int32_t slot) {
   Flow& f = flows_[static_cast<std::size_t>(slot)];
-  f = Flow{};
+  f.live = true;
+  // Starts due now skip the heap: a batch of a million flows costs a push and a pop less each.
+  if (f.start <= since_) startNow_.push_back(slot);
+  else events_.push({f.start, 1, f.id, slot});
+}
+
+std::int64_t FlowSolver::addFlow(std::span<const std::int32_t> route, std::int64_t bytes, Time start,
+                                 std::uint64_t tag) {
+  return add(route, {}, bytes, routeLatency(route), start, tag);
+}
+
+std::int64_t FlowSolver::addBundle(std::span<const std::int32_t> route, std::span<const std::uint32_t> counts,
+                                   std::int64_t bytes, Time latency, Time start, std::uint64_t tag) {
+  if (counts.size() != route.size()) throw std::invalid_argument("FlowSolver: one count per route entry");
+  for (std::uint32_t c : counts)
+    if (c == 0) throw std::invalid_argument("FlowSolver: a bundle route entry without members");
+  return add(route, counts, bytes, latency, start, tag);
+}
+
+std::int64_t FlowSolver::add(std::span<const std::int32_t> route, std::span<const std::uint32_t> counts,
+                             std::int64_t bytes, Time latency, Time start, std::uint64_t tag) {
+  if (bytes < 0) throw std::invalid_argument("FlowSolver: negative bytes");
+  for (std::int32_t l : route)
+    if (l < 0 || static_cast<std::size_t>(l) >= capacity_.size()) throw std::invalid_argument("FlowSolver: bad link id");
+  const std::int32_t slot = takeSlot();
+  Flow& f = flows_[static_cast<std::size_t>(slot)];
   f.id = nextId_++;
   f.tag = tag;
   f.bytes = bytes;
   f.start = double(start) * kPs;
   f.routeOff = static_cast<std::uint32_t>(routes_.size());
-  f.hops = static_cast<std::uint16_t>(route.size());
-  f.live = true;
-  for (std::int32_t l : route) {
-    if (l < 0 || static_cast<std::size_t>(l) >= capacity_.size()) throw std::invalid_argument("FlowSolver: bad link id");
-    routes_.push_back(l);
-    f.latency += latency_[static_cast<std::size_t>(l)];
-  }
-  // Starts due now skip the heap: a batch of a million flows costs a push and a pop less each.
-  if (f.start <= since_) startNow_.push_back(slot);
-  else events_.push({f.start, 1, f.id, slot});
+  f.hops = static_cast<std::uint32_t>(route.size());
+  f.latency = latency;
+  routes_.insert(routes_.end(), route.begin(), route.end());
+  if (counts.empty()) counts_.resize(routes_.size(), 1);  // a plain flow: one member
+  else counts_.insert(counts_.end(), counts.begin(), counts.end());
+  schedule(slot);
   return f.id;
+}
+
+Time FlowSolver::routeLatency(std::span<const std::int32_t> route) const {
+  Time t = 0;
+  for (std::int32_t l : route) t += latency_[static_cast<std::size_t>(l)];
+  return t;
 }
 
 void FlowSolver::release(std::int32_t slot) {
@@ -74,14 +104,19 @@ void FlowSolver::release(std::int32_t slot) {
 
 void FlowSolver::compactRoutes() {
   std::vector<std::int32_t> pool;
+  std::vector<std::uint32_t> countPool;
   pool.reserve(routes_.size() - deadRouteInts_);
+  countPool.reserve(routes_.size() - deadRouteInts_);
   for (Flow& f : flows_) {
     if (!f.live) continue;
     const auto r = route(f);
+    const auto c = counts(f);
     f.routeOff = static_cast<std::uint32_t>(pool.size());
     pool.insert(pool.end(), r.begin(), r.end());
+    countPool.insert(countPool.end(), c.begin(), c.end());
   }
   routes_.swap(pool);
+  counts_.swap(countPool);
   deadRouteInts_ = 0;
 }
 
@@ -127,43 +162,51 @@ void FlowSolver::recompute() {
     return;
   }
 
-  // The links the active flows cross, their flow counts and a CSR list of their flows.
+  // The links the active flows cross, their member counts and a CSR list of their flows
+  // (one entry per flow or bundle and link).
   ++epoch_;
   std::vector<std::int32_t>& touched = busyLinks_;
-  for (std::int32_t s : active_)
-    for (std::int32_t l : route(flows_[static_cast<std::size_t>(s)])) {
-      const auto li = static_cast<std::size_t>(l);
+  for (std::int32_t s : active_) {
+    const Flow& f = flows_[static_cast<std::size_t>(s)];
+    const std::int32_t* r = routes_.data() + f.routeOff;
+    const std::uint32_t* c = counts_.data() + f.routeOff;
+    for (std::uint32_t h = 0; h < f.hops; ++h) {
+      const auto li = static_cast<std::size_t>(r[h]);
       if (stamp_[li] != epoch_) {
         stamp_[li] = epoch_;
         unfrozen_[li] = 0;
+        linkEntries_[li] = 0;
         residual_[li] = capacity_[li];
-        touched.push_back(l);
+        touched.push_back(r[h]);
       }
-      ++unfrozen_[li];
+      unfrozen_[li] += c[h];
+      ++linkEntries_[li];
     }
+  }
   std::int32_t offset = 0;
   for (std::int32_t l : touched) {
     linkFlowBegin_[static_cast<std::size_t>(l)] = offset;
-    offset += unfrozen_[static_cast<std::size_t>(l)];
+    offset += linkEntries_[static_cast<std::size_t>(l)];
   }
   linkFlows_.resize(static_cast<std::size_t>(offset));
   for (std::int32_t s : active_)
     for (std::int32_t l : route(flows_[static_cast<std::size_t>(s)]))
       linkFlows_[static_cast<std::size_t>(linkFlowBegin_[static_cast<std::size_t>(l)]++)] = s;
   for (std::int32_t l : touched)  // back to the start of each link's range
-    linkFlowBegin_[static_cast<std::size_t>(l)] -= unfrozen_[static_cast<std::size_t>(l)];
+    linkFlowBegin_[static_cast<std::size_t>(l)] -= linkEntries_[static_cast<std::size_t>(l)];
 
-  // Progressive filling: the link with the smallest fair share fixes the rate of its
-  // unfrozen flows; their other links lose that much capacity and one flow each. Freezing
-  // at the smallest share never lowers another link's share ((R - m s)/(n - m) >= R/n when
-  // s <= R/n), so a link's heap entry can only be too low: when popped it is refreshed
-  // and pushed again if its share grew. One entry per link, however often it changes.
+  // Progressive filling: the link with the smallest fair share (residual per unfrozen
+  // member) fixes the rate of its unfrozen flows; their other links lose that much
+  // capacity per member crossing them. Freezing at the smallest share never lowers
+  // another link's share ((R - m s)/(n - m) >= R/n when s <= R/n), so a link's heap entry
+  // can only be too low: when popped it is refreshed and pushed again if its share grew.
+  // One entry per link, however often it changes.
   using Entry = std::pair<double, std::int32_t>;
   std::vector<Entry> heapStore;
   heapStore.reserve(touched.size());
   for (std::int32_t l : touched) {
     const auto li = static_cast<std::size_t>(l);
-    heapStore.push_back({residual_[li] / unfrozen_[li], l});
+    heapStore.push_back({residual_[li] / double(unfrozen_[li]), l});
   }
   std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap(std::greater<Entry>(),
                                                                             std::move(heapStore));
@@ -172,20 +215,23 @@ void FlowSolver::recompute() {
     heap.pop();
     const auto li = static_cast<std::size_t>(l);
     if (unfrozen_[li] == 0) continue;
-    const double share = residual_[li] / unfrozen_[li];
+    const double share = residual_[li] / double(unfrozen_[li]);
     if (share > popped * (1 + 1e-12)) {
       heap.push({share, l});
       continue;
     }
-    for (std::int32_t i = linkFlowBegin_[li]; unfrozen_[li] > 0; ++i) {
+    const std::int32_t end = linkFlowBegin_[li] + linkEntries_[li];
+    for (std::int32_t i = linkFlowBegin_[li]; i < end && unfrozen_[li] > 0; ++i) {
       Flow& f = flows_[static_cast<std::size_t>(linkFlows_[static_cast<std::size_t>(i)])];
       if (f.frozen) continue;
       f.frozen = true;
       f.rate = share;
-      for (std::int32_t k : route(f)) {
-        const auto ki = static_cast<std::size_t>(k);
-        residual_[ki] = std::max(0.0, residual_[ki] - share);
-        --unfrozen_[ki];
+      const std::int32_t* r = routes_.data() + f.routeOff;
+      const std::uint32_t* c = counts_.data() + f.routeOff;
+      for (std::uint32_t h = 0; h < f.hops; ++h) {
+        const auto ki = static_cast<std::size_t>(r[h]);
+        residual_[ki] = std::max(0.0, residual_[ki] - share * c[h]);
+        unfrozen_[ki] -= c[h];
       }
     }
   }
@@ -195,7 +241,9 @@ void FlowSolver::recompute() {
     Flow& f = flows_[static_cast<std::size_t>(s)];
     f.finish = now + f.rem / f.rate;
     nextFinish_ = std::min(nextFinish_, f.finish);
-    for (std::int32_t k : route(f)) rateSum_[static_cast<std::size_t>(k)] += f.rate;
+    const std::int32_t* r = routes_.data() + f.routeOff;
+    const std::uint32_t* c = counts_.data() + f.routeOff;
+    for (std::uint32_t h = 0; h < f.hops; ++h) rateSum_[static_cast<std::size_t>(r[h])] += f.rate * c[h];
   }
 }
 
@@ -224,7 +272,9 @@ void FlowSolver::run(const Delivered& delivered) {
           continue;
         }
         f.finish = t;
-        for (std::int32_t k : route(f)) stats_[static_cast<std::size_t>(k)].bytes += f.bytes;
+        const std::int32_t* r = routes_.data() + f.routeOff;
+        const std::uint32_t* c = counts_.data() + f.routeOff;
+        for (std::uint32_t h = 0; h < f.hops; ++h) stats_[static_cast<std::size_t>(r[h])].bytes += f.bytes * c[h];
         deliverAt(t + double(f.latency) * kPs, s);
       }
       active_.resize(keep);

@@ -39,6 +39,17 @@ class FlowSolver {
   // the flow's id (0, 1, ... in order of addition).
   std::int64_t addFlow(std::span<const std::int32_t> route, std::int64_t bytes, Time start,
                        std::uint64_t tag = 0);
+  // A bundle: `members` flows of `bytes` each that start together and move at one rate
+  // (e.g. one GPU's chunks to all its peers of a level). `route` lists every link the
+  // members cross once, `counts[i]` members crossing route[i]; each member counts as a
+  // flow on every link it crosses, so a bundle whose members would get equal max-min
+  // rates as separate flows (every symmetric case) gets exactly those rates, for one
+  // entry per link instead of one flow per member. All members are delivered together,
+  // `latency` after the last byte leaves. Link bytes count bytes x counts[i].
+  std::int64_t addBundle(std::span<const std::int32_t> route, std::span<const std::uint32_t> counts,
+                         std::int64_t bytes, Time latency, Time start, std::uint64_t tag = 0);
+  // The sum of the latencies along `route` (what addFlow adds to a flow).
+  Time routeLatency(std::span<const std::int32_t> route) const;
 
   // Called when a flow is delivered, in time order (ties: in an order fixed by the input).
   using Delivered = std::function<void(std::int64_t id, std::uint64_t tag, Time at)>;
@@ -61,7 +72,7 @@ class FlowSolver {
     std::int64_t bytes = 0;
     Time latency = 0;
     std::uint32_t routeOff = 0;
-    std::uint16_t hops = 0;
+    std::uint32_t hops = 0;
     bool frozen = false;
     bool live = false;
   };
@@ -78,6 +89,11 @@ class FlowSolver {
   };
 
   std::span<const std::int32_t> route(const Flow& f) const { return {routes_.data() + f.routeOff, f.hops}; }
+  std::span<const std::uint32_t> counts(const Flow& f) const { return {counts_.data() + f.routeOff, f.hops}; }
+  std::int32_t takeSlot();
+  std::int64_t add(std::span<const std::int32_t> route, std::span<const std::uint32_t> counts, std::int64_t bytes,
+                   Time latency, Time start, std::uint64_t tag);  // counts empty: one member per entry
+  void schedule(std::int32_t slot);
   void advanceTo(double t);      // integrate link bytes into bins over [since_, t)
   void recompute();              // progressive filling over the active flows
   void release(std::int32_t slot);
@@ -91,6 +107,7 @@ class FlowSolver {
   std::vector<Flow> flows_;            // slots
   std::vector<std::int32_t> freeSlots_;
   std::vector<std::int32_t> routes_;   // route pool
+  std::vector<std::uint32_t> counts_;  // members per route entry (1 for a plain flow), beside routes_
   std::size_t deadRouteInts_ = 0;
   std::vector<std::int32_t> active_;   // slots transmitting
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;  // future starts
@@ -102,7 +119,8 @@ class FlowSolver {
   std::vector<FlowLinkStats> stats_;
   std::vector<double> rateSum_, residual_, binned_;
   std::vector<std::int64_t> emitted_;  // whole bytes put into bins so far
-  std::vector<std::int32_t> unfrozen_, stamp_, linkFlowBegin_;
+  std::vector<std::int64_t> unfrozen_;  // unfrozen members per link
+  std::vector<std::int32_t> stamp_, linkFlowBegin_, linkEntries_;
   std::vector<std::int32_t> busyLinks_;  // links with rateSum_ > 0
   std::vector<std::int32_t> linkFlows_;  // CSR: active flows per touched link
   std::int32_t epoch_ = 0;

@@ -37,7 +37,11 @@ Json hybridEpJson(const HybridEpResults& h) {
               {"a2a_bytes", h.a2a_bytes},
               {"ag_bytes", h.ag_bytes},
               {"flows", h.flows},
-              {"timeline", std::move(timeline)}};
+              {"timeline", std::move(timeline)},
+              {"input", Json{{"data_bytes", finite(h.data_bytes)}, {"expert_bytes", finite(h.expert_bytes)},
+                             {"compression_ratio", finite(h.compression_ratio)},
+                             {"pre_expert_ns", finite(h.pre_expert_ns)}, {"layers", h.layers}}},
+              {"network_model", h.network_model}};
 }
 
 Json wscJson(const WscResults& x) {

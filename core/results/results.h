@@ -337,6 +337,13 @@ struct HybridEpResults {
   std::int64_t a2a_bytes = 0, ag_bytes = 0;  // sent in the iteration, all GPUs
   std::int64_t flows = 0;
   std::vector<HybridEpSpan> timeline;  // GPU 0
+  // The model's inputs, so a view can re-evaluate the curve as the user edits them.
+  double data_bytes = 0;         // D per GPU per all-to-all
+  double expert_bytes = 0;       // P_E before compression
+  double compression_ratio = 1;  // the divisor on expert bytes on the wire
+  double pre_expert_ns = 0;      // Lat_PE per layer (given, or derived from the GPU)
+  int layers = 1;
+  std::string network_model;     // flow | packet: the model that ran the iteration
 };
 
 struct Results;

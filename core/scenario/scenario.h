@@ -64,7 +64,10 @@ struct TopologySpec {
   bool operator==(const TopologySpec&) const = default;
 };
 
-enum class NetworkModel { Packet, Analytical };
+// Flow: max-min fair fluid flows (core/netmodel/flow_solver.h), cross_dc_moe only. Auto:
+// cross_dc_moe picks packet for a small iteration and flow otherwise (xdc/network_choice.h);
+// every other workload runs on packets.
+enum class NetworkModel { Packet, Analytical, Flow, Auto };
 
 struct NetworkSpec {
   int flit_bytes = 16;             // NVLink flit
@@ -90,7 +93,7 @@ struct NetworkSpec {
   // How a workload's message plan is carried (core/netmodel/): the packet model above, or
   // seed 003's Eq. 1 (hops x (bytes / bandwidth + latency), no contention). Workloads that
   // emit a plan (wsc_inference) read it; the others always run on packets.
-  NetworkModel model = NetworkModel::Packet;
+  NetworkModel model = NetworkModel::Auto;
   bool operator==(const NetworkSpec&) const = default;
 };
 
@@ -179,7 +182,7 @@ struct XdcSpec {
   int tokens = 2048;             // per GPU per layer, for data_bytes = 0
   std::int64_t data_bytes = 0;   // D per GPU per all-to-all; 0 = tokens x hidden x 4 B x top_k
   int layers = 12;
-  Time pre_expert = 1 * kMillisecond;  // Lat_PE per layer
+  Time pre_expert = 0;           // Lat_PE per layer; 0 = derived from the GPU (xdc/pre_expert.h)
   bool operator==(const XdcSpec&) const = default;
 };
 

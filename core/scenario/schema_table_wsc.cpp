@@ -62,10 +62,14 @@ ParamSpec dieListsParam(std::string path, std::vector<std::vector<std::int64_t>>
 void addWscKeys(std::vector<ParamSpec>& t) {
   const std::string spec = "shared/specs/moentwine.md ";
   t.push_back(choice<NetworkModel>("network.model", FIELD(network.model),
-      {{"packet", NetworkModel::Packet}, {"analytical", NetworkModel::Analytical}},
+      {{"packet", NetworkModel::Packet}, {"analytical", NetworkModel::Analytical}, {"flow", NetworkModel::Flow},
+       {"auto", NetworkModel::Auto}},
       "how a workload's messages are carried: packet (flits, credits, contention) or analytical (seed 003's Eq. 1: "
-      "hops x (bytes / bandwidth + latency), store-and-forward, no contention; wsc_inference only). Both give the "
-      "same per-link bytes", spec + "§2.6"));
+      "hops x (bytes / bandwidth + latency), store-and-forward, no contention; wsc_inference only) or flow (max-min "
+      "fair fluid flows, recomputed when a flow starts or ends; cross_dc_moe only); auto = packet, except for a "
+      "cross_dc_moe iteration of more than 1,000,000 simulated packets (bytes on the wire / "
+      "network.packet_payload), which runs on flow. All give the same per-link bytes",
+      spec + "§2.6; seed 004 §V-G (SimAI's flow level at 1000 DCs)"));
   {
     std::vector<std::string> filled = {"workload.wsc.hidden", "workload.wsc.expert_ffn", "workload.wsc.experts",
                                        "workload.wsc.top_k", "workload.wsc.moe_layers",

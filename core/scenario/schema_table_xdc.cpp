@@ -91,11 +91,14 @@ void addXdcKeys(std::vector<ParamSpec>& t) {
       "tokens x hidden x 4 B x top_k"));
   t.push_back(integer("workload.xdc.layers", FIELD(workload.xdc.layers), {1, 100'000},
                       "cross_dc_moe: MoE layers in the iteration's forward pass", "seed 004 Table II"));
-  t.push_back(quantity("workload.xdc.pre_expert_ns", Q::Time, FIELD(workload.xdc.pre_expert), kNonNegative,
-                       "cross_dc_moe: Lat_PE, pre-expert compute (attention and dense blocks) per MoE layer; the "
-                       "all-gather overlaps it",
-                       "unconfirmed: the paper does not give it for its models; 1 ms lies in the range (0.76, 1.62) ms "
-                       "where the model reproduces every Table VI choice (spec 2.7)"));
+  t.push_back(zeroMeans(
+      quantity("workload.xdc.pre_expert_ns", Q::Time, FIELD(workload.xdc.pre_expert), kNonNegative,
+               "cross_dc_moe: Lat_PE, pre-expert compute (attention and dense blocks) per MoE layer; the "
+               "all-gather overlaps it",
+               "seed 004 Eq. 1-2 for 0; a given value is unconfirmed: the paper does not give Lat_PE for its models "
+               "(1 ms lies in the range (0.76, 1.62) ms where the model reproduces every Table VI choice, spec 2.7)"),
+      "derived from the GPU: (2 attention + 1 dense FFN block) GEMM MACs of tokens x hidden / (FP32 rate x "
+      "gpu.tensor_efficiency / 2); core/xdc/pre_expert.h"));
   t.push_back(choice<XdcScheme>("scheme.ep", FIELD(scheme.ep), {{"ep", XdcScheme::Ep}, {"hybrid", XdcScheme::Hybrid}},
                                 "cross_dc_moe: ep = plain expert parallelism (tokens only, p = 1); hybrid = HybridEP's "
                                 "expert domains (experts all-gathered inside, tokens all-to-all across)",

@@ -473,6 +473,9 @@ void validateScenario(const Scenario& s, const ExplicitKeyPredicate& isExplicit)
   if (s.network.model == NetworkModel::Analytical && s.workload.kind != WorkloadKind::WscInference)
     c.fail({"network.model", "workload.kind"}, "network.model packet for this workload (analytical: wsc_inference only)",
            "analytical");
+  if (s.network.model == NetworkModel::Flow && s.workload.kind != WorkloadKind::CrossDcMoe)
+    c.fail({"network.model", "workload.kind"}, "network.model packet or auto for this workload (flow: cross_dc_moe only)",
+           "flow");
   if (s.run.bin <= 0) c.fail({"run.bin"}, "a bin width greater than 0 ns", formatTime(s.run.bin));
 }
 

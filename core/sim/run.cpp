@@ -30,8 +30,9 @@ Results runScenario(const Scenario& s, const RunControl& control) {
 }
 
 Results runOnTopology(const Scenario& s, const topo::Topology& topology, const RunControl& control) {
-  // HybridEP's iteration runs on the flow model (its own solver; no packet engine).
-  if (s.workload.kind == WorkloadKind::CrossDcMoe) return xdc::runCrossDcMoe(s, topology);
+  // HybridEP's iteration on the flow model has its own solver (no packet engine); on
+  // packets it is a message plan like any other workload's.
+  if (s.workload.kind == WorkloadKind::CrossDcMoe && xdc::runsOnFlow(s, topology)) return xdc::runCrossDcMoe(s, topology);
   const auto wallStart = std::chrono::steady_clock::now();
   if (s.workload.kind == WorkloadKind::WscInference && s.network.model == NetworkModel::Analytical) {
     Results r = wsc::runWscAnalytical(s, topology);  // Eq. 1: no engine to run

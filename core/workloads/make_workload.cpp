@@ -6,6 +6,7 @@
 #include "workloads/moe_layer.h"
 #include "workloads/synthetic_traffic.h"
 #include "wsc/wsc_run.h"
+#include "xdc/cross_dc_run.h"
 
 namespace fl::work {
 
@@ -14,6 +15,7 @@ std::unique_ptr<Workload> makeWorkload(const Scenario& s, net::Network& net, Sim
   if (s.workload.kind == WorkloadKind::MoeLayer) return makeMoeLayer(s, net, sim);
   if (s.workload.kind == WorkloadKind::TpLayer) return tp::makeTpLayer(s, net, sim);
   if (s.workload.kind == WorkloadKind::WscInference) return wsc::makeWscWorkload(s, net, sim);
+  if (s.workload.kind == WorkloadKind::CrossDcMoe) return xdc::makeCrossDcWorkload(s, net, sim);
   const CollectiveSpec& c = s.workload.collective;
   switch (c.algorithm) {
     case CollectiveAlgorithm::Ring: return makeRingCollective(c, net, sim);

@@ -1,5 +1,6 @@
 #include "xdc/async_communicator.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <stdexcept>
@@ -13,7 +14,8 @@ namespace {
 enum Kind : std::uint64_t { PreExpertDone, AgRecv, DispatchRecv, CombineRecv, ExpertDone, EncodeDone };
 enum class Stage { AllGather, Dispatch, Expert, Combine, Done };
 
-// Tag: GPU (32 bits) | kind (4) | level (8) | layer parity (1).
+// Tag: GPU (32 bits) | kind (4) | level (8) | layer parity (1). For the compute timers the
+// GPU is the one computing; for a send it is the sender (its bundle reaches all its peers).
 std::uint64_t tagOf(std::int64_t gpu, Kind k, int level, int parity) {
   return std::uint64_t(gpu) | (std::uint64_t(k) << 32) | (std::uint64_t(level) << 36) | (std::uint64_t(parity) << 44);
 }
@@ -36,14 +38,9 @@ class Communicator {
     if (p.domains.size() != p.workers.size()) throw std::invalid_argument("communicator: one domain size per level");
     state_.resize(static_cast<std::size_t>(gpus_));
     for (GpuState& g : state_) g.received.resize(static_cast<std::size_t>(levels_));
-    double gathered = p.expert;
-    for (int l = 0; l < levels_; ++l) {
-      const int sf = p.workers[std::size_t(l)], s = p.domains[std::size_t(l)];
-      if (s < 1 || sf % s) throw std::invalid_argument("communicator: a domain size must divide its level");
-      agBytes_.push_back(std::llround(gathered));
-      chunk_.push_back(std::llround(p.data * s / sf));
-      gathered *= s;
-    }
+    StepBytes b = stepBytes(p);
+    agBytes_ = std::move(b.allGather);
+    chunk_ = std::move(b.chunk);
   }
 
   CommunicatorResult run() {
@@ -52,7 +49,6 @@ class Communicator {
       else startLayer(g, 0);
     }
     solver_.run([this](std::int64_t, std::uint64_t tag, Time at) { onEvent(tag, at); });
-    result_.flows = solver_.flowsAdded();
     return result_;
   }
 
@@ -63,12 +59,21 @@ class Communicator {
     if (g == 0) result_.gpu0.push_back({layer, kind, start, end});
   }
 
+  // One GPU's chunks to all its peers of a level leave together as one bundle (flow_solver.h):
+  // the members cross the sender's links together and fan out below the level's switch.
+  // In these symmetric iterations they would get equal max-min rates as separate flows
+  // too; one bundle per sender and step instead of one flow per pair is what keeps
+  // 1000 DCs x 8 GPUs (16 million messages a layer) at seconds.
   void send(std::int64_t from, PairKind kind, int level, std::int64_t bytes, Kind recvKind, int parity, Time now) {
-    for (std::int64_t to : peers(from, level, kind, plan_.workers, plan_.domains)) {
-      routes_.route(static_cast<int>(from), static_cast<int>(to), route_);
-      solver_.addFlow(route_, bytes, now, tagOf(to, recvKind, level, parity));
-      (kind == PairKind::AllGather ? result_.agBytes : result_.a2aBytes) += bytes;
-    }
+    peers(from, level, kind, plan_.workers, plan_.domains, to_);
+    if (to_.empty()) return;
+    // Members at one level cross links of the same levels: one latency for the bundle.
+    routes_.route(static_cast<int>(from), static_cast<int>(to_.front()), route_);
+    const Time latency = solver_.routeLatency(route_);
+    routes_.fanOut(static_cast<int>(from), to_, bundleRoute_, bundleCounts_);
+    solver_.addBundle(bundleRoute_, bundleCounts_, bytes, latency, now, tagOf(from, recvKind, level, parity));
+    (kind == PairKind::AllGather ? result_.agBytes : result_.a2aBytes) += bytes * std::int64_t(to_.size());
+    result_.flows += std::int64_t(to_.size());
   }
 
   void startLayer(std::int64_t g, Time now) {
@@ -116,7 +121,7 @@ class Communicator {
         }
         // The stage is complete.
         if (s.stage == Stage::AllGather) {
-          if (!s.allGatherDone) span(g, s.layer, "all_gather", s.spanStart, now);
+          if (!s.allGatherDone && s.level >= 0) span(g, s.layer, "all_gather", s.spanStart, now);  // had peers
           s.allGatherDone = true;
           if (!s.preExpertDone) return;  // the A2A needs the pre-expert output
           s.stage = Stage::Dispatch;
@@ -167,8 +172,14 @@ class Communicator {
         advance(g, at);
         return;
       case AgRecv: case DispatchRecv: case CombineRecv:
-        ++s.received[std::size_t(level)][std::size_t(parity)][std::size_t(kind - AgRecv)];
-        if ((s.layer & 1) == parity) advance(g, at);
+        // g's bundle reached every peer of this step.
+        peers(g, level, kind == AgRecv ? PairKind::AllGather : PairKind::AllToAll, plan_.workers, plan_.domains,
+              delivered_);
+        for (std::int64_t to : delivered_) {
+          GpuState& d = state_[std::size_t(to)];
+          ++d.received[std::size_t(level)][std::size_t(parity)][std::size_t(kind - AgRecv)];
+          if ((d.layer & 1) == parity) advance(to, at);
+        }
         return;
     }
   }
@@ -180,11 +191,27 @@ class Communicator {
   std::int64_t gpus_;
   std::vector<GpuState> state_;
   std::vector<std::int64_t> agBytes_, chunk_;
-  std::vector<std::int32_t> route_;
+  std::vector<std::int32_t> route_, bundleRoute_;
+  std::vector<std::uint32_t> bundleCounts_;
+  std::vector<std::int64_t> to_, delivered_;  // peer buffers: a send's, a delivery's
   CommunicatorResult result_;
 };
 
 }  // namespace
+
+StepBytes stepBytes(const CommunicatorPlan& p) {
+  if (p.domains.size() != p.workers.size()) throw std::invalid_argument("communicator: one domain size per level");
+  StepBytes b;
+  double gathered = p.expert;
+  for (std::size_t l = 0; l < p.workers.size(); ++l) {
+    const int sf = p.workers[l], s = p.domains[l];
+    if (s < 1 || sf % s) throw std::invalid_argument("communicator: a domain size must divide its level");
+    b.allGather.push_back(std::llround(gathered));
+    b.chunk.push_back(std::llround(p.data * s / sf));
+    gathered *= s;
+  }
+  return b;
+}
 
 CommunicatorResult runAsyncCommunicator(const CommunicatorPlan& plan, const netmodel::FlowTreeRoutes& routes,
                                         netmodel::FlowSolver& solver) {

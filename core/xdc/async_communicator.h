@@ -41,9 +41,18 @@ struct CommunicatorResult {
   Time makespan = 0;           // last GPU done with its last layer
   std::int64_t a2aBytes = 0;   // dispatch + combine bytes sent, all GPUs and layers
   std::int64_t agBytes = 0;
-  std::int64_t flows = 0;
+  std::int64_t flows = 0;      // point-to-point messages (one bundle per sender and step in the solver)
   std::vector<StreamSpan> gpu0;
 };
+
+// Per level, what one GPU sends to each peer: the all-gather payload (P_E times the outer
+// levels' domain sizes: an inner level forwards what the outer ones gathered, spec 1.8)
+// and the all-to-all chunk D S / SF. Throws std::invalid_argument unless every domain
+// size divides its level.
+struct StepBytes {
+  std::vector<std::int64_t> allGather, chunk;
+};
+StepBytes stepBytes(const CommunicatorPlan& plan);
 
 // Runs the iteration on `solver` (empty, built over the topology's directed links).
 CommunicatorResult runAsyncCommunicator(const CommunicatorPlan& plan, const netmodel::FlowTreeRoutes& routes,

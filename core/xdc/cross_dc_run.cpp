@@ -4,12 +4,16 @@
 #include <chrono>
 #include <cmath>
 
+#include "gpu/gpu_spec.h"
 #include "netmodel/flow_results.h"
 #include "netmodel/flow_routes.h"
 #include "netmodel/flow_solver.h"
+#include "netmodel/plan_workload.h"
+#include "network/network.h"
 #include "scenario/input_error.h"
-#include "xdc/async_communicator.h"
+#include "xdc/communicator_plan.h"
 #include "xdc/domain_partition.h"
+#include "xdc/pre_expert.h"
 
 namespace fl::xdc {
 
@@ -21,6 +25,59 @@ namespace {
 // "up to" figures (spec 1.9, H8). Unconfirmed: the paper gives the costs only in a figure.
 constexpr double kEncodeFused = 0.7, kDecodeFused = 0.55;
 
+// hybridep.* from the setup and what the network model measured.
+HybridEpResults hybridEpResults(const Scenario& s, const CrossDcSetup& setup, std::int64_t a2aBytes,
+                                std::int64_t agBytes, std::int64_t flows, const std::vector<StreamSpan>& gpu0,
+                                const char* model) {
+  const XdcSpec& x = s.workload.xdc;
+  const Prediction& pred = setup.prediction;
+  HybridEpResults h;
+  h.scheme = s.scheme.ep == XdcScheme::Ep ? "ep" : "hybrid";
+  const double layers = x.layers;
+  for (std::size_t l = 0; l < pred.levels.size(); ++l) {
+    const LevelPrediction& lp = pred.levels[l];
+    h.levels.push_back(
+        {lp.workers, lp.domainSize, lp.p, caseNumber(lp.modelCase), setup.input.levels[l].bandwidth, lp.expert});
+    for (const CurvePoint& c : lp.curve) h.curve.push_back({int(l), c.domainSize, c.p, c.lat * layers * 1e9});
+    const PairCounts pc = pairCounts(int(l), setup.plan.workers, setup.plan.domains);
+    h.a2a_pairs += pc.a2a;
+    h.ag_pairs += pc.ag;
+  }
+  h.model_lat_ns = pred.lat * layers * 1e9;
+  h.model_ep_lat_ns = pred.epLat * layers * 1e9;
+  h.a2a_bytes = a2aBytes;
+  h.ag_bytes = agBytes;
+  h.flows = flows;
+  for (const StreamSpan& sp : gpu0) h.timeline.push_back({sp.layer, sp.kind, sp.start, sp.end});
+  h.data_bytes = setup.input.data;
+  h.expert_bytes = double(x.expert_bytes);
+  h.compression_ratio = s.scheme.hybrid.compression_ratio;
+  h.pre_expert_ns = toNs(setup.plan.preExpert);
+  h.layers = x.layers;
+  h.network_model = model;
+  return h;
+}
+
+// The packet model's workload: the communicator's plan, then hybridep from its timing.
+class CrossDcWorkload : public netmodel::PlanWorkload {
+ public:
+  CrossDcWorkload(const Scenario& s, CrossDcSetup setup, std::shared_ptr<const CommunicatorMessages> m,
+                  net::Network& net, Simulator& sim)
+      : PlanWorkload(std::shared_ptr<const netmodel::MessagePlan>(m, &m->plan), net, sim),
+        s_(s), setup_(std::move(setup)), messages_(std::move(m)) {}
+
+  void annotate(Results& r) const override {
+    r.hybridep = hybridEpResults(s_, setup_, messages_->a2aBytes, messages_->agBytes,
+                                 messages_->messages, gpu0Spans(*messages_, timing()),
+                                 "packet");
+  }
+
+ private:
+  Scenario s_;
+  CrossDcSetup setup_;
+  std::shared_ptr<const CommunicatorMessages> messages_;
+};
+
 }  // namespace
 
 double dataBytes(const XdcSpec& x) {
@@ -31,13 +88,18 @@ double wireExpertBytes(const Scenario& s) {
   return double(s.workload.xdc.expert_bytes) / s.scheme.hybrid.compression_ratio;
 }
 
+Time preExpertTime(const Scenario& s) {
+  return s.workload.xdc.pre_expert > 0 ? s.workload.xdc.pre_expert
+                                       : derivedPreExpert(s.workload.xdc, gpuSpecFor(s.gpu));
+}
+
 ModelInput modelInput(const Scenario& s, const topo::Topology& t) {
   if (t.kind != "hierarchy" || s.topology.levels.empty())
     throw InputError({}, "workload.kind", "a hierarchy topology for cross_dc_moe", t.kind);
   ModelInput in;
   in.data = dataBytes(s.workload.xdc);
   in.expert = wireExpertBytes(s);
-  in.preExpert = toSeconds(s.workload.xdc.pre_expert);
+  in.preExpert = toSeconds(preExpertTime(s));
   const auto& levels = s.topology.levels;
   // A level's link rate as built (bandwidth x efficiency), from the topology itself.
   std::vector<double> rate(levels.size(), 0);
@@ -55,17 +117,17 @@ ModelInput modelInput(const Scenario& s, const topo::Topology& t) {
   return in;
 }
 
-Results runCrossDcMoe(const Scenario& s, const topo::Topology& t) {
-  const auto wallStart = std::chrono::steady_clock::now();
-  const ModelInput in = modelInput(s, t);
+CrossDcSetup prepareCrossDc(const Scenario& s, const topo::Topology& t) {
+  CrossDcSetup setup;
+  setup.input = modelInput(s, t);
   std::vector<int> workers;
-  for (const ModelLevel& l : in.levels) workers.push_back(l.workers);
+  for (const ModelLevel& l : setup.input.levels) workers.push_back(l.workers);
   std::vector<int> fixed;
   if (s.scheme.ep == XdcScheme::Ep) fixed.assign(workers.size(), 1);
   else fixed = s.scheme.hybrid.domains;  // empty: auto
-  const Prediction pred = predict(in, fixed);
+  setup.prediction = predict(setup.input, fixed);
   std::vector<int> domains;
-  for (const LevelPrediction& l : pred.levels) domains.push_back(l.domainSize);
+  for (const LevelPrediction& l : setup.prediction.levels) domains.push_back(l.domainSize);
 
   // Compression costs, only where experts travel compressed.
   const XdcSpec& x = s.workload.xdc;
@@ -79,16 +141,37 @@ Results runCrossDcMoe(const Scenario& s, const topo::Topology& t) {
     decode = transferTime(2.0 * double(x.expert_bytes) * double(gathered - 1) *
                               (s.scheme.hybrid.fusion ? kDecodeFused : 1), hbm);
   }
-
-  CommunicatorPlan plan;
+  CommunicatorPlan& plan = setup.plan;
   plan.workers = workers;
   plan.domains = domains;
-  plan.data = in.data;
-  plan.expert = in.expert;
+  plan.data = setup.input.data;
+  plan.expert = setup.input.expert;
   plan.layers = x.layers;
-  plan.preExpert = x.pre_expert;
+  plan.preExpert = preExpertTime(s);
   plan.expertCompute = decode;
   plan.encode = encode;
+  return setup;
+}
+
+double simulatedPackets(const Scenario& s, const CrossDcSetup& setup) {
+  const CommunicatorPlan& p = setup.plan;
+  double perGpu = 0, gathered = p.expert;
+  for (std::size_t l = 0; l < p.workers.size(); ++l) {
+    perGpu += 2 * a2aBytesPerGpu(p.workers[l], p.domains[l], p.data) + agBytesPerGpu(p.domains[l], gathered);
+    gathered *= p.domains[l];
+  }
+  return perGpu * double(gpuCount(p.workers)) * p.layers / double(std::max<std::int64_t>(1, s.network.packet_payload));
+}
+
+bool runsOnFlow(const Scenario& s, const topo::Topology& t) {
+  if (s.network.model == NetworkModel::Flow) return true;
+  if (s.network.model != NetworkModel::Auto) return false;
+  return simulatedPackets(s, prepareCrossDc(s, t)) > kAutoPacketLimit;
+}
+
+Results runCrossDcMoe(const Scenario& s, const topo::Topology& t) {
+  const auto wallStart = std::chrono::steady_clock::now();
+  const CrossDcSetup setup = prepareCrossDc(s, t);
   std::vector<double> capacity;
   std::vector<Time> latency;
   for (const topo::Link& l : t.links())
@@ -98,7 +181,7 @@ Results runCrossDcMoe(const Scenario& s, const topo::Topology& t) {
     }
   netmodel::FlowSolver solver(std::move(capacity), std::move(latency), s.run.bin);
   const netmodel::FlowTreeRoutes routes(t);
-  const CommunicatorResult run = runAsyncCommunicator(plan, routes, solver);
+  const CommunicatorResult run = runAsyncCommunicator(setup.plan, routes, solver);
 
   Results r;
   r.scenario = s.name;
@@ -108,28 +191,15 @@ Results runCrossDcMoe(const Scenario& s, const topo::Topology& t) {
   r.events = solver.recomputes();
   netmodel::fillFlowLinkResults(t, solver.links(), s.run.bin, r.makespan, r);
   r.direction_balance = computeDirectionBalance(r);
-
-  HybridEpResults h;
-  h.scheme = s.scheme.ep == XdcScheme::Ep ? "ep" : "hybrid";
-  const double layers = x.layers;
-  for (std::size_t l = 0; l < pred.levels.size(); ++l) {
-    const LevelPrediction& lp = pred.levels[l];
-    h.levels.push_back({lp.workers, lp.domainSize, lp.p, caseNumber(lp.modelCase), in.levels[l].bandwidth, lp.expert});
-    for (const CurvePoint& c : lp.curve)
-      h.curve.push_back({int(l), c.domainSize, c.p, c.lat * layers * 1e9});
-    const PairCounts pc = pairCounts(int(l), workers, domains);
-    h.a2a_pairs += pc.a2a;
-    h.ag_pairs += pc.ag;
-  }
-  h.model_lat_ns = pred.lat * layers * 1e9;
-  h.model_ep_lat_ns = pred.epLat * layers * 1e9;
-  h.a2a_bytes = run.a2aBytes;
-  h.ag_bytes = run.agBytes;
-  h.flows = run.flows;
-  for (const StreamSpan& sp : run.gpu0) h.timeline.push_back({sp.layer, sp.kind, sp.start, sp.end});
-  r.hybridep = std::move(h);
+  r.hybridep = hybridEpResults(s, setup, run.a2aBytes, run.agBytes, run.flows, run.gpu0, "flow");
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
   return r;
+}
+
+std::unique_ptr<work::Workload> makeCrossDcWorkload(const Scenario& s, net::Network& net, Simulator& sim) {
+  CrossDcSetup setup = prepareCrossDc(s, net.topology());
+  auto messages = std::make_shared<const CommunicatorMessages>(buildCommunicatorPlan(setup.plan));
+  return std::make_unique<CrossDcWorkload>(s, std::move(setup), std::move(messages), net, sim);
 }
 
 }  // namespace fl::xdc

@@ -1,12 +1,26 @@
 // workload.kind: cross_dc_moe (HybridEP, seed 004): builds the stream model's input from
 // the hierarchy and the workload keys, lets the model choose the expert domains (or
 // takes scheme.hybrid.domains / plain EP), plays one training iteration's forward pass
-// through the asynchronous communicator on the flow model, and fills Results.
+// through the asynchronous communicator on the flow model (runCrossDcMoe) or, for
+// `network.model: packet`, on the packet engine (makeCrossDcWorkload), and fills Results.
 #pragma once
+#include <memory>
+
 #include "results/results.h"
 #include "scenario/scenario.h"
 #include "topology/topology.h"
+#include "xdc/async_communicator.h"
 #include "xdc/stream_model.h"
+
+namespace fl {
+class Simulator;
+namespace net {
+class Network;
+}
+namespace work {
+class Workload;
+}
+}  // namespace fl
 
 namespace fl::xdc {
 
@@ -18,8 +32,26 @@ ModelInput modelInput(const Scenario& s, const topo::Topology& t);
 // P_E on the wire: expert_bytes / compression ratio (spec 1.9: the ratio as a divisor).
 double wireExpertBytes(const Scenario& s);
 double dataBytes(const XdcSpec& x);
+// Lat_PE: workload.xdc.pre_expert_ns, or derived from the GPU when 0 (xdc/pre_expert.h).
+Time preExpertTime(const Scenario& s);
+
+// What both network models play: the model's prediction and the communicator's plan.
+struct CrossDcSetup {
+  ModelInput input;
+  Prediction prediction;
+  CommunicatorPlan plan;
+};
+CrossDcSetup prepareCrossDc(const Scenario& s, const topo::Topology& t);
+
+// `network.model: auto` for cross_dc_moe: packet while the iteration is at most this many
+// simulated packets (bytes on the wire / network.packet_payload), flow above.
+inline constexpr double kAutoPacketLimit = 1e6;
+double simulatedPackets(const Scenario& s, const CrossDcSetup& setup);
+bool runsOnFlow(const Scenario& s, const topo::Topology& t);
 
 // Throws fl::InputError for a topology the workload cannot use.
 Results runCrossDcMoe(const Scenario& s, const topo::Topology& t);
+// The packet model's workload (the plan of communicator_plan.h); annotate fills hybridep.
+std::unique_ptr<work::Workload> makeCrossDcWorkload(const Scenario& s, net::Network& net, Simulator& sim);
 
 }  // namespace fl::xdc

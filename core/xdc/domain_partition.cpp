@@ -41,24 +41,28 @@ PairKind classifyPair(std::int64_t m, std::int64_t n, int level, const std::vect
 std::vector<std::int64_t> peers(std::int64_t m, int level, PairKind kind, const std::vector<int>& sf,
                                 const std::vector<int>& domains) {
   std::vector<std::int64_t> out;
-  if (kind == PairKind::None) return out;
-  std::vector<int> loc = renumber(m, sf);
+  peers(m, level, kind, sf, domains, out);
+  return out;
+}
+
+void peers(std::int64_t m, int level, PairKind kind, const std::vector<int>& sf, const std::vector<int>& domains,
+           std::vector<std::int64_t>& out) {
+  out.clear();
+  if (kind == PairKind::None) return;
   const auto l = static_cast<std::size_t>(level);
-  const int s = domains[l], w = loc[l], ed = w / s, off = w % s;
+  // Only digit l changes: rank = m + (digit' - digit) x stride, stride = prod_{j>l} SF^j.
+  std::int64_t stride = 1;
+  for (std::size_t j = l + 1; j < sf.size(); ++j) stride *= sf[j];
+  const int s = domains[l], w = static_cast<int>((m / stride) % sf[l]), ed = w / s, off = w % s;
+  const std::int64_t base = m - std::int64_t(w) * stride;
   if (kind == PairKind::AllGather) {
     for (int o = 0; o < s; ++o)
-      if (o != off) {
-        loc[l] = ed * s + o;
-        out.push_back(globalRank(loc, sf));
-      }
+      if (o != off) out.push_back(base + std::int64_t(ed * s + o) * stride);
   } else {
     for (int d = 0; d < sf[l] / s; ++d)
-      if (d != ed) {
-        loc[l] = d * s + off;
-        out.push_back(globalRank(loc, sf));
-      }
+      if (d != ed) out.push_back(base + std::int64_t(d * s + off) * stride);
   }
-  return out;  // ascending: the level's digit grows with o or d, the others are fixed
+  // Ascending: the level's digit grows with o or d, the others are fixed.
 }
 
 PairCounts pairCounts(int level, const std::vector<int>& sf, const std::vector<int>& domains) {

@@ -31,6 +31,10 @@ PairKind classifyPair(std::int64_t m, std::int64_t n, int level, const std::vect
 // enumerating classifyPair over all n, without the O(G) scan.
 std::vector<std::int64_t> peers(std::int64_t m, int level, PairKind kind, const std::vector<int>& sf,
                                 const std::vector<int>& domains);
+// The same into `out` (cleared first), without allocating once `out` has grown: the
+// communicator asks for millions of these.
+void peers(std::int64_t m, int level, PairKind kind, const std::vector<int>& sf, const std::vector<int>& domains,
+           std::vector<std::int64_t>& out);
 
 // Directed pair counts per level (Table VII for one level): G*(SF^l/S^l - 1) A2A and
 // G*(S^l - 1) AG.

@@ -42,6 +42,8 @@ class TestFlowModel : public QObject {
   void zeroByteFlowTakesTheLatency();
   void treeRoutesFollowTheRouting();
   void agreesWithThePacketModel();
+  void bundleIsItsMembers();
+  void bundleMembersShareOneRate();
 };
 
 void TestFlowModel::singleFlow() {
@@ -220,6 +222,45 @@ void TestFlowModel::agreesWithThePacketModel() {
   const double p = toNs(packet.makespan), f = toNs(flow.lastDelivery());
   qInfo("2-DC all-to-all: flow %.0f ns, packet %.0f ns", f, p);
   QVERIFY2(std::fabs(f - p) <= 0.05 * p, qPrintable(QString("flow %1 ns, packet %2 ns").arg(f).arg(p)));
+}
+
+void TestFlowModel::bundleIsItsMembers() {
+  // A source link (3 GB/s) fanning out to three 1 GB/s links, 1 MB to each: as three flows
+  // each gets min(3/3, 1) = 1 GB/s and ends at 1 ms (+ 2 us of latency); as one bundle
+  // (link 0 crossed by 3 members, links 1-3 by one each) the same, and the same link bytes.
+  const std::vector<double> cap = {3e9, 1e9, 1e9, 1e9};
+  const std::vector<Time> lat = {1 * us, 1 * us, 1 * us, 1 * us};
+  FlowSolver flows(cap, lat, 1 * ms), bundle(cap, lat, 1 * ms);
+  for (std::int32_t d = 1; d <= 3; ++d) {
+    const std::int32_t r[] = {0, d};
+    flows.addFlow(r, 1'000'000, 0);
+  }
+  const std::int32_t route[] = {0, 1, 2, 3};
+  const std::uint32_t counts[] = {3, 1, 1, 1};
+  QCOMPARE(bundle.routeLatency(std::span<const std::int32_t>(route, 2)), 2 * us);
+  bundle.addBundle(route, counts, 1'000'000, 2 * us, 0);
+  const auto a = runAll(flows), b = runAll(bundle);
+  for (const auto& [id, at] : a) QCOMPARE(at, 1 * ms + 2 * us);
+  QCOMPARE(b.at(0), 1 * ms + 2 * us);
+  for (std::size_t l = 0; l < cap.size(); ++l) QCOMPARE(bundle.links()[l].bytes, flows.links()[l].bytes);
+  QCOMPARE(bundle.links()[0].bytes, 3'000'000);
+  QCOMPARE(bundle.links()[0].busy, 1 * ms);
+}
+
+void TestFlowModel::bundleMembersShareOneRate() {
+  // The same bundle with a plain 1 MB flow on link 1: link 1's share is 1/2 GB/s, the
+  // smallest, so the bundle's members all move at 0.5 GB/s (one rate for the bundle)
+  // and the plain flow too: everything ends at 2 ms. Link 0 carries 3 x 0.5 GB/s.
+  FlowSolver s({3e9, 1e9, 1e9, 1e9}, {0, 0, 0, 0}, 1 * ms);
+  const std::int32_t route[] = {0, 1, 2, 3}, l1[] = {1};
+  const std::uint32_t counts[] = {3, 1, 1, 1};
+  const auto b = s.addBundle(route, counts, 1'000'000, 0, 0);
+  const auto f = s.addFlow(l1, 1'000'000, 0);
+  const auto done = runAll(s);
+  QCOMPARE(done.at(b), 2 * ms);
+  QCOMPARE(done.at(f), 2 * ms);
+  QCOMPARE(s.links()[0].bins.at(0), 1'500'000);
+  QCOMPARE(s.links()[1].bytes, 2'000'000);
 }
 
 QTEST_GUILESS_MAIN(TestFlowModel)

@@ -9,7 +9,10 @@
 
 #include "results/json_writer.h"
 #include "scenario/scenario_io.h"
+#include "gpu/gpu_spec.h"
 #include "sim/run.h"
+#include "topology/topology.h"
+#include "xdc/cross_dc_run.h"
 #include "../common/json_contract.h"
 
 using namespace fl;
@@ -38,6 +41,10 @@ class TestXdcIteration : public QObject {
   void matchesTheModel();
   void epIsDomainOne();
   void jsonContract();
+  void packetAgreesWithFlow_data();
+  void packetAgreesWithFlow();
+  void autoModelByPackets();
+  void preExpertFromTheGpu();
 };
 
 void TestXdcIteration::matchesTheModel_data() {
@@ -117,6 +124,95 @@ void TestXdcIteration::jsonContract() {
   for (const char* key : {"domain_size", "p", "lat_ns"}) QVERIFY(j["hybridep"]["model"]["curve"][0].contains(key));
   // Curve: every divisor of each level (2 DCs: 1, 2; 8 GPUs: 1, 2, 4, 8).
   QCOMPARE(int(j["hybridep"]["model"]["curve"].size()), 2 + 4);
+}
+
+void TestXdcIteration::packetAgreesWithFlow_data() {
+  QTest::addColumn<QString>("scheme");
+  QTest::newRow("EP: a 2-DC all-to-all") << "ep";
+  QTest::newRow("hybrid [2, 2]: AG then A2A") << "hybrid\n  hybrid:\n    domains: [2, 2]";
+}
+
+void TestXdcIteration::packetAgreesWithFlow() {
+  // Issue 23: on a 2-DC all-to-all (2 DCs x 4 GPUs, 10 Gb/s between DCs, 16 GB/s inside,
+  // 2 and 1 us of latency) the packet and flow models agree within 5 % on the makespan
+  // and exactly on every link direction's bytes (same routes). Framing flits off and
+  // 4 KiB packets, so both carry payload at line rate.
+  QFETCH(QString, scheme);
+  const std::string net = "network:\n  header_flits: 0\n  address_flits: 0\n  byte_enable_flits: 0\n"
+                          "  packet_payload: 4 KiB\n  max_packet_payload: 4 KiB\n  vc_depth_flits: 4096\n";
+  const auto text = [&](const char* model) {
+    return "fabriclab: 1\nname: t\ntopology:\n  kind: hierarchy\n  levels:\n"
+           "    - {name: dc, count: 2, bandwidth: 10 Gb/s, latency: 2 us}\n"
+           "    - {name: gpu, count: 4, bandwidth: 16 GB/s, latency: 1 us}\n"
+           "workload:\n  kind: cross_dc_moe\n  xdc:\n    model: custom\n    data_bytes: 2 MiB\n"
+           "    expert_bytes: 1 MiB\n    layers: 2\n    pre_expert_ns: 100 us\n"
+           "scheme:\n  ep: " + scheme.toStdString() + "\n" + net + "  model: " + model + "\nrun:\n  bin: 100 us\n";
+  };
+  const Results packet = runScenario(parseScenario(text("packet"), "t.yaml"));
+  const Results flow = runScenario(parseScenario(text("flow"), "t.yaml"));
+  QCOMPARE(QString::fromStdString(packet.hybridep->network_model), QString("packet"));
+  QCOMPARE(QString::fromStdString(flow.hybridep->network_model), QString("flow"));
+  QCOMPARE(packet.links.size(), flow.links.size());
+  std::int64_t total = 0;
+  for (std::size_t i = 0; i < packet.links.size(); ++i) {
+    QCOMPARE(packet.links[i].link, flow.links[i].link);
+    QCOMPARE(packet.links[i].direction, flow.links[i].direction);
+    QCOMPARE(packet.links[i].payload_bytes, flow.links[i].payload_bytes);
+    total += packet.links[i].payload_bytes;
+  }
+  QVERIFY(total > 0);
+  QCOMPARE(packet.hybridep->a2a_bytes, flow.hybridep->a2a_bytes);
+  QCOMPARE(packet.hybridep->ag_bytes, flow.hybridep->ag_bytes);
+  const double p = toNs(packet.makespan), f = toNs(flow.makespan);
+  qInfo("2-DC cross_dc_moe: packet %.0f ns, flow %.0f ns", p, f);
+  QVERIFY2(std::fabs(f - p) <= 0.05 * p, qPrintable(QString("flow %1 ns, packet %2 ns").arg(f).arg(p)));
+  QCOMPARE(packet.hybridep->timeline.size(), flow.hybridep->timeline.size());
+}
+
+void TestXdcIteration::autoModelByPackets() {
+  // auto: packet up to 1,000,000 simulated packets. Per GPU per layer (EP, 2 x 4 GPUs, D):
+  // 2 passes x (D (2-1)/2 + D (4-1)/4) = 2.5 D; 8 GPUs x 2 layers x 2.5 D / 256 B.
+  const auto scenario = [](const char* data) {
+    return parseScenario("fabriclab: 1\ntopology:\n  kind: hierarchy\n  levels:\n"
+                         "    - {name: dc, count: 2, bandwidth: 10 Gb/s, latency: 0 ns}\n"
+                         "    - {name: gpu, count: 4, bandwidth: 16 GB/s, latency: 0 ns}\n"
+                         "workload:\n  kind: cross_dc_moe\n  xdc: {model: custom, data_bytes: " + std::string(data) +
+                             ", layers: 2, pre_expert_ns: 1 ms}\nscheme: {ep: ep}\nrun: {bin: 1 ms}\n",
+                         "t.yaml");
+  };
+  const Scenario small = scenario("1 MB"), large = scenario("10 MB");
+  const auto t = topo::buildTopology(small.topology);
+  QCOMPARE(xdc::simulatedPackets(small, xdc::prepareCrossDc(small, *t)), 8 * 2 * 2.5e6 / 256);  // 156,250
+  QVERIFY(!xdc::runsOnFlow(small, *t));
+  QCOMPARE(xdc::simulatedPackets(large, xdc::prepareCrossDc(large, *t)), 8 * 2 * 2.5e7 / 256);  // 1,562,500
+  QVERIFY(xdc::runsOnFlow(large, *t));
+  QCOMPARE(QString::fromStdString(runScenario(small).hybridep->network_model), QString("packet"));
+  // The 1000-DC scenarios name flow; a forced packet model is honoured.
+  Scenario forced = large;
+  forced.network.model = NetworkModel::Packet;
+  QVERIFY(!xdc::runsOnFlow(forced, *t));
+  const Scenario big = loadScenario(FABRICLAB_SCENARIOS "/xdc-1000-fixed-domain.yaml");
+  QVERIFY(big.network.model == NetworkModel::Flow);
+}
+
+void TestXdcIteration::preExpertFromTheGpu() {
+  // pre_expert_ns 0: Lat_PE = (2 Att + FFN) MACs / (FP32 rate x efficiency / 2) on an A100
+  // (19.5 TFLOP/s, 0.7), T = 2048 tokens, H = 768: Att = 4 T H^2 + 2 T 512 H, FFN = 8 T H^2.
+  Scenario s = parseScenario(yaml(2, 8, "ep"), "t.yaml");
+  s.workload.xdc.pre_expert = 0;
+  s.gpu.preset = "a100";
+  applyGpuPreset("a100", s.gpu);
+  s.workload.xdc.tokens = 2048;
+  s.workload.xdc.hidden = 768;
+  const double T = 2048, H = 768;
+  const double macs = 2 * (4 * T * H * H + 2 * T * 512 * H) + 8 * T * H * H;
+  const double want = macs / (19.5e12 * 0.7 / 2) * 1e9;  // ns: 3.30 ms
+  QVERIFY(std::fabs(toNs(xdc::preExpertTime(s)) - want) < 1e-3);
+  const Results r = runScenario(s);
+  QVERIFY(std::fabs(r.hybridep->pre_expert_ns - want) < 1e-3);
+  // Given, it is taken as is.
+  s.workload.xdc.pre_expert = 7 * kMillisecond;
+  QCOMPARE(xdc::preExpertTime(s), 7 * kMillisecond);
 }
 
 QTEST_GUILESS_MAIN(TestXdcIteration)

@@ -1,0 +1,61 @@
+// MainWindow's HybridEP docks (issue 23): the datacenter ring (views::XdcClusterView),
+// the stream model's curve (views::XdcCurvePanel) and the two-stream timeline
+// (views::XdcStreamTimeline). They exist only while the document is a cross_dc_moe
+// scenario: hidden (and out of the View menu's way) for every other workload, shown and
+// brought to the front when one opens.
+#include <QAction>
+#include <QDockWidget>
+#include <QMenu>
+
+#include "gui/main_actions.h"
+#include "gui/main_window.h"
+#include "gui/scenario_document.h"
+#include "views/xdc_cluster_view.h"
+#include "views/xdc_curve_panel.h"
+#include "views/xdc_stream_timeline.h"
+
+namespace fl::gui {
+
+void MainWindow::buildXdcDocks() {
+  auto* cluster = new QDockWidget(tr("Datacenters"), this);
+  cluster->setObjectName(QStringLiteral("XdcClusterDock"));
+  cluster->setWidget(new views::XdcClusterView(model_, cluster));
+  auto* curve = new QDockWidget(tr("Expert/Data Curve"), this);
+  curve->setObjectName(QStringLiteral("XdcCurveDock"));
+  curve->setWidget(new views::XdcCurvePanel(model_, curve));
+  auto* streams = new QDockWidget(tr("Streams"), this);
+  streams->setObjectName(QStringLiteral("XdcStreamsDock"));
+  streams->setWidget(new views::XdcStreamTimeline(model_, streams));
+  // Beside the other panes of their kind: the ring with the inspector, the plots below.
+  QDockWidget* inspector = findChild<QDockWidget*>(QStringLiteral("InspectorDock"));
+  QDockWidget* plots = findChild<QDockWidget*>(QStringLiteral("PlotsDock"));
+  addDockWidget(Qt::RightDockWidgetArea, cluster);
+  if (inspector) tabifyDockWidget(inspector, cluster);
+  addDockWidget(Qt::BottomDockWidgetArea, curve);
+  addDockWidget(Qt::BottomDockWidgetArea, streams);
+  if (plots) {
+    tabifyDockWidget(plots, curve);
+    tabifyDockWidget(plots, streams);
+  }
+  const QList<QDockWidget*> docks = {cluster, curve, streams};
+  for (QDockWidget* d : docks) actions_.viewMenu->addAction(d->toggleViewAction());
+  auto follow = [this, docks, cluster, curve, inspector, plots](bool raise) {
+    const bool xdc = doc_->scenario().workload.kind == WorkloadKind::CrossDcMoe;
+    for (QDockWidget* d : docks) {
+      d->toggleViewAction()->setVisible(xdc);
+      if (d->isVisible() != xdc) d->setVisible(xdc);
+    }
+    if (xdc && raise) {
+      cluster->raise();
+      curve->raise();
+    } else if (!xdc) {
+      if (inspector) inspector->raise();
+      if (plots) plots->raise();
+    }
+  };
+  connect(doc_, &ScenarioDocument::documentReset, this, [follow] { follow(true); });
+  connect(doc_, &ScenarioDocument::changed, this, [follow] { follow(false); });
+  follow(true);
+}
+
+}  // namespace fl::gui

@@ -1,0 +1,25 @@
+#include "xdc/pre_expert.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "scenario/scenario.h"
+
+namespace fl::xdc {
+
+double attentionMacs(double tokens, double hidden) {
+  const double seq = std::min(tokens, double(kLongestSequence));
+  return 4 * tokens * hidden * hidden + 2 * tokens * seq * hidden;
+}
+
+double ffnMacs(double tokens, double hidden) { return 2 * tokens * hidden * (4 * hidden); }
+
+Time derivedPreExpert(const XdcSpec& x, const GpuSpec& gpu) {
+  const double macPerSecond = gpu.flops(Dtype::Fp32) * gpu.tensor_efficiency / 2;
+  if (!(macPerSecond > 0)) return 0;
+  const int m = kDenseBlocksBeforeMoe;
+  const double macs = (m + 1) * attentionMacs(x.tokens, x.hidden) + m * ffnMacs(x.tokens, x.hidden);
+  return static_cast<Time>(std::llround(macs / macPerSecond * double(kSecond)));
+}
+
+}  // namespace fl::xdc

@@ -1,0 +1,328 @@
+// HybridEP's views (issue 23) offscreen: the datacenter ring, the stream model's curve
+// and the two-stream timeline. Expected values are worked by hand here: domains as
+// DC // S_ED, pair kinds from the coordinates, the curve's optimum from spec 2.3's
+// Examples A-C (closed forms), the hidden all-gather from hand-made spans; one test
+// checks the recorded iteration of a real run against the communicator's rule (the
+// all-gather starts with the pre-expert compute).
+#include <QDoubleSpinBox>
+#include <QKeyEvent>
+#include <QtTest>
+#include <qcustomplot.h>
+
+#include <memory>
+
+#include "../common/view_helpers.h"
+#include "scenario/scenario.h"
+#include "sim/run.h"
+#include "topology/presets.h"
+#include "topology/topology.h"
+#include "views/run_model.h"
+#include "views/xdc_cluster_view.h"
+#include "views/xdc_curve_panel.h"
+#include "views/xdc_stream_timeline.h"
+
+using namespace fl;
+using namespace fl::views;
+
+namespace {
+
+constexpr double kMs = 1e-3;
+
+// Results as a cross_dc_moe run would leave them: levels (workers, S_ED) and inputs.
+std::shared_ptr<Results> hybridResults(std::vector<std::pair<int, int>> levels) {
+  auto r = std::make_shared<Results>();
+  HybridEpResults h;
+  h.scheme = "hybrid";
+  for (auto [w, s] : levels) h.levels.push_back({w, s, 1, 1, 1.25e9, 1e6});
+  h.data_bytes = 16e6;
+  h.expert_bytes = 4e6;
+  h.compression_ratio = 1;
+  h.pre_expert_ns = 12e6;
+  h.layers = 1;
+  h.network_model = "flow";
+  r->hybridep = h;
+  r->makespan = 40 * kMillisecond;
+  return r;
+}
+
+double pointValue(QCPGraph* g, double key) {
+  for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it)
+    if (qAbs(it->key - key) < 1e-9) return it->value;
+  return -1;
+}
+
+}  // namespace
+
+class TestXdcViews : public QObject {
+  Q_OBJECT
+ private slots:
+  void dcColoursFollowDomains_data();
+  void dcColoursFollowDomains();
+  void hubAboveTheChordLimit();
+  void clickZoomsIntoADc();
+  void zoomedPairsFollowAlgorithm1();
+  void curveOptimum_data();
+  void curveOptimum();
+  void curveFollowsEdits();
+  void curveFromResults();
+  void timelineHiddenAllGather();
+  void recordedIterationOverlaps();
+  void screenshots();
+};
+
+void TestXdcViews::dcColoursFollowDomains_data() {
+  QTest::addColumn<int>("dcs");
+  QTest::addColumn<int>("domain");
+  QTest::newRow("Cluster-L, S 2") << 4 << 2;
+  QTest::newRow("Cluster-L, S 4 (one domain)") << 4 << 4;
+  QTest::newRow("1000 DCs, S 10") << 1000 << 10;
+  QTest::newRow("1000 DCs, EP") << 1000 << 1;
+  QTest::newRow("12 DCs, S 3") << 12 << 3;
+}
+
+void TestXdcViews::dcColoursFollowDomains() {
+  QFETCH(int, dcs);
+  QFETCH(int, domain);
+  RunModel model;
+  XdcClusterView view(&model);
+  model.setResults(hybridResults({{dcs, domain}}), true);
+  QCOMPARE(view.dcCount(), dcs);
+  view.resize(600, 560);
+  for (int a = 0; a < dcs; a += std::max(1, dcs / 60))
+    for (int b = 0; b < dcs; ++b) {
+      const bool sameDomain = a / domain == b / domain;  // consecutive DCs form a domain
+      if (sameDomain) QCOMPARE(view.dcColour(a), view.dcColour(b));
+      else if (std::abs(a / domain - b / domain) == 1) QVERIFY(view.dcColour(a) != view.dcColour(b));
+    }
+  for (int dc = 0; dc < dcs; ++dc) QCOMPARE(view.dcAt(view.dcCentre(dc)), dc);
+}
+
+void TestXdcViews::hubAboveTheChordLimit() {
+  RunModel model;
+  XdcClusterView view(&model);
+  model.setResults(hybridResults({{8, 2}, {8, 1}}), true);  // 4 domains: 6 chords
+  QCOMPARE(view.a2aChordCount(), 6);
+  QVERIFY(!view.a2aHub());
+  model.setResults(hybridResults({{1000, 10}}), true);  // 100 domains: a hub
+  QCOMPARE(view.a2aChordCount(), 0);
+  QVERIFY(view.a2aHub());
+  model.setResults(hybridResults({{4, 4}, {8, 2}}), true);  // one domain: no A2A between DCs
+  QCOMPARE(view.a2aChordCount(), 0);
+  QVERIFY(!view.a2aHub());
+}
+
+void TestXdcViews::clickZoomsIntoADc() {
+  RunModel model;
+  XdcClusterView view(&model);
+  model.setResults(hybridResults({{1000, 10}, {8, 4}}), true);
+  view.resize(640, 600);
+  view.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&view));
+  QTest::mouseClick(&view, Qt::LeftButton, {}, view.dcCentre(537).toPoint());
+  QCOMPARE(view.zoomedDc(), 537);
+  QCOMPARE(view.gpusPerDc(), 8);
+  QTest::keyClick(&view, Qt::Key_Escape);
+  QCOMPARE(view.zoomedDc(), -1);
+  QTest::mouseClick(&view, Qt::LeftButton, {}, QPoint(320, 290));  // the centre: no DC
+  QCOMPARE(view.zoomedDc(), -1);
+}
+
+void TestXdcViews::zoomedPairsFollowAlgorithm1() {
+  // 4 DCs x 8 GPUs, S_ED [2, 4]: inside a DC, GPUs 0-3 and 4-7 are the two inner domains.
+  // AG between different offsets of one domain: 2 x C(4, 2) = 12 pairs; A2A between the
+  // same offset of the two domains: (0,4) (1,5) (2,6) (3,7).
+  RunModel model;
+  XdcClusterView view(&model);
+  model.setResults(hybridResults({{4, 2}, {8, 4}}), true);
+  view.zoomInto(3);
+  QCOMPARE(view.zoomedDc(), 3);
+  int ag = 0, a2a = 0;
+  for (const auto& p : view.gpuPairs()) {
+    const bool sameDomain = p.a / 4 == p.b / 4;
+    QCOMPARE(p.allGather, sameDomain);
+    if (!sameDomain) QCOMPARE(p.b - p.a, 4);
+    (p.allGather ? ag : a2a)++;
+  }
+  QCOMPARE(ag, 12);
+  QCOMPARE(a2a, 4);
+  for (int g = 0; g < 8; ++g) QCOMPARE(view.innerDomainOf(g), g / 4);
+  QVERIFY(view.gpuColour(0) == view.gpuColour(3) && view.gpuColour(4) == view.gpuColour(7));
+  QVERIFY(view.gpuColour(3) != view.gpuColour(4));
+}
+
+void TestXdcViews::curveOptimum_data() {
+  QTest::addColumn<int>("g");
+  QTest::addColumn<double>("data");
+  QTest::addColumn<double>("expert");
+  QTest::addColumn<double>("ratio");
+  QTest::addColumn<double>("pe");
+  QTest::addColumn<double>("bestP");
+  QTest::addColumn<double>("bestMs");
+  QTest::addColumn<double>("epMs");
+  QTest::addColumn<double>("continuousMinMs");
+  // Spec 2.3 Example A (Case 2.1): S = 4 (p = 0.8) at 31.2 ms; EP 12 + 2 x 12 = 36 ms;
+  // the continuous optimum p* = thr = 0.75 at 12 + 2 x 16e6 x 15 x 0.75 / (16 x 1.25e9) = 30 ms.
+  QTest::newRow("A, case 2.1") << 16 << 16e6 << 4e6 << 1.0 << 12.0 << 0.8 << 31.2 << 36.0 << 30.0;
+  // Example B (Case 2.2): p = 0, max(5, 7 x 2e6 / 1.25e9 = 11.2) ms; EP 5 + 33.6 ms.
+  QTest::newRow("B, case 2.2") << 8 << 24e6 << 2e6 << 1.0 << 5.0 << 0.0 << 11.2 << 38.6 << 11.2;
+  // Example C: A with CR 50: P_E' = 0.08 MB, AG 0.96 ms hidden: 12 ms at p = 0.
+  QTest::newRow("C, compressed") << 16 << 16e6 << 4e6 << 50.0 << 12.0 << 0.0 << 12.0 << 36.0 << 12.0;
+}
+
+void TestXdcViews::curveOptimum() {
+  QFETCH(int, g);
+  QFETCH(double, data);
+  QFETCH(double, expert);
+  QFETCH(double, ratio);
+  QFETCH(double, pe);
+  QFETCH(double, bestP);
+  QFETCH(double, bestMs);
+  QFETCH(double, epMs);
+  QFETCH(double, continuousMinMs);
+  RunModel model;
+  XdcCurvePanel panel(&model);
+  xdc::ModelInput in{data, expert / ratio, pe * kMs, {{g, 1.25e9}}};
+  panel.setInputs(in, 1, ratio);
+  QCOMPARE(panel.levelCount(), 1);
+  QCPGraph* opt = panel.optimum(0);
+  QCOMPARE(opt->dataCount(), 1);
+  QVERIFY(qAbs(opt->data()->constBegin()->key - bestP) < 1e-9);
+  QVERIFY2(qAbs(opt->data()->constBegin()->value - bestMs) < 1e-6, qPrintable(QString::number(opt->data()->constBegin()->value)));
+  QCOMPARE(panel.epPoint(0)->dataCount(), 1);
+  QCOMPARE(panel.epPoint(0)->data()->constBegin()->key, 1.0);  // EP: p = 1 (Definition 1)
+  QVERIFY(qAbs(panel.epPoint(0)->data()->constBegin()->value - epMs) < 1e-6);
+  // The optimum is the least candidate; the continuous curve's least value is the closed form.
+  int divisors = 0;
+  for (int s = 1; s <= g; ++s) divisors += g % s == 0;
+  QCOMPARE(panel.candidates(0)->dataCount(), divisors);
+  double least = 1e300, leastContinuous = 1e300;
+  for (auto it = panel.candidates(0)->data()->constBegin(); it != panel.candidates(0)->data()->constEnd(); ++it)
+    least = std::min(least, it->value);
+  for (auto it = panel.continuous(0)->data()->constBegin(); it != panel.continuous(0)->data()->constEnd(); ++it)
+    leastContinuous = std::min(leastContinuous, it->value);
+  QVERIFY(qAbs(least - bestMs) < 1e-6);
+  QVERIFY2(qAbs(leastContinuous - continuousMinMs) < 1e-6, qPrintable(QString::number(leastContinuous)));
+}
+
+void TestXdcViews::curveFollowsEdits() {
+  // Example A, then the edits of Examples C (ratio 50) and of spec 2.3's sensitivity
+  // (P_E 2 MB: 2D - G P_E = 0, case 2.2, p = 0 at max(12, 15 x 2e6 / 1.25e9 = 24) ms).
+  RunModel model;
+  XdcCurvePanel panel(&model);
+  panel.setInputs({16e6, 4e6, 12 * kMs, {{16, 1.25e9}}}, 1, 1);
+  QVERIFY(qAbs(pointValue(panel.optimum(0), 0.8) - 31.2) < 1e-6);
+  panel.ratioBox()->setValue(50);
+  QVERIFY(qAbs(pointValue(panel.optimum(0), 0.0) - 12.0) < 1e-6);
+  panel.ratioBox()->setValue(1);
+  panel.expertBox()->setValue(2);
+  QVERIFY(qAbs(pointValue(panel.optimum(0), 0.0) - 24.0) < 1e-6);
+  // Halving the bandwidth doubles every communication term: EP 12 + 48 ms.
+  panel.expertBox()->setValue(4);
+  panel.bandwidthBox(0)->setValue(0.625);
+  QVERIFY(qAbs(pointValue(panel.epPoint(0), 1.0) - 60.0) < 1e-6);
+  // More data: EP 12 + 2 x 32e6 x 15 / (16 x 1.25e9) = 60 ms at 1.25 GB/s.
+  panel.bandwidthBox(0)->setValue(1.25);
+  panel.dataBox()->setValue(32);
+  QVERIFY(qAbs(pointValue(panel.epPoint(0), 1.0) - 60.0) < 1e-6);
+  panel.preExpertBox()->setValue(20);
+  QVERIFY(qAbs(pointValue(panel.epPoint(0), 1.0) - 68.0) < 1e-6);
+  qInfo("curve evaluation after an edit: %.3f ms", panel.lastEvaluationMs());
+}
+
+void TestXdcViews::curveFromResults() {
+  RunModel model;
+  XdcCurvePanel panel(&model);
+  QVERIFY(panel.noticeVisible());
+  auto r = hybridResults({{2, 2}, {8, 4}});
+  r->hybridep->compression_ratio = 50;
+  r->hybridep->expert_bytes = 8e6;
+  r->hybridep->layers = 12;
+  model.setResults(r, true);
+  QVERIFY(!panel.noticeVisible());
+  QCOMPARE(panel.levelCount(), 2);
+  QCOMPARE(panel.dataBox()->value(), 16.0);
+  QCOMPARE(panel.expertBox()->value(), 8.0);
+  QCOMPARE(panel.ratioBox()->value(), 50.0);
+  QCOMPARE(panel.preExpertBox()->value(), 12.0);
+  QCOMPARE(panel.bandwidthBox(1)->value(), 1.25);
+  QCOMPARE(panel.inputs().expert, 8e6 / 50);
+  QVERIFY(panel.summaryText().contains("40.00 ms"));  // the simulated makespan beside the model
+}
+
+void TestXdcViews::timelineHiddenAllGather() {
+  // Layer 0: PE [0, 10] ms, AG [0, 4]: 4 ms hidden. Layer 1: PE [20, 22], AG [20, 25]: 2 ms.
+  RunModel model;
+  XdcStreamTimeline view(&model);
+  QVERIFY(view.noticeVisible());
+  auto r = hybridResults({{2, 2}});
+  const Time ms = kMillisecond;
+  r->hybridep->timeline = {{0, "all_gather", 0, 4 * ms},     {0, "pre_expert", 0, 10 * ms},
+                           {0, "dispatch", 10 * ms, 12 * ms}, {0, "expert", 12 * ms, 13 * ms},
+                           {0, "combine", 13 * ms, 20 * ms},  {1, "all_gather", 20 * ms, 25 * ms},
+                           {1, "pre_expert", 20 * ms, 22 * ms}, {1, "dispatch", 25 * ms, 27 * ms}};
+  model.setResults(r, true);
+  QVERIFY(!view.noticeVisible());
+  QCOMPARE(int(view.spans().size()), 8);
+  QCOMPARE(view.allGatherTime(), 9 * ms);
+  QCOMPARE(view.allGatherHidden(), 6 * ms);
+  for (const auto& s : view.spans()) {
+    QCOMPARE(s.row, s.kind == "pre_expert" || s.kind == "expert" ? 1 : 0);
+    if (s.kind == "all_gather" && s.layer == 1) {
+      QCOMPARE(s.rect->topLeft->coords().x(), 20.0);
+      QCOMPARE(s.rect->bottomRight->coords().x(), 25.0);
+    }
+  }
+}
+
+void TestXdcViews::recordedIterationOverlaps() {
+  // Cluster-M (2 DCs x 8 GPUs), 3 layers, domains [2, 2] on the flow model: GPU 0's
+  // all-gather starts with its pre-expert compute every layer (spec 1.10), so the hidden
+  // part is min(PE, AG) per layer, summed here from the recorded spans.
+  Scenario s;
+  applyTopologyPreset("cluster-m", s.topology);
+  s.workload.kind = WorkloadKind::CrossDcMoe;
+  s.workload.xdc.data_bytes = 4'000'000;
+  s.workload.xdc.expert_bytes = 2'000'000;
+  s.workload.xdc.layers = 3;
+  s.workload.xdc.pre_expert = 5 * kMillisecond;
+  s.scheme.hybrid.domains = {2, 2};
+  s.network.model = NetworkModel::Flow;
+  s.run.bin = 1 * kMillisecond;
+  auto r = std::make_shared<Results>(runScenario(s));
+  RunModel model;
+  XdcStreamTimeline view(&model);
+  model.setResults(r, true);
+  std::map<int, std::pair<Time, Time>> pe, ag;
+  for (const HybridEpSpan& sp : r->hybridep->timeline) {
+    if (sp.kind == "pre_expert") pe[sp.layer] = {sp.start, sp.end};
+    if (sp.kind == "all_gather") ag[sp.layer] = {sp.start, sp.end};
+  }
+  QCOMPARE(int(pe.size()), 3);
+  QCOMPARE(int(ag.size()), 3);
+  Time hidden = 0, total = 0;
+  for (int l = 0; l < 3; ++l) {
+    QCOMPARE(ag[l].first, pe[l].first);
+    hidden += std::min(ag[l].second - ag[l].first, pe[l].second - pe[l].first);
+    total += ag[l].second - ag[l].first;
+  }
+  QCOMPARE(view.allGatherHidden(), hidden);
+  QCOMPARE(view.allGatherTime(), total);
+}
+
+void TestXdcViews::screenshots() {
+  RunModel model;
+  XdcClusterView ring(&model);
+  XdcCurvePanel curve(&model);
+  XdcStreamTimeline streams(&model);
+  auto r = hybridResults({{1000, 10}, {8, 2}});
+  r->hybridep->timeline = {{0, "all_gather", 0, 4 * kMillisecond}, {0, "pre_expert", 0, 10 * kMillisecond}};
+  model.setResults(r, true);
+  test::saveArtefact(ring, "xdc_ring_1000", {520, 480});
+  ring.zoomInto(3);
+  test::saveArtefact(ring, "xdc_ring_dc3", {520, 480});
+  test::saveArtefact(curve, "xdc_curve", {760, 300});
+  test::saveArtefact(streams, "xdc_streams", {760, 260});
+}
+
+QTEST_MAIN(TestXdcViews)
+#include "test_xdc_views.moc"
