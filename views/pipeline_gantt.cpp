@@ -285,7 +285,9 @@ void PipelineGantt::updateRowTicks() {
   auto ticker = plot_->yAxis->ticker().dynamicCast<QCPAxisTickerText>();
   if (!ticker) return;
   const double rowPixels = plot_->axisRect()->height() / std::max(plot_->yAxis->range().size(), 1e-9);
-  const int stride = std::max(1, int(std::ceil((fontMetrics().height() + 1) / std::max(rowPixels, 1e-9))));
+  // Capped at the row count before the cast (an axis not laid out yet has 0 px: 1.5e10).
+  const double rowsPerLabel = std::ceil((fontMetrics().height() + 1) / std::max(rowPixels, 1e-9));
+  const int stride = std::max(1, int(std::min(rowsPerLabel, double(std::max(scene_.rows.count, 1)))));
   if (stride == tickStride_ && tickRows_ == scene_.rows.count && tickLabelsFresh_) return;
   tickStride_ = stride;
   tickRows_ = scene_.rows.count;

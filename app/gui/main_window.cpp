@@ -103,7 +103,10 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   views::installChartMenus(this);  // save, copy, CSV and maximise on every chart
 }
 
-MainWindow::~MainWindow() = default;
+// The document is a child: QWidget's destructor deletes it after ours has run, and its
+// undo stack's destructor emits cleanChanged -> modifiedChanged -> updateTitle on a window
+// that is only a QWidget by then (UBSan: invalid downcast, test_fusion_editor).
+MainWindow::~MainWindow() { doc_->blockSignals(true); }
 
 void MainWindow::showEvent(QShowEvent* event) {
   QMainWindow::showEvent(event);
