@@ -17,6 +17,7 @@
 #include <QVBoxLayout>
 
 #include "gui/compare_dialog.h"
+#include "gui/follow_runner.h"
 #include "gui/fusion_editor.h"
 #include "gui/recovery.h"
 #include "gui/run_controller.h"
@@ -29,6 +30,8 @@
 #include "gui/sweep_results.h"
 #include "views/al_tlb_panel.h"
 #include "views/chart_menu.h"
+#include "views/compare_canvases.h"
+#include "views/follow_bar.h"
 #include "views/heat_controls.h"
 #include "views/inspector_panel.h"
 #include "views/plots_panel.h"
@@ -144,6 +147,7 @@ void MainWindow::buildCentral() {
   timeline_ = new views::TimelineBar(model_, central);
   timeline_->setObjectName(QStringLiteral("timelineBar"));
   layout->addWidget(canvas_, 1);
+  layout->addWidget((new FollowRunner(canvas_, model_, sweep_, central))->bar());  // hidden until View > Follow One
   layout->addWidget(timeline_);
   setCentralWidget(central);
   // Space and the arrows drive playback while the canvas or timeline has focus; in the
@@ -240,6 +244,15 @@ void MainWindow::buildDocks() {
   };
   connect(sweep_, &SweepResults::pointFinished, this, commonTop);
   connect(sweep_, &SweepResults::labelsChanged, this, commonTop);
+  // The Plots dock likewise: one time and value scale over the finished points.
+  const auto commonPlotScale = [this, plotsPanel = static_cast<views::PlotsPanel*>(plots->widget())] {
+    views::PlotScale scale;
+    for (int i = 0; i < sweep_->pointCount(); ++i)
+      if (const auto r = sweep_->results(i); r && sweep_->isFinal(i)) scale.include(*r);
+    plotsPanel->setCommonScale(scale);
+  };
+  connect(sweep_, &SweepResults::pointFinished, this, commonPlotScale);
+  connect(sweep_, &SweepResults::labelsChanged, this, commonPlotScale);
   // An MoE layer opens on its breakdown (once per document: the user's tab choice stands).
   connect(doc_, &ScenarioDocument::documentReset, this, [this] { raiseMoeDock_ = true; });
   connect(model_, &views::RunModel::resultsChanged, this, [this, breakdown] {
@@ -255,6 +268,8 @@ void MainWindow::buildDocks() {
         breakdown, tables, tlb, pipeline, sweepDock})
     actions_.viewMenu->addAction(d->toggleViewAction());
   actions_.viewMenu->addAction(fusion->toggleViewAction());
+  actions_.viewMenu->addAction(canvas_->findAction());
+  actions_.viewMenu->addAction(findChild<FollowRunner*>()->action());
 }
 
 void MainWindow::buildToolBar() {
@@ -384,6 +399,7 @@ void MainWindow::showCompare() {
     compare_ = new CompareDialog(sweep_, this);
     views::installChartMenus(compare_);
   }
+  compare_->canvases()->setThresholds(model_->coldThreshold(), model_->hotThreshold());  // the canvas's
   compare_->refresh();
   compare_->show();
   compare_->raise();
