@@ -1,8 +1,8 @@
 #include "views/plots_panel.h"
 
-#include <QCheckBox>
-#include <QComboBox>
-#include <QHBoxLayout>
+#include <QActionGroup>
+#include <QMenu>
+#include <QToolButton>
 #include <QTabWidget>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -78,23 +78,30 @@ PlotsPanel::PlotsPanel(RunModel* model, QWidget* parent) : QWidget(parent), mode
   latency_ = makePlot(tr("packet latency (ns)"), tr("packets"));
   tabs_->addTab(latency_, tr("Latency"));
 
-  auto* options = new QWidget(tabs_);
-  auto* row = new QHBoxLayout(options);
-  row->setContentsMargins(4, 0, 4, 0);
-  logBox_ = new QCheckBox(tr("Log"), options);
-  logBox_->setObjectName(QStringLiteral("plotsLogScale"));
-  logBox_->setToolTip(tr("Logarithmic value axis on the time plots: small flows stay visible next to the peak"));
-  linkValueBox_ = new QComboBox(options);
-  linkValueBox_->setObjectName(QStringLiteral("plotsLinkValue"));
-  linkValueBox_->addItem(tr("utilisation %"));
-  linkValueBox_->addItem(tr("rate GB/s"));
-  linkValueBox_->setToolTip(tr("What the link plot shows: share of each direction's capacity, or its rate"));
-  row->addWidget(logBox_);
-  row->addWidget(linkValueBox_);
+  auto* options = new QToolButton(tabs_);
+  options->setObjectName(QStringLiteral("plotsAxesButton"));
+  options->setText(tr("Axes"));
+  options->setToolTip(tr("Log value axis; the link plot as utilisation or as a rate"));
+  options->setPopupMode(QToolButton::InstantPopup);
+  options->setAutoRaise(true);
+  auto* menu = new QMenu(options);
+  logAction_ = menu->addAction(tr("Log scale (time plots)"));
+  logAction_->setCheckable(true);
+  logAction_->setToolTip(tr("Logarithmic value axis on the time plots: small flows stay visible next to the peak"));
+  menu->addSeparator();
+  auto* linkValues = new QActionGroup(menu);
+  QAction* utilisation = utilisationAction_ = menu->addAction(tr("Link plot: utilisation %"));
+  linkRateAction_ = menu->addAction(tr("Link plot: rate GB/s"));
+  for (QAction* a : {utilisation, linkRateAction_}) {
+    a->setCheckable(true);
+    linkValues->addAction(a);
+  }
+  utilisation->setChecked(true);
+  options->setMenu(menu);
   tabs_->setCornerWidget(options, Qt::TopRightCorner);
-  connect(logBox_, &QCheckBox::toggled, this, &PlotsPanel::setLogScale);
-  connect(linkValueBox_, &QComboBox::currentIndexChanged, this,
-          [this](int i) { setLinkValue(i == 1 ? LinkValue::Rate : LinkValue::Utilisation); });
+  connect(logAction_, &QAction::toggled, this, &PlotsPanel::setLogScale);
+  connect(linkRateAction_, &QAction::toggled, this,
+          [this](bool rate) { setLinkValue(rate ? LinkValue::Rate : LinkValue::Utilisation); });
 
   auto all = [this] {
     rebuildBandwidth();
@@ -194,8 +201,8 @@ void PlotsPanel::setValueAxis(QCustomPlot* plot, double top) {
 void PlotsPanel::setLogScale(bool on) {
   if (on == log_) return;
   log_ = on;
-  const QSignalBlocker block(logBox_);
-  logBox_->setChecked(on);
+  const QSignalBlocker block(logAction_);
+  logAction_->setChecked(on);
   rebuildBandwidth();
   rebuildLinks();
 }
@@ -203,8 +210,9 @@ void PlotsPanel::setLogScale(bool on) {
 void PlotsPanel::setLinkValue(LinkValue v) {
   if (v == linkValue_) return;
   linkValue_ = v;
-  const QSignalBlocker block(linkValueBox_);
-  linkValueBox_->setCurrentIndex(v == LinkValue::Rate ? 1 : 0);
+  const QSignalBlocker block(linkRateAction_), blockOther(utilisationAction_);
+  linkRateAction_->setChecked(v == LinkValue::Rate);  // signals blocked: the group cannot, so both
+  utilisationAction_->setChecked(v != LinkValue::Rate);
   rebuildLinks();
 }
 

@@ -4,8 +4,9 @@
 // or in the whole fabric, (c) the latency histogram of a synthetic-traffic run with
 // mean/p50/p99 marked. Time plots mark the current bin; replots are queued.
 //
-// Options in the tab bar's corner: a log value axis for both time plots, and what the link
-// plot shows (utilisation in % of capacity, or the rate in GB/s). setCommonScale fixes the
+// Options in the tab bar's corner ("Axes" menu, small enough to leave the tabs whole at
+// 1024 px): a log value axis for both time plots, and what the link plot shows
+// (utilisation in % of capacity, or the rate in GB/s). setCommonScale fixes the
 // time and value axes for every point of a sweep (the main window gives the scale over
 // its finished points), so flipping points never rescales a plot.
 #pragma once
@@ -19,8 +20,7 @@ class QCustomPlot;
 class QCPItemStraightLine;
 class QCPItemText;
 class QCPTextElement;
-class QCheckBox;
-class QComboBox;
+class QAction;
 class QTabWidget;
 
 namespace fl::views {
@@ -48,8 +48,8 @@ class PlotsPanel : public QWidget {
   LinkValue linkValue() const { return linkValue_; }
   void setLogScale(bool on);  // value axes of both time plots logarithmic
   bool logScale() const { return log_; }
-  QCheckBox* logBox() const { return logBox_; }
-  QComboBox* linkValueBox() const { return linkValueBox_; }
+  QAction* logAction() const { return logAction_; }        // checkable
+  QAction* linkRateAction() const { return linkRateAction_; }  // checked: rate, else utilisation
   // Axes shared by every sweep point (the time of the longest run, the highest bins);
   // each plot still reaches its own data when that is larger. Empty: each run its own.
   void setCommonScale(const PlotScale& scale);
@@ -73,8 +73,9 @@ class PlotsPanel : public QWidget {
   QCPTextElement* linksTitle_;
   TimeUnit unit_;
   std::vector<int> plotted_;
-  QCheckBox* logBox_;
-  QComboBox* linkValueBox_;
+  QAction* logAction_;
+  QAction* linkRateAction_;
+  QAction* utilisationAction_;  // its exclusive partner
   LinkValue linkValue_ = LinkValue::Utilisation;
   bool log_ = false;
   PlotScale common_;

@@ -1,8 +1,7 @@
 // The Plots dock's options and shared axes (views/plots_panel.h, views/plot_scale.h): a log
 // value axis, the link plot as a rate, and the same axes for every sweep point. Expected
 // values are sums over the raw results computed here (bytes per bin over the bin width).
-#include <QCheckBox>
-#include <QComboBox>
+#include <QAction>
 #include <QtTest>
 #include <qcustomplot.h>
 
@@ -59,23 +58,23 @@ class TestPlotScales : public QObject {
 };
 
 void TestPlotScales::logScale_data() {
-  QTest::addColumn<bool>("viaCheckBox");
+  QTest::addColumn<bool>("viaMenu");
   QTest::newRow("setLogScale") << false;
-  QTest::newRow("check box") << true;
+  QTest::newRow("Axes menu") << true;
 }
 
 // Log: from top / 10^4 to 1.5 top (top = 1.12 x the peak), nothing drawn below the floor.
 void TestPlotScales::logScale() {
-  QFETCH(bool, viaCheckBox);
+  QFETCH(bool, viaMenu);
   RunModel model;
   PlotsPanel panel(&model);
   test::load(model, p2p(0));
   const double top = upDownPeak(*p2p(0).results) * 1.12;
   QCOMPARE(panel.bandwidthPlot()->yAxis->range().lower, 0.0);
   QVERIFY(qFuzzyCompare(panel.bandwidthPlot()->yAxis->range().upper, top));
-  viaCheckBox ? panel.logBox()->setChecked(true) : panel.setLogScale(true);
+  viaMenu ? panel.logAction()->trigger() : panel.setLogScale(true);
   QVERIFY(panel.logScale());
-  QVERIFY(panel.logBox()->isChecked());
+  QVERIFY(panel.logAction()->isChecked());
   for (QCustomPlot* plot : {panel.bandwidthPlot(), panel.linkPlot()})
     QCOMPARE(plot->yAxis->scaleType(), QCPAxis::stLogarithmic);
   QVERIFY(qFuzzyCompare(panel.bandwidthPlot()->yAxis->range().lower, top * 1e-4));
@@ -94,7 +93,7 @@ void TestPlotScales::linkRate() {
   PlotsPanel panel(&model);
   test::load(model, p2p(0));
   const Results& r = *p2p(0).results;
-  panel.linkValueBox()->setCurrentIndex(1);
+  panel.linkRateAction()->trigger();
   QCOMPARE(panel.linkValue(), PlotsPanel::LinkValue::Rate);
   QVERIFY(!panel.plottedDirections().empty());
   QVERIFY(panel.linkPlot()->yAxis->label().contains("GB/s"));
@@ -110,6 +109,7 @@ void TestPlotScales::linkRate() {
   }
   QVERIFY(qFuzzyCompare(panel.linkPlot()->yAxis->range().upper, peak * 1.12));
   panel.setLinkValue(PlotsPanel::LinkValue::Utilisation);
+  QVERIFY(!panel.linkRateAction()->isChecked());
   QCOMPARE(panel.linkPlot()->yAxis->range().upper, 105.0);
   QVERIFY(panel.linkPlot()->yAxis->label().contains("%"));
 }
