@@ -1,5 +1,8 @@
 #include "views/plots_panel.h"
 
+#include <QActionGroup>
+#include <QMenu>
+#include <QToolButton>
 #include <QTabWidget>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -7,6 +10,7 @@
 #include <qcustomplot.h>
 
 #include "views/run_model.h"
+#include "views/scheme_compare_view.h"
 
 namespace fl::views {
 
@@ -18,9 +22,11 @@ const QColor kSeries[] = {QColor(0x0072b2), QColor(0xd55e00), QColor(0x009e73), 
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
 
-// A step curve: one point per bin start plus the end of the last bin.
-void setSteps(QCPGraph* g, const std::vector<double>& keys, const std::vector<double>& values) {
-  QVector<double> k(keys.begin(), keys.end()), v(values.begin(), values.end());
+// A step curve: one point per bin start plus the end of the last bin. Values below
+// `floor` are drawn at it (a log axis has no zero).
+void setSteps(QCPGraph* g, const std::vector<double>& keys, const std::vector<double>& values, double floor = 0) {
+  QVector<double> k(keys.begin(), keys.end()), v;
+  for (double x : values) v << std::max(x, floor);
   if (!v.isEmpty()) {
     k << keys.back() + (keys.size() > 1 ? keys[1] - keys[0] : 1);
     v << values.back();
@@ -57,7 +63,6 @@ PlotsPanel::PlotsPanel(RunModel* model, QWidget* parent) : QWidget(parent), mode
   links_->plotLayout()->insertRow(0);
   linksTitle_ = new QCPTextElement(links_, QString(), QFont(font().family(), font().pointSize(), QFont::Bold));
   links_->plotLayout()->addElement(0, 0, linksTitle_);
-  links_->yAxis->setRange(0, 105);
   legendBelow(links_);
   // Compact: up to five entries in two short rows, in a smaller font, so the plot keeps
   // its height.
@@ -72,6 +77,31 @@ PlotsPanel::PlotsPanel(RunModel* model, QWidget* parent) : QWidget(parent), mode
 
   latency_ = makePlot(tr("packet latency (ns)"), tr("packets"));
   tabs_->addTab(latency_, tr("Latency"));
+
+  auto* options = new QToolButton(tabs_);
+  options->setObjectName(QStringLiteral("plotsAxesButton"));
+  options->setText(tr("Axes"));
+  options->setToolTip(tr("Log value axis; the link plot as utilisation or as a rate"));
+  options->setPopupMode(QToolButton::InstantPopup);
+  options->setAutoRaise(true);
+  auto* menu = new QMenu(options);
+  logAction_ = menu->addAction(tr("Log scale (time plots)"));
+  logAction_->setCheckable(true);
+  logAction_->setToolTip(tr("Logarithmic value axis on the time plots: small flows stay visible next to the peak"));
+  menu->addSeparator();
+  auto* linkValues = new QActionGroup(menu);
+  QAction* utilisation = utilisationAction_ = menu->addAction(tr("Link plot: utilisation %"));
+  linkRateAction_ = menu->addAction(tr("Link plot: rate GB/s"));
+  for (QAction* a : {utilisation, linkRateAction_}) {
+    a->setCheckable(true);
+    linkValues->addAction(a);
+  }
+  utilisation->setChecked(true);
+  options->setMenu(menu);
+  tabs_->setCornerWidget(options, Qt::TopRightCorner);
+  connect(logAction_, &QAction::toggled, this, &PlotsPanel::setLogScale);
+  connect(linkRateAction_, &QAction::toggled, this,
+          [this](bool rate) { setLinkValue(rate ? LinkValue::Rate : LinkValue::Utilisation); });
 
   auto all = [this] {
     rebuildBandwidth();
@@ -121,7 +151,8 @@ double PlotsPanel::binKey(int bin) const {
 void PlotsPanel::rebuildBandwidth() {
   const Results* r = model_->results();
   const int bins = model_->binCount();
-  unit_ = timeUnitFor(Time(std::max(bins, 1)) * std::max<Time>(model_->binWidth(), 1));
+  const Time span = std::max(Time(std::max(bins, 1)) * std::max<Time>(model_->binWidth(), 1), common_.duration);
+  unit_ = timeUnitFor(span);
   const QString xLabel = tr("simulated time (%1)").arg(unit_.name);
   bandwidth_->xAxis->setLabel(xLabel);
   links_->xAxis->setLabel(xLabel);
@@ -129,28 +160,66 @@ void PlotsPanel::rebuildBandwidth() {
   for (int b = 0; b < bins; ++b) keys[static_cast<size_t>(b)] = binKey(b);
   std::int64_t upTotal = 0, downTotal = 0;
   if (r && bins > 0) {
-    const double perGBps = 1.0 / (toSeconds(r->bin) * 1e9);  // bytes in a bin -> GB/s
-    for (const auto& l : r->links) {
-      if (!l.uplink && !l.downlink) continue;
-      for (size_t i = 0; i < l.bin_bytes.bins.size(); ++i) {
-        const auto b = static_cast<size_t>(l.bin_bytes.bins[i]);
-        if (b >= keys.size()) continue;
-        const double v = static_cast<double>(l.bin_bytes.bytes[i]) * perGBps;
-        if (l.uplink) up[b] += v, upTotal += l.bin_bytes.bytes[i];
-        if (l.downlink) down[b] += v, downTotal += l.bin_bytes.bytes[i];
-      }
-    }
+    UpDownBandwidth bw = upDownBandwidth(*r);
+    up = std::move(bw.up), down = std::move(bw.down);
+    up.resize(keys.size()), down.resize(keys.size());
+    for (const auto& l : r->links)
+      for (std::int64_t b : l.bin_bytes.bytes) upTotal += l.uplink ? b : 0, downTotal += l.downlink ? b : 0;
   }
-  setSteps(bandwidth_->graph(0), keys, up);
-  setSteps(bandwidth_->graph(1), keys, down);
-  bandwidth_->graph(0)->setName(tr("uplink (endpoint → fabric), %1 in all").arg(formatBytes(double(upTotal))));
-  bandwidth_->graph(1)->setName(tr("downlink (fabric → endpoint), %1 in all").arg(formatBytes(double(downTotal))));
-  bandwidth_->rescaleAxes();
-  double top = 1;
+  double top = common_.upDownPeakGBps;
   for (const auto* series : {&up, &down})
     for (double v : *series) top = std::max(top, v);
-  bandwidth_->yAxis->setRange(0, top * 1.12);
+  top = std::max(top, 1.0) * 1.12;
+  setSteps(bandwidth_->graph(0), keys, up, valueFloor(top));
+  setSteps(bandwidth_->graph(1), keys, down, valueFloor(top));
+  bandwidth_->graph(0)->setName(tr("uplink (endpoint → fabric), %1 in all").arg(formatBytes(double(upTotal))));
+  bandwidth_->graph(1)->setName(tr("downlink (fabric → endpoint), %1 in all").arg(formatBytes(double(downTotal))));
+  bandwidth_->xAxis->setRange(0, double(span) / unit_.ps);
+  setValueAxis(bandwidth_, top);
   moveCursors();
+}
+
+double PlotsPanel::valueFloor(double top) const { return log_ ? top * 1e-4 : 0; }
+
+void PlotsPanel::setValueAxis(QCustomPlot* plot, double top) {
+  QCPAxis* y = plot->yAxis;
+  if (log_) {
+    if (y->scaleType() != QCPAxis::stLogarithmic) {
+      y->setScaleType(QCPAxis::stLogarithmic);
+      y->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+    }
+    y->setRange(valueFloor(top), top * 1.5);
+  } else {
+    if (y->scaleType() != QCPAxis::stLinear) {
+      y->setScaleType(QCPAxis::stLinear);
+      y->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    }
+    y->setRange(0, top);
+  }
+}
+
+void PlotsPanel::setLogScale(bool on) {
+  if (on == log_) return;
+  log_ = on;
+  const QSignalBlocker block(logAction_);
+  logAction_->setChecked(on);
+  rebuildBandwidth();
+  rebuildLinks();
+}
+
+void PlotsPanel::setLinkValue(LinkValue v) {
+  if (v == linkValue_) return;
+  linkValue_ = v;
+  const QSignalBlocker block(linkRateAction_), blockOther(utilisationAction_);
+  linkRateAction_->setChecked(v == LinkValue::Rate);  // signals blocked: the group cannot, so both
+  utilisationAction_->setChecked(v != LinkValue::Rate);
+  rebuildLinks();
+}
+
+void PlotsPanel::setCommonScale(const PlotScale& scale) {
+  common_ = scale;
+  rebuildBandwidth();
+  rebuildLinks();
 }
 
 void PlotsPanel::rebuildLinks() {
@@ -160,6 +229,7 @@ void PlotsPanel::rebuildLinks() {
   const topo::Topology* t = model_->topology();
   const int bins = model_->binCount();
   QString title;
+  double top = linkValue_ == LinkValue::Rate ? std::max(1.0, common_.linkPeakGBps * 1.12) : 105;
   if (r && t && bins > 0) {
     const int id = model_->selectedId();
     if (model_->selectionKind() == SelectionKind::Link) {
@@ -186,9 +256,16 @@ void PlotsPanel::rebuildLinks() {
     }
     std::vector<double> keys(static_cast<size_t>(bins)), values(keys.size());
     for (int b = 0; b < bins; ++b) keys[static_cast<size_t>(b)] = binKey(b);
+    const bool rate = linkValue_ == LinkValue::Rate;
+    const double perGBps = 1.0 / (toSeconds(r->bin) * 1e9);  // bytes in a bin -> GB/s
+    top = rate ? common_.linkPeakGBps : 100;
+    for (int d : plotted_)
+      for (std::int64_t b : r->links[static_cast<size_t>(d)].bin_bytes.bytes) top = std::max(top, rate ? double(b) * perGBps : 0);
+    top = rate ? std::max(top, 1.0) * 1.12 : 105;
     for (size_t g = 0; g < plotted_.size(); ++g) {
       const auto& l = r->links[static_cast<size_t>(plotted_[g])];
-      for (int b = 0; b < bins; ++b) values[static_cast<size_t>(b)] = 100 * model_->utilisation(plotted_[g], b);
+      for (int b = 0; b < bins; ++b)
+        values[static_cast<size_t>(b)] = rate ? double(l.bin_bytes.at(b)) * perGBps : 100 * model_->utilisation(plotted_[g], b);
       QCPGraph* graph = links_->addGraph();
       graph->setName(QString("%1 → %2").arg(q(l.from), q(l.to)));
       // Stacked widths: busy links often share a value (all at 100 %), and equal
@@ -196,10 +273,12 @@ void PlotsPanel::rebuildLinks() {
       // so where they coincide they show as a band of nested stripes, every colour visible.
       const double width = 2.0 + 2.0 * double(plotted_.size() - 1 - g);
       graph->setPen(QPen(kSeries[g % 6], width, Qt::SolidLine, Qt::FlatCap, Qt::MiterJoin));
-      setSteps(graph, keys, values);
+      setSteps(graph, keys, values, valueFloor(top));
     }
-    links_->xAxis->setRange(0, binKey(bins));
+    links_->xAxis->setRange(0, std::max(binKey(bins), double(common_.duration) / unit_.ps));
   }
+  links_->yAxis->setLabel(linkValue_ == LinkValue::Rate ? tr("rate (GB/s)") : tr("utilisation (%)"));
+  setValueAxis(links_, top);
   if (plotted_.empty()) title = r ? tr("no traffic on the selection") : tr("no results yet");
   linksTitle_->setText(title);
   links_->legend->setVisible(!plotted_.empty());

@@ -2,18 +2,21 @@
 // Building the scene and recolouring it live in topology_canvas_scene.cpp.
 #include "views/topology_canvas.h"
 
+#include <QAction>
 #include <QGraphicsScene>
 #include <QHelpEvent>
 #include <QImage>
 #include <QLabel>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QScrollBar>
 #include <QSvgGenerator>
 #include <QToolTip>
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
 
+#include "views/canvas_find_box.h"
 #include "views/colour_legend.h"
 #include "views/device_item.h"
 #include "views/group_item.h"
@@ -24,7 +27,6 @@ namespace fl::views {
 namespace {
 const QColor kBackground(28, 31, 36);
 constexpr double kMaxFitScale = 1.6;   // small fabrics: do not blow boxes up
-constexpr double kMinInitialScale = 0.5;  // big hierarchies open readable, at the top
 constexpr double kMinScale = 0.02, kMaxScale = 8;
 constexpr int kLegendBand = 120;  // exports: room for the legend under the fabric
 }  // namespace
@@ -35,12 +37,16 @@ TopologyCanvas::TopologyCanvas(RunModel* model, QWidget* parent)
   setBackgroundBrush(kBackground);
   setRenderHint(QPainter::Antialiasing);
   setDragMode(QGraphicsView::ScrollHandDrag);
-  setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
+  setTransformationAnchor(QGraphicsView::NoAnchor);  // zoomAt keeps the cursor's point itself
   setResizeAnchor(QGraphicsView::AnchorViewCenter);
   // Recolouring touches most items at once; one full repaint is cheaper than merging rects.
   setViewportUpdateMode(QGraphicsView::FullViewportUpdate);
   setOptimizationFlags(QGraphicsView::DontAdjustForAntialiasing);
   setMinimumSize(300, 160);  // a laptop screen keeps room for the docks around it
+  // Drag pans and the wheel zooms: no scroll bars (one that came and went with a fit's
+  // rounding moved a centred fabric by its width).
+  setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
 
   legend_ = new ColourLegend(viewport());
   legend_->setOverlay(true);
@@ -48,9 +54,21 @@ TopologyCanvas::TopologyCanvas(RunModel* model, QWidget* parent)
   info_ = new QLabel(viewport());
   info_->setStyleSheet("QLabel { background: rgba(24, 26, 31, 215); color: #ebebf0; border-radius: 6px; padding: 4px 8px; }");
   info_->setAttribute(Qt::WA_TransparentForMouseEvents);
+  findBox_ = new CanvasFindBox(viewport());
+  connect(findBox_, &CanvasFindBox::nodeRequested, this, [this](const QString& name) {
+    if (findNode(name)) findBox_->hide(), setFocus();
+  });
+  findAction_ = new QAction(tr("Find Device…"), this);
+  findAction_->setObjectName(QStringLiteral("findDeviceAction"));
+  findAction_->setShortcut(QKeySequence::Find);
+  findAction_->setShortcutContext(Qt::WindowShortcut);
+  findAction_->setToolTip(tr("Jump to a device of the fabric by name (Ctrl+F)"));
+  connect(findAction_, &QAction::triggered, this, &TopologyCanvas::openFindBox);
+  addAction(findAction_);
 
   connect(model_, &RunModel::topologyChanged, this, [this] {
     options_ = {};
+    follow_.reset();  // its hops name another fabric's links
     phaseA_ = phaseB_ = -1;
     fitMode_ = FitMode::Initial;
     rebuild();
@@ -79,15 +97,15 @@ TopologyCanvas::~TopologyCanvas() = default;
 
 void TopologyCanvas::fitToView() {
   fitMode_ = FitMode::Fit;
-  fitScene(false);
+  fitScene();
 }
 
-void TopologyCanvas::initialView() { fitScene(true); }
+void TopologyCanvas::initialView() { fitScene(); }
 
-// Fits the scene between the caption (top) and the legend (bottom) overlays. `readable`:
-// never below a scale where labels can be read; then the top of the fabric shows (the
-// root and the first rows of a big hierarchy).
-void TopologyCanvas::fitScene(bool readable) {
+// Fits the whole scene between the caption (top) and the legend (bottom) overlays,
+// centred: large hierarchies too (the wheel zooms at the cursor and Ctrl+F finds a
+// device, so the overview is where they start).
+void TopologyCanvas::fitScene() {
   const QRectF r = scene_->sceneRect();
   if (r.isEmpty() || viewport()->width() < 10) return;
   const double top = overlayTop(), legendH = legend_->sizeHint().height() + 16;
@@ -102,10 +120,6 @@ void TopologyCanvas::fitScene(bool readable) {
   const double bottom = useTall ? 8 : legendH;
   double s = useTall ? tall : std::min((vw - 16) / r.width(), (vh - top - bottom) / r.height());
   s = std::min(s, kMaxFitScale);
-  // Boxes carry a hierarchy's information, so it opens readable; a mesh's or NVSwitch
-  // fabric's overview (the heat pattern) is worth more than its labels.
-  const bool hierarchy = model_->topology() && model_->topology()->kind == "hierarchy";
-  if (readable && hierarchy) s = std::max(s, kMinInitialScale);
   setTransform(QTransform::fromScale(s, s));
   // At the left edge when centred it would reach under the legend.
   setAlignment(useTall && !centredClear ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignCenter);
@@ -120,7 +134,11 @@ void TopologyCanvas::fitScene(bool readable) {
 void TopologyCanvas::updateViewRect() {
   const double s = std::max(transform().m11(), 1e-6);
   const double top = overlayTop(), bottom = viewBottom_ >= 0 ? viewBottom_ : legend_->sizeHint().height() + 16;
-  setSceneRect(scene_->sceneRect().adjusted(0, -top / s, 0, bottom / s));
+  // Once the user zooms or pans, a viewport of room on every side: any point of the
+  // fabric can be brought under the cursor, so zooming never drags it away.
+  const double mx = fitMode_ == FitMode::User ? viewport()->width() / s : 0;
+  const double my = fitMode_ == FitMode::User ? viewport()->height() / s : 0;
+  setSceneRect(scene_->sceneRect().adjusted(-mx, -top / s - my, mx, bottom / s + my));
   updateCaptions();
 }
 
@@ -142,6 +160,11 @@ void TopologyCanvas::resizeEvent(QResizeEvent* e) {
   placeLegend();
   if (fitMode_ == FitMode::Initial) initialView();
   else if (fitMode_ == FitMode::Fit) fitToView();
+  else {  // the room around the fabric follows the viewport's size; the centre stays
+    const QPointF centre = mapToScene(viewport()->rect().center());
+    updateViewRect();
+    centerOn(centre);
+  }
 }
 
 void TopologyCanvas::placeLegend() {
@@ -152,16 +175,26 @@ void TopologyCanvas::placeLegend() {
   info_->adjustSize();
   info_->move(8, 8);
   info_->raise();
+  placeFindBox();
 }
 
 void TopologyCanvas::wheelEvent(QWheelEvent* e) {
-  const double factor = std::pow(1.0015, e->angleDelta().y());
-  const double s = std::clamp(transform().m11() * factor, kMinScale, kMaxScale);
-  if (s == transform().m11()) return;
-  fitMode_ = FitMode::User;
-  scale(s / transform().m11(), s / transform().m11());
-  updateCaptions();
+  zoomAt(e->position(), std::pow(1.0015, e->angleDelta().y()));
   e->accept();
+}
+
+void TopologyCanvas::zoomAt(QPointF viewportPos, double factor) {
+  const double s0 = transform().m11();
+  const double s = std::clamp(s0 * factor, kMinScale, kMaxScale);
+  if (s == s0) return;
+  const QPointF anchor = viewportTransform().inverted().map(viewportPos);
+  fitMode_ = FitMode::User;
+  setTransform(QTransform::fromScale(s, s));
+  updateViewRect();
+  // Scroll the anchor back under the cursor (to within half a pixel: scroll steps are whole).
+  const QPointF off = viewportTransform().map(anchor) - viewportPos;
+  horizontalScrollBar()->setValue(horizontalScrollBar()->value() + qRound(off.x()));
+  verticalScrollBar()->setValue(verticalScrollBar()->value() + qRound(off.y()));
 }
 
 void TopologyCanvas::mousePressEvent(QMouseEvent* e) {
@@ -229,11 +262,12 @@ bool TopologyCanvas::viewportEvent(QEvent* e) {
 
 void TopologyCanvas::expandGroup(int group) {
   options_.expandedGroups.insert(group);
+  const bool valid = group >= 0 && group < static_cast<int>(layout_.groups.size());
+  if (valid) fitMode_ = FitMode::User;  // before the rebuild: room around it to centre it
   rebuild();
-  if (group >= 0 && group < static_cast<int>(layout_.groups.size())) {
+  if (valid) {
     const auto& g = layout_.groups[static_cast<size_t>(group)];
     centerOn(g.x + g.width / 2, g.y + g.height / 2);
-    fitMode_ = FitMode::User;
   }
 }
 

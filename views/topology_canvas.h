@@ -5,8 +5,9 @@
 // changes it only recolours (sets colours and repaints), so stepping bins stays smooth.
 //
 // Interaction: click selects (RunModel::select), double-click opens a collapsed
-// hierarchy group (or closes an open one at its label), wheel zooms around the cursor,
-// drag pans. The colour legend is an overlay in the viewport's bottom-right corner
+// hierarchy group (or closes an open one at its label), wheel zooms around the cursor
+// (the scene point under it stays put: zoomAt), drag pans, Ctrl+F opens a find box
+// that jumps to a device by name (findNode). The colour legend is an overlay in the viewport's bottom-right corner
 // (legend()); a caption at the top-left says what the colours show (bin and time, or
 // phase). Exports draw both under the fabric.
 //
@@ -26,9 +27,11 @@
 #include <vector>
 
 #include "layout/topology_layout.h"
+#include "results/packet_follow.h"
 #include "views/device_item.h"
 #include "views/link_item.h"
 
+class QAction;
 class QGraphicsScene;
 class QGraphicsSimpleTextItem;
 class QLabel;
@@ -36,7 +39,9 @@ class QLabel;
 namespace fl::views {
 
 class RunModel;
+class CanvasFindBox;
 class ColourLegend;
+class FollowItem;
 class GroupItem;
 
 class TopologyCanvas : public QGraphicsView {
@@ -80,6 +85,23 @@ class TopologyCanvas : public QGraphicsView {
   // Item sizes x `scale` (presentation mode: thicker lanes, larger glyphs); rebuilds.
   void setGlyphScale(double scale);
 
+  // Zooms by `factor` (clamped to the zoom limits) keeping the scene point under
+  // `viewportPos` where it is on screen: the wheel's zoom.
+  void zoomAt(QPointF viewportPos, double factor);
+  // Jumps to a device by name: the exact name, else the first whose name contains `name`
+  // (case-insensitive). Opens the hierarchy groups hiding it, selects it, zooms in until
+  // its box is readable if it is drawn smaller, and centres it. False when none matches.
+  bool findNode(const QString& name);
+  void openFindBox();
+  CanvasFindBox* findBox() const { return findBox_; }
+  QAction* findAction() const { return findAction_; }  // Ctrl+F, for the View menu
+
+  // Follow one: the followed packets (null clears) drawn over the fabric at setFollowTime's
+  // simulated time (views/follow_item.h); kept over rebuilds, on the main copy.
+  void setFollow(std::shared_ptr<const PacketFollow> follow);
+  void setFollowTime(Time t);
+  const FollowItem* followItem() const { return followItem_; }
+
  signals:
   void layoutRebuilt();
 
@@ -98,9 +120,11 @@ class TopologyCanvas : public QGraphicsView {
   void updateSelection();
   void placeLegend();
   void initialView();
-  void fitScene(bool readable);
+  void fitScene();
   void updateViewRect();
   void updateInfo();
+  void placeFindBox();
+  void addFollowItem();  // after a rebuild
   QString laneToolTip(int link, int direction, int copy) const;
   QString deviceToolTip(const DeviceItem& d) const;
   double laneUtilisation(int linkDirection, int copy) const;
@@ -118,6 +142,11 @@ class TopologyCanvas : public QGraphicsView {
   QGraphicsScene* scene_;
   ColourLegend* legend_;
   QLabel* info_;  // top-left caption: the fabric and what the colours show
+  CanvasFindBox* findBox_;
+  QAction* findAction_;
+  std::shared_ptr<const PacketFollow> follow_;
+  FollowItem* followItem_ = nullptr;  // owned by the scene
+  Time followTime_ = 0;
   layout::TopologyLayout layout_;
   layout::LayoutOptions options_;
   std::vector<LinkItem*> links_[2];     // per copy, by link id (null when hidden)

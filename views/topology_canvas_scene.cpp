@@ -38,6 +38,7 @@ LaneGeometry lanesFor(const std::string& kind) {
 
 void TopologyCanvas::rebuild() {
   scene_->clear();
+  followItem_ = nullptr;
   captions_[0] = captions_[1] = nullptr;
   for (auto& v : links_) v.clear();
   for (auto& v : items_) v.clear();
@@ -77,6 +78,7 @@ void TopologyCanvas::rebuild() {
   updateViewRect();
   recolour();
   updateSelection();
+  addFollowItem();
   emit layoutRebuilt();
 }
 

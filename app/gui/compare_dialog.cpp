@@ -3,10 +3,12 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QTabWidget>
 #include <QVBoxLayout>
 #include <algorithm>
 
 #include "gui/sweep_results.h"
+#include "views/compare_canvases.h"
 #include "views/scheme_compare_view.h"
 
 namespace fl::gui {
@@ -31,9 +33,15 @@ CompareDialog::CompareDialog(SweepResults* sweep, QWidget* parent) : QDialog(par
   hint_ = new QLabel(this);
   pick->addWidget(hint_, 1);
   view_ = new views::SchemeCompareView(this);
+  // The charts, and the two fabrics side by side on one colour scale at one time.
+  auto* tabs = new QTabWidget(this);
+  tabs->setObjectName(QStringLiteral("compareTabs"));
+  tabs->addTab(view_, tr("Charts"));
+  canvases_ = new views::CompareCanvases(this);
+  tabs->addTab(canvases_, tr("Fabrics"));
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(pick);
-  layout->addWidget(view_, 1);
+  layout->addWidget(tabs, 1);
   resize(1200, 850);
 
   connect(sweep_, &SweepResults::pointFinished, this, &CompareDialog::refresh);
@@ -76,6 +84,7 @@ void CompareDialog::show2() {
   }
   hint_->setText(a == b ? tr("Both sides show the same point.") : QString());
   view_->setResults(combos_[0]->currentText(), *ra, combos_[1]->currentText(), *rb);
+  canvases_->setRuns(combos_[0]->currentText(), sweep_->topology(a), ra, combos_[1]->currentText(), sweep_->topology(b), rb);
 }
 
 }  // namespace fl::gui

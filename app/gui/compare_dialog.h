@@ -8,6 +8,7 @@ class QComboBox;
 class QLabel;
 
 namespace fl::views {
+class CompareCanvases;
 class SchemeCompareView;
 }
 
@@ -23,6 +24,7 @@ class CompareDialog : public QDialog {
   QComboBox* pointA() const { return combos_[0]; }  // data: sweep point index
   QComboBox* pointB() const { return combos_[1]; }
   views::SchemeCompareView* view() const { return view_; }
+  views::CompareCanvases* canvases() const { return canvases_; }  // the "Fabrics" tab
 
   // Re-lists the finished points (keeping the chosen ones) and redraws.
   void refresh();
@@ -35,6 +37,7 @@ class CompareDialog : public QDialog {
   QLabel* hint_;
   int chosen_[2] = {-1, -1};  // sweep points the user last saw compared
   views::SchemeCompareView* view_;
+  views::CompareCanvases* canvases_;
 };
 
 }  // namespace fl::gui

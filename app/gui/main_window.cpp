@@ -18,6 +18,7 @@
 
 #include "gui/compare_dialog.h"
 #include "gui/dock_applicability.h"
+#include "gui/follow_runner.h"
 #include "gui/fusion_editor.h"
 #include "gui/recovery.h"
 #include "gui/run_controller.h"
@@ -30,6 +31,8 @@
 #include "gui/sweep_results.h"
 #include "views/al_tlb_panel.h"
 #include "views/chart_menu.h"
+#include "views/compare_canvases.h"
+#include "views/follow_bar.h"
 #include "views/heat_controls.h"
 #include "views/inspector_panel.h"
 #include "views/plots_panel.h"
@@ -148,6 +151,7 @@ void MainWindow::buildCentral() {
   timeline_ = new views::TimelineBar(model_, central);
   timeline_->setObjectName(QStringLiteral("timelineBar"));
   layout->addWidget(canvas_, 1);
+  layout->addWidget((new FollowRunner(canvas_, model_, sweep_, central))->bar());  // hidden until View > Follow One
   layout->addWidget(timeline_);
   setCentralWidget(central);
   // Space and the arrows drive playback while the canvas or timeline has focus; in the
@@ -244,6 +248,15 @@ void MainWindow::buildDocks() {
   };
   connect(sweep_, &SweepResults::pointFinished, this, commonTop);
   connect(sweep_, &SweepResults::labelsChanged, this, commonTop);
+  // The Plots dock likewise: one time and value scale over the finished points.
+  const auto commonPlotScale = [this, plotsPanel = static_cast<views::PlotsPanel*>(plots->widget())] {
+    views::PlotScale scale;
+    for (int i = 0; i < sweep_->pointCount(); ++i)
+      if (const auto r = sweep_->results(i); r && sweep_->isFinal(i)) scale.include(*r);
+    plotsPanel->setCommonScale(scale);
+  };
+  connect(sweep_, &SweepResults::pointFinished, this, commonPlotScale);
+  connect(sweep_, &SweepResults::labelsChanged, this, commonPlotScale);
   // The shown point's bars are the previous run's until the re-run publishes it: marked.
   const auto markStale = [this, breakdownBars = static_cast<views::TrafficBreakdownBars*>(breakdown->widget())] {
     const int p = sweep_->selectedPoint();
@@ -269,6 +282,8 @@ void MainWindow::buildDocks() {
   buildWscDocks();
   buildCaisDocks(plots);
   buildXdcDocks();
+  actions_.viewMenu->addAction(canvas_->findAction());
+  actions_.viewMenu->addAction(findChild<FollowRunner*>()->action());
 }
 
 void MainWindow::buildToolBar() {
@@ -398,6 +413,7 @@ void MainWindow::showCompare() {
     compare_ = new CompareDialog(sweep_, this);
     views::installChartMenus(compare_);
   }
+  compare_->canvases()->setThresholds(model_->coldThreshold(), model_->hotThreshold());  // the canvas's
   compare_->refresh();
   compare_->show();
   compare_->raise();

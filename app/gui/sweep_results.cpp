@@ -23,6 +23,10 @@ std::shared_ptr<const Results> SweepResults::results(int point) const {
   return point >= 0 && point < pointCount() ? points_[size_t(point)].results : nullptr;
 }
 
+std::shared_ptr<const topo::Topology> SweepResults::topology(int point) const {
+  return point >= 0 && point < pointCount() ? points_[size_t(point)].topology : nullptr;
+}
+
 std::vector<std::pair<std::string, std::string>> SweepResults::settings(int point) const {
   return point >= 0 && point < pointCount() ? points_[size_t(point)].settings
                                             : std::vector<std::pair<std::string, std::string>>{};

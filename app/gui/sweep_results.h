@@ -35,6 +35,8 @@ class SweepResults : public QObject {
   int pointCount() const { return static_cast<int>(points_.size()); }
   int selectedPoint() const { return selected_; }
   std::shared_ptr<const Results> results(int point) const;
+  // The fabric point `point`'s results were computed on (null when out of range).
+  std::shared_ptr<const topo::Topology> topology(int point) const;
   // The values point `point` gives the swept keys (empty when out of range).
   std::vector<std::pair<std::string, std::string>> settings(int point) const;
   bool isFinal(int point) const;

@@ -231,4 +231,26 @@ void Network::collect(Results& r, Time makespan) const {
   }
 }
 
+void Network::setFollow(const FollowSpec* spec) {
+  for (auto& node : nodes_) node->setFollow(spec);
+}
+
+PacketFollow Network::followed() const {
+  PacketFollow f;
+  for (const auto& node : nodes_) {
+    const auto& ports = topology_.ports(node->node());
+    for (const auto& rec : node->followed()) {
+      FollowedHop h = rec.hop;
+      const auto& port = ports[static_cast<std::size_t>(rec.port)];
+      h.link = port.link;
+      h.direction = port.direction;
+      h.to = node->outputs()[static_cast<std::size_t>(rec.port)].peerNode;
+      f.hops.push_back(h);
+    }
+    f.truncated |= node->followTruncated();
+  }
+  sortHops(f.hops);
+  return f;
+}
+
 }  // namespace fl::net

@@ -77,6 +77,11 @@ class Network {
   void collectCais(Results& r) const;
   std::int64_t peakLivePackets() const;
 
+  // Follow one: every node records the hops of packets matching `spec` (kept by the
+  // caller for the run); followed() gathers them in the canonical order.
+  void setFollow(const FollowSpec* spec);
+  PacketFollow followed() const;
+
  private:
   const topo::Topology& topology_;
   NetworkConfig config_;

@@ -113,11 +113,34 @@ Time NetworkNode::transmitDeferringFree(int port, PacketHandle h) {
   const Time headArrives = start + ch.flitTime() + ch.latency() + o.peerDelay;
   const Time tailArrives = end + ch.latency();
   p.tailAt = tailArrives;
+  if (follow_ != nullptr) [[unlikely]]
+    noteFollowed(port, p, start, end, tailArrives);
   const Time when = o.peerIsEndpoint ? tailArrives : headArrives;
   if (scheduleWithPayload(when, o.peer, kArrive, static_cast<std::uint32_t>(o.peerPort), h, &p,
                           sizeof(Packet)))
     pool().unpool(h);  // lives on in the peer's partition
   return end;
+}
+
+void NetworkNode::noteFollowed(int port, const Packet& p, Time start, Time end, Time arrive) {
+  if (!follow_->matches(p.tag, p.source, p.requester, p.piece)) return;
+  if (static_cast<std::int64_t>(followed_.size()) >= follow_->maxHops) {
+    followTruncated_ = true;
+    return;
+  }
+  FollowRecord r;
+  r.port = port;
+  r.hop.start = start;
+  r.hop.end = end;
+  r.hop.arrive = arrive;
+  r.hop.from = node_;
+  r.hop.op = static_cast<std::uint8_t>(p.op);
+  r.hop.contributions = p.contributions;
+  r.hop.source = p.source;
+  r.hop.requester = p.requester;
+  r.hop.piece = p.piece;
+  r.hop.tag = p.tag;
+  followed_.push_back(r);
 }
 
 void NetworkNode::returnCredit(int inPort, int vc, std::int32_t flits) {

@@ -12,6 +12,7 @@
 #include "network/network_config.h"
 #include "network/packet_pool.h"
 #include "network/vc_credits.h"
+#include "results/packet_follow.h"
 #include "topology/topology.h"
 
 namespace fl::net {
@@ -72,6 +73,16 @@ class NetworkNode : public Component {
   // subclass leaves out (elidedOwnEvents). `last` gets the latest time among those
   // still pending.
   std::int64_t elidedEvents(Time limit, Time& last) const;
+
+  // Follow one (results/packet_follow.h): the hops of packets matching `spec` (null: none)
+  // leaving this node, each with the output port it took (Network resolves the link).
+  void setFollow(const FollowSpec* spec) { follow_ = spec; }
+  struct FollowRecord {
+    int port = -1;
+    FollowedHop hop;  // from, start, end, arrive and the packet's fields; link and `to` unset
+  };
+  const std::vector<FollowRecord>& followed() const { return followed_; }
+  bool followTruncated() const { return followTruncated_; }
 
  protected:
   struct InPort {
@@ -142,9 +153,13 @@ class NetworkNode : public Component {
   std::int64_t maxBufferFlits_ = 0;
   std::int64_t hops_ = 0;
   std::int64_t elidedCredits_ = 0;
+  const FollowSpec* follow_ = nullptr;  // off the hot path: read once per hop, then skipped
+  std::vector<FollowRecord> followed_;
+  bool followTruncated_ = false;
 
  private:
   void settleCreditsSlow(OutPort& o);
+  void noteFollowed(int port, const Packet& p, Time start, Time end, Time arrive);
   void creditSent(int port, const CreditInFlight& c);  // from the peer at the port's end
 };
 

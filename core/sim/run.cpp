@@ -11,6 +11,7 @@
 #include "scenario/input_error.h"
 #include "sim/memory_estimate.h"
 #include "sim/partitioner.h"
+#include "sim/follow_run.h"
 #include "sim/snapshot_pacer.h"
 #include "sim/sweep_runner.h"
 #include "topology/topology.h"
@@ -30,6 +31,11 @@ Results runScenario(const Scenario& s, const RunControl& control) {
 }
 
 Results runOnTopology(const Scenario& s, const topo::Topology& topology, const RunControl& control) {
+  return runFollowing(s, topology, nullptr, nullptr, control);
+}
+
+Results runFollowing(const Scenario& s, const topo::Topology& topology, const FollowSpec* follow, PacketFollow* followed,
+                     const RunControl& control) {
   // HybridEP's iteration on the flow model has its own solver (no packet engine); on
   // packets it is a message plan like any other workload's.
   if (s.workload.kind == WorkloadKind::CrossDcMoe && xdc::runsOnFlow(s, topology)) return xdc::runCrossDcMoe(s, topology);
@@ -62,6 +68,7 @@ Results runOnTopology(const Scenario& s, const topo::Topology& topology, const R
   requireFits(memory, memoryLimit, "the run");
   const MemoryBudget budget = memoryBudget(memory, memoryLimit);
   net::Network network(topology, s.network, s.run.bin, sim, parts.partitionOf, budget.recordedBins);
+  if (follow != nullptr && !follow->empty()) network.setFollow(follow);
   auto workload = work::makeWorkload(s, network, sim);
 
   auto lastReport = std::chrono::steady_clock::now();
@@ -114,6 +121,10 @@ Results runOnTopology(const Scenario& s, const topo::Topology& topology, const R
     for (const auto& a : workload->agents()) r.agents_unfinished += a->finishedAt() < 0 ? 1 : 0;
   workload->finish(r);
   network.collect(r, r.makespan);
+  if (followed != nullptr && follow != nullptr) {
+    *followed = network.followed();
+    followed->spec = *follow;
+  }
   workload->annotate(r);
   r.packets = r.packets_consumed;
   r.peak_live_packets = network.peakLivePackets();

@@ -1,0 +1,117 @@
+#include "gui/follow_runner.h"
+
+#include <QAction>
+#include <QCoreApplication>
+#include <QPointer>
+
+#include "gui/sweep_results.h"
+#include "scenario/input_error.h"
+#include "sim/follow_run.h"
+#include "sim/sweep_overrides.h"
+#include "topology/topology.h"
+#include "views/follow_bar.h"
+#include "views/run_model.h"
+#include "views/topology_canvas.h"
+
+namespace fl::gui {
+
+FollowRunner::FollowRunner(views::TopologyCanvas* canvas, views::RunModel* model, SweepResults* sweep, QWidget* barParent)
+    : QObject(barParent), canvas_(canvas), model_(model), sweep_(sweep), bar_(new views::FollowBar(barParent)) {
+  setObjectName(QStringLiteral("followRunner"));
+  bar_->hide();
+  action_ = new QAction(tr("Follow One…"), this);
+  action_->setObjectName(QStringLiteral("followOneAction"));
+  action_->setCheckable(true);
+  action_->setShortcut(QKeySequence(tr("Ctrl+Shift+F")));
+  action_->setToolTip(tr("Follow one token or chunk hop by hop through the fabric, in slow motion"));
+  connect(action_, &QAction::toggled, this, [this](bool on) {
+    bar_->setVisible(on);
+    if (on) updateChoices();
+    else canvas_->setFollow(nullptr);
+  });
+  connect(bar_, &views::FollowBar::closed, action_, [this] { action_->setChecked(false); });
+  connect(bar_, &views::FollowBar::followRequested, this, &FollowRunner::follow);
+  connect(bar_, &views::FollowBar::timeChanged, canvas_, [this](Time t) {
+    canvas_->setFollowTime(t);
+    // The lanes, the timeline and the plots' cursor show the bin the packets are in.
+    if (bar_->follow() && model_->binWidth() > 0 && model_->isFinal()) model_->setCurrentBin(static_cast<int>(t / model_->binWidth()));
+  });
+  connect(model_, &views::RunModel::topologyChanged, this, [this] {
+    bar_->setFollow(nullptr, QString());  // the canvas dropped the hops of the old fabric
+    updateChoices();
+  });
+  connect(sweep_, &SweepResults::selectedPointChanged, this, [this] {
+    canvas_->setFollow(nullptr);
+    bar_->setFollow(nullptr, QString());
+  });
+}
+
+FollowRunner::~FollowRunner() { stop(); }
+
+void FollowRunner::stop() {
+  if (cancel_) cancel_->store(true);
+  if (worker_.joinable()) worker_.join();
+}
+
+void FollowRunner::updateChoices() {
+  const Scenario& s = sweep_->scenario();
+  const int gpus = model_->topology() ? model_->topology()->endpointCount() : 0;
+  if (s.workload.kind == WorkloadKind::MoeLayer)
+    bar_->setChoices(gpus, tr("token"), std::max(1, s.workload.moe.tokens_per_gpu), false);
+  else if (s.workload.kind == WorkloadKind::Collective && s.workload.collective.algorithm == CollectiveAlgorithm::Direct)
+    bar_->setChoices(gpus, tr("to GPU"), gpus, true);
+  else if (s.workload.kind == WorkloadKind::Collective && s.workload.collective.algorithm == CollectiveAlgorithm::Nvls)
+    bar_->setChoices(gpus, tr("its chunk"), 1, true);
+  else if (s.workload.kind == WorkloadKind::Collective)
+    bar_->setChoices(gpus, tr("chunk"), gpus, true);
+  else
+    bar_->setChoices(gpus, tr("tag"), 1 << 20, true);
+}
+
+void FollowRunner::follow(int gpu, int item, int piece) {
+  stop();
+  const auto topology = model_->topologyShared();
+  if (!topology) return;
+  Scenario s = sweep_->scenario();
+  try {
+    if (!s.sweep.empty()) s = keepSweepPoint(s, static_cast<std::size_t>(std::max(0, sweep_->selectedPoint())));
+  } catch (const std::exception& e) {
+    bar_->setFollow(nullptr, QString::fromUtf8(e.what()));
+    return;
+  }
+  s.run.threads = 1;  // the recording is the same for any count; leave the cores to the main run
+  auto spec = std::make_shared<FollowSpec>(followSpecFor(s, *topology, gpu, item, piece));
+  const QString what = QString::fromStdString(describeFollow(s, gpu, item, piece));
+  bar_->setBusy(tr("Recording the hops of %1…").arg(what));
+  running_ = true;
+  cancel_ = std::make_shared<std::atomic<bool>>(false);
+  const int generation = ++generation_;
+  QPointer<FollowRunner> self(this);
+  worker_ = std::jthread([self, s, topology, spec, what, generation, cancel = cancel_] {
+    auto out = std::make_shared<PacketFollow>();
+    QString error;
+    try {
+      RunControl control;
+      control.cancel = cancel.get();
+      runFollowing(s, *topology, spec.get(), out.get(), control);
+    } catch (const std::exception& e) {
+      error = QString::fromUtf8(e.what());
+    }
+    if (cancel->load()) return;
+    QMetaObject::invokeMethod(
+        QCoreApplication::instance(), [self, out, what, error, generation] {
+          if (!self || generation != self->generation_) return;
+          self->running_ = false;
+          if (!error.isEmpty()) {
+            self->bar_->setFollow(nullptr, error);
+          } else {
+            self->canvas_->setFollow(out);
+            self->bar_->setFollow(out, what);
+          }
+          emit self->followed();
+        },
+        Qt::QueuedConnection);
+  });
+}
+
+}  // namespace fl::gui

@@ -1,0 +1,55 @@
+// "Follow one" in the main window: the Follow bar under the canvas (views/follow_bar.h),
+// shown by its action (View > Follow One, Ctrl+Shift+F). A request re-runs the point the
+// views show on a worker thread with the hops of the chosen packets recorded
+// (sim/follow_run.h); the hops go to the canvas's overlay and the bar plays them.
+#pragma once
+#include <QObject>
+#include <atomic>
+#include <memory>
+#include <thread>
+
+#include "results/packet_follow.h"
+
+class QAction;
+
+namespace fl::views {
+class FollowBar;
+class RunModel;
+class TopologyCanvas;
+}  // namespace fl::views
+
+namespace fl::gui {
+
+class SweepResults;
+
+class FollowRunner : public QObject {
+  Q_OBJECT
+ public:
+  FollowRunner(views::TopologyCanvas* canvas, views::RunModel* model, SweepResults* sweep, QWidget* barParent);
+  ~FollowRunner() override;
+
+  views::FollowBar* bar() const { return bar_; }
+  QAction* action() const { return action_; }
+  // Records the hops of `item` of GPU `gpu` (piece `piece`) on the point shown.
+  void follow(int gpu, int item, int piece);
+  bool isRunning() const { return running_; }
+
+ signals:
+  void followed();  // the bar and the canvas have the new hops (or the error)
+
+ private:
+  void updateChoices();
+  void stop();
+
+  views::TopologyCanvas* canvas_;
+  views::RunModel* model_;
+  SweepResults* sweep_;
+  views::FollowBar* bar_;
+  QAction* action_;
+  std::jthread worker_;
+  std::shared_ptr<std::atomic<bool>> cancel_;
+  bool running_ = false;
+  int generation_ = 0;  // answers of superseded requests are dropped
+};
+
+}  // namespace fl::gui

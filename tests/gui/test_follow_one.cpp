@@ -1,0 +1,128 @@
+// Follow one and the compare canvases in the main window: View > Follow One re-runs the
+// point shown and draws the chosen chunk's hops; Compare Sweep Points' Fabrics tab shows
+// both points' canvases at the window's thresholds. The NVLS chunk of one GPU on DGX-H100
+// (N = 8) crosses 1 + N + N + 1 links for its ld_reduce and 1 + N for its multimem.st
+// (every member gets a copy): 2 + 2N + 1 + N hops. Screenshots of both at 1024 x 768,
+// 1280 x 800 and 1920 x 1080 go to <build>/tests/artefacts/.
+#include <QAction>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QtTest>
+
+#include "gui/compare_dialog.h"
+#include "network/packet.h"
+#include "gui/follow_runner.h"
+#include "gui/main_window.h"
+#include "gui/sweep_results.h"
+#include "gui_test_util.h"
+#include "main_window_fixture.h"
+#include "views/compare_canvases.h"
+#include "views/follow_bar.h"
+#include "views/follow_item.h"
+#include "views/run_model.h"
+#include "views/topology_canvas.h"
+
+using fl::Time;
+using fl::gui::MainWindow;
+namespace t = fl::gui::test;
+
+namespace {
+
+QString smallDefault(const QTemporaryDir& dir) {  // ring vs NVLS, 4 MiB: a short run
+  QFile f(QStringLiteral(FABRICLAB_SCENARIOS "/default.yaml"));
+  if (!f.open(QIODevice::ReadOnly)) return {};
+  QByteArray text = f.readAll();
+  text.replace("size: 256 MiB", "size: 4 MiB");
+  text.replace("bin: 5 us", "bin: 1 us");
+  return t::writeFile(dir, "default-small.yaml", text);
+}
+
+void grabAt(QWidget& w, const QString& name, QSize size) {
+  w.resize(size);
+  QTest::qWait(50);
+  QCoreApplication::processEvents();
+  const QString dir = QCoreApplication::applicationDirPath() + "/../artefacts";
+  QDir().mkpath(dir);
+  QVERIFY(w.grab().save(dir + "/" + name + ".png"));
+}
+
+}  // namespace
+
+class TestFollowOne : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() { t::isolateSettings(); }
+  void followsAnNvlsChunk();
+  void comparesFabrics();
+};
+
+void TestFollowOne::followsAnNvlsChunk() {
+  QTemporaryDir dir;
+  auto w = t::makeWindow();
+  QCOMPARE(w->openFile(smallDefault(dir)), QString());
+  QVERIFY(t::waitIdle(*w));
+  w->sweepResults()->selectPoint(1);  // NVLS
+  auto* runner = w->findChild<fl::gui::FollowRunner*>();
+  QVERIFY(runner);
+  QVERIFY(!runner->bar()->isVisible());
+  runner->action()->setChecked(true);
+  QVERIFY(runner->bar()->isVisible());
+  runner->bar()->gpuBox()->setValue(2);
+  runner->bar()->pieceBox()->setValue(1);
+  QSignalSpy done(runner, &fl::gui::FollowRunner::followed);
+  runner->bar()->followButton()->click();
+  QVERIFY(done.wait(60000));
+  const auto follow = runner->bar()->follow();
+  QVERIFY(follow);
+  const int n = 8;
+  QCOMPARE(int(follow->hops.size()), 2 + 2 * n + 1 + n);
+  const fl::views::FollowItem* item = w->canvas()->followItem();
+  QVERIFY(item);
+  // Half way through the first replica's hop (the copies leave the switch together): the
+  // bar's time is the canvas's, and every copy under way is a dot.
+  Time at = -1;
+  for (const auto& h : follow->hops)
+    if (h.op == static_cast<std::uint8_t>(fl::net::Op::Write) && at < 0) at = h.start + (h.arrive - h.start) / 2;
+  QVERIFY(at > 0);
+  runner->bar()->setTime(at);
+  QCOMPARE(item->time(), at);
+  const auto* model = w->findChild<fl::views::RunModel*>(QString(), Qt::FindDirectChildrenOnly);
+  QCOMPARE(model->currentBin(), int(at / model->binWidth()));  // lanes of the bin the packets are in
+  int moving = 0;
+  for (const auto& h : follow->hops) moving += h.start <= at && at < h.arrive;
+  QVERIFY(moving >= 1);
+  QCOMPARE(int(item->dots().size()), moving);
+  QVERIFY(runner->bar()->statusText().contains(QString("%1 on links").arg(moving)));
+  for (QSize s : {QSize(1024, 768), QSize(1280, 800), QSize(1920, 1080)})
+    grabAt(*w, QString("follow_one_%1x%2").arg(s.width()).arg(s.height()), s);
+  runner->action()->setChecked(false);
+  QVERIFY(!w->canvas()->followItem());
+}
+
+void TestFollowOne::comparesFabrics() {
+  QTemporaryDir dir;
+  auto w = t::makeWindow();
+  QCOMPARE(w->openFile(smallDefault(dir)), QString());
+  QVERIFY(t::waitIdle(*w));
+  w->showCompare();
+  auto* compare = w->compareDialog();
+  QVERIFY(compare);
+  auto* tabs = compare->findChild<QTabWidget*>(QStringLiteral("compareTabs"));
+  QVERIFY(tabs);
+  tabs->setCurrentWidget(compare->canvases());
+  auto* c = compare->canvases();
+  for (int side = 0; side < 2; ++side) {
+    QVERIFY(c->model(side)->results());
+    QCOMPARE(c->model(side)->hotThreshold(), w->findChild<fl::views::RunModel*>(QString(), Qt::FindDirectChildrenOnly)->hotThreshold());
+  }
+  QVERIFY(c->header(0).contains("Ring") && c->header(1).contains("NVLS"));
+  c->setTime(c->duration() / 3);
+  for (QSize s : {QSize(1024, 768), QSize(1280, 800), QSize(1920, 1080)})
+    grabAt(*compare, QString("compare_fabrics_%1x%2").arg(s.width()).arg(s.height()), s);
+}
+
+QTEST_MAIN(TestFollowOne)
+#include "test_follow_one.moc"
