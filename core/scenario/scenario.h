@@ -187,6 +187,8 @@ struct XdcSpec {
 };
 
 enum class TpPhase { Inference, Training };
+// Order of a CAIS GEMM's output tiles (GEMM-RS pushes, AG-GEMM loads), the same on every GPU.
+enum class TpRowOrder { MMajor, HomeInterleaved };
 
 // Transformer layers under tensor parallelism over every GPU (seed 002 §IV-B, Table I).
 // workload.tp.model fills hidden, ffn_hidden, heads, seq_len and batch (core/tp/tp_model.cpp);
@@ -208,6 +210,7 @@ struct TpSpec {
   double tb_noise_cv = 0.1;
   double rs_sm_fraction = 0;  // cais_partial/cais: SMs of GEMM-RS while both run; 0 = FLOP-proportional
   int throttle_on = 16, throttle_off = 8;  // cais_coord+: waiting groups per GPU at one sync switch
+  TpRowOrder row_order = TpRowOrder::HomeInterleaved;  // our choice: see the schema row
   bool operator==(const TpSpec&) const = default;
 };
 

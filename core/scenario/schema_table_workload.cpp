@@ -252,6 +252,14 @@ void addWorkloadSchemeRunKeys(std::vector<ParamSpec>& t) {
   t.push_back(integer("workload.tp.throttle_off", FIELD(workload.tp.throttle_off), {0, 1'000'000},
                       "cais_coord+: THROTTLE-off once the GPU's waiting groups fall to this many",
                       "our choice: half of throttle_on (specs/cais.md §2.7: L_off = L_on / 2)"));
+  t.push_back(choice<TpRowOrder>("workload.tp.row_order", FIELD(workload.tp.row_order),
+      {{"m_major", TpRowOrder::MMajor}, {"home_interleaved", TpRowOrder::HomeInterleaved}},
+      "cais_*: order of the GEMM-RS and AG-GEMM output tiles, the same on every GPU (TB groups, seed 002 §III-B1); "
+      "m_major = row by row, so every GPU pushes to and loads from one home at a time; home_interleaved = "
+      "tile k goes to home k mod N (the homes' tiles m-major in turn), so every wave spreads over all N homes",
+      "our choice: the paper gives no order (specs/cais.md §2.7 assumes m-major); real GEMM schedulers swizzle "
+      "their tiles, and m-major puts all requests on one home's 4 of 32 switch ports; a per-GPU rotation "
+      "(start at the own shard) would make addresses GPU-dependent and defeat merging"));
 
   // --- scheme
   t.push_back(choice<MoeCommunication>("scheme.communication", FIELD(scheme.communication),

@@ -118,6 +118,11 @@ void TpAgent::setUpKernel(Kernel& k, Kernel::Kind kind, const GemmShape& shape) 
   // with L2 reuse: tile_gemm.h), on every SM of the GPU.
   const GemmTime g = gemmTime(shared_.gpu, shape, tile, Dtype::Bf16, Dtype::Bf16, shared_.sms);
   k.tbTime = fromSeconds(g.seconds / static_cast<double>(std::max<std::int64_t>(1, g.waves)));
+  if (kind != Kernel::Local) {
+    k.order = tileOrder(shared_.rowOrder, k.rowTiles, k.colTiles, n_);
+    k.pos.assign(k.order.size(), 0);
+    for (std::size_t p = 0; p < k.order.size(); ++p) k.pos[static_cast<std::size_t>(k.order[p])] = static_cast<std::int64_t>(p);
+  }
   if (kind == Kernel::AllGather) {
     const auto rows = static_cast<std::size_t>(k.rowTiles);
     rowState_.assign(rows, 0);

@@ -52,6 +52,7 @@ struct TpShared {
   Time kernelOffset = 0;   // workload.tp.kernel_offset
   double tbNoiseCv = 0;    // workload.tp.tb_noise_cv
   double rsSmFraction = 0; // workload.tp.rs_sm_fraction (0: FLOP-proportional)
+  TpRowOrder rowOrder = TpRowOrder::HomeInterleaved;  // workload.tp.row_order
   std::uint64_t seed = 1;
   std::uint32_t blocksPerTensor = 0;  // T x hidden x 2 B / payload: one junction's address range
 };
@@ -88,19 +89,23 @@ class TpAgent : public work::Agent {
   static int slotOf(std::uint32_t ref) { return static_cast<int>(ref >> 31); }
   static std::int64_t tileOf(std::uint32_t ref) { return ref & 0x7fffffffu; }
 
-  // A kernel of thread blocks over an M x N output (tiles m-major).
+  // A kernel of thread blocks over an M x N output (tile = m x colTiles + n), dispatched in
+  // the order of positions: m-major for local GEMMs, workload.tp.row_order for CAIS's.
   struct Kernel {
     enum Kind { Local, ReduceScatter, AllGather } kind = Local;
-    std::int64_t rowTiles = 0, colTiles = 0, next = 0, running = 0, done = 0;
+    std::int64_t rowTiles = 0, colTiles = 0, next = 0, running = 0, done = 0;  // next: a position
     Time tbTime = 0;
     bool active = false;
     bool dataflow = false;               // AG-GEMM: tiles become ready row by row
-    // Dataflow: ready tiles, lowest first, so every GPU walks them in the same order
-    // (TB groups then cannot wait on each other in a cycle).
+    std::vector<std::int64_t> order, pos;  // position -> tile and back; empty: identity
+    // Dataflow: positions of ready tiles, lowest first, so every GPU walks them in the same
+    // order (TB groups then cannot wait on each other in a cycle).
     std::set<std::int64_t> ready;
     std::int64_t total() const { return rowTiles * colTiles; }
+    std::int64_t tileAt(std::int64_t p) const { return order.empty() ? p : order[static_cast<std::size_t>(p)]; }
+    void makeReady(std::int64_t tile) { ready.insert(pos.empty() ? tile : pos[static_cast<std::size_t>(tile)]); }
     bool hasReady() const { return dataflow ? !ready.empty() : next < total(); }
-    std::int64_t peek() const { return dataflow ? *ready.begin() : next; }
+    std::int64_t peek() const { return tileAt(dataflow ? *ready.begin() : next); }
   };
 
   void runStage();

@@ -109,7 +109,7 @@ void TpAgent::onCais(const net::Packet& p) {
   rowWaiters_[row].clear();
   if (ag.dataflow) {  // the row's other blocks find it in L2: ready now
     Kernel& k = kernels_[1];
-    for (std::int64_t c = 1; c < k.colTiles; ++c) k.ready.insert(static_cast<std::int64_t>(row) * k.colTiles + c);
+    for (std::int64_t c = 1; c < k.colTiles; ++c) k.makeReady(static_cast<std::int64_t>(row) * k.colTiles + c);
     dispatch();
   }
 }
@@ -137,7 +137,7 @@ void TpAgent::rowNormalised(std::uint32_t r) {
 void TpAgent::rowReady(std::int64_t m) {
   Kernel& ag = kernels_[1];
   const std::int64_t cols = homeOfRow(m) == rank_ ? ag.colTiles : 1;
-  for (std::int64_t c = 0; c < cols; ++c) ag.ready.insert(m * ag.colTiles + c);
+  for (std::int64_t c = 0; c < cols; ++c) ag.makeReady(m * ag.colTiles + c);
 }
 
 void TpAgent::onRowsReady(const net::Packet& p) {

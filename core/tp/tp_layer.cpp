@@ -26,6 +26,7 @@ class TpLayer : public work::Workload {
     shared_.kernelOffset = s.workload.tp.kernel_offset;
     shared_.tbNoiseCv = s.workload.tp.tb_noise_cv;
     shared_.rsSmFraction = s.workload.tp.rs_sm_fraction;
+    shared_.rowOrder = s.workload.tp.row_order;
     if (s.scheme.tp >= TpScheme::CaisCoord)
       net.setCaisControl(s.workload.tp.throttle_on, s.workload.tp.throttle_off, s.scheme.tp == TpScheme::Cais);
     shared_.seed = s.run.seed;

@@ -76,4 +76,14 @@ TpPlan planTpLayers(const TpSpec& spec, int gpus) {
   return p;
 }
 
+std::vector<std::int64_t> tileOrder(TpRowOrder order, std::int64_t rowTiles, std::int64_t colTiles, int gpus) {
+  std::vector<std::int64_t> tiles(static_cast<std::size_t>(rowTiles * colTiles));
+  const std::int64_t n = gpus;
+  const bool interleave = order == TpRowOrder::HomeInterleaved && n > 1 && rowTiles % n == 0;
+  const std::int64_t perHome = interleave ? rowTiles / n * colTiles : 0;  // tiles of one home's rows
+  for (std::int64_t p = 0; p < static_cast<std::int64_t>(tiles.size()); ++p)
+    tiles[static_cast<std::size_t>(p)] = interleave ? p % n * perHome + p / n : p;
+  return tiles;
+}
+
 }  // namespace fl::tp

@@ -42,4 +42,11 @@ struct TpPlan {
 
 TpPlan planTpLayers(const TpSpec& spec, int gpus);
 
+// A CAIS GEMM's dispatch order over its rowTiles x colTiles output tiles (tile = m x
+// colTiles + n), position -> tile, the same on every GPU. Row m belongs to home
+// m / (rowTiles / gpus). m_major: identity. home_interleaved: position p goes to home
+// p mod gpus, the (p / gpus)-th tile of that home's rows in m-major order (rowTiles must be
+// a multiple of gpus, which validation ensures; otherwise m-major).
+std::vector<std::int64_t> tileOrder(TpRowOrder order, std::int64_t rowTiles, std::int64_t colTiles, int gpus);
+
 }  // namespace fl::tp

@@ -3,7 +3,9 @@
 // run end to end under every scheme.
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "cais_fixture.h"
 #include "scenario/scenario.h"
@@ -71,6 +73,10 @@ class TestTpLayer : public QObject {
   void syncPacketsMatchClosedForm();
   void coordinationCutsSkew();
   void requiredTableFromUnboundedRun();
+  void tileOrderSpreadsHomes_data();
+  void tileOrderSpreadsHomes();
+  void rowOrderCompletesALayer();
+  void rowOrderSpreadsFirstPushes();
 };
 
 void TestTpLayer::planFlopsMatchClosedForm_data() {
@@ -264,6 +270,121 @@ void TestTpLayer::requiredTableFromUnboundedRun() {
   const Results bounded = runScenario(s);
   QCOMPARE(bounded.cais->required_table_bytes_per_port, qint64(0));
   QVERIFY(bounded.cais->peak_table_bytes_per_port <= 4096);
+}
+
+void TestTpLayer::tileOrderSpreadsHomes_data() {
+  QTest::addColumn<int>("order");
+  QTest::addColumn<int>("gpus");
+  QTest::addColumn<int>("rowTiles");
+  QTest::addColumn<int>("colTiles");
+  QTest::addColumn<int>("sms");
+  // LLaMA-7B on 8 GPUs: T = 9216 -> 72 row tiles; GEMM-RS N = 4096 (32 columns), FFN1
+  // AG-GEMM N = 11264 / 8 (11 columns); 66 SMs. The small 4-GPU layer: 4 x 4 tiles.
+  for (auto [name, o] : {std::pair{"home_interleaved", TpRowOrder::HomeInterleaved}, {"m_major", TpRowOrder::MMajor}}) {
+    QTest::newRow((std::string(name) + ", llama-7b GEMM-RS").c_str()) << int(o) << 8 << 72 << 32 << 66;
+    QTest::newRow((std::string(name) + ", llama-7b FFN1 AG").c_str()) << int(o) << 8 << 72 << 11 << 66;
+    QTest::newRow((std::string(name) + ", 4 GPUs, 4x4").c_str()) << int(o) << 4 << 4 << 4 << 16;
+  }
+}
+
+// The dispatch order is a permutation of the tiles. home_interleaved: the first N thread
+// blocks (the first step) ask N distinct homes, every N consecutive ones again all N, a
+// wave of S SMs puts floor or ceil(S/N) on each home, and each home's tiles stay in m-major
+// order. m_major: the first step and the whole first wave (S <= one home's tiles) go to
+// home 0. Homes counted here from the row, m / (rowTiles / N).
+void TestTpLayer::tileOrderSpreadsHomes() {
+  QFETCH(int, order);
+  QFETCH(int, gpus);
+  QFETCH(int, rowTiles);
+  QFETCH(int, colTiles);
+  QFETCH(int, sms);
+  const auto o = static_cast<TpRowOrder>(order);
+  const std::vector<std::int64_t> t = tp::tileOrder(o, rowTiles, colTiles, gpus);
+  const std::int64_t total = std::int64_t(rowTiles) * colTiles, perHome = total / gpus;
+  QCOMPARE(static_cast<std::int64_t>(t.size()), total);
+  std::vector<int> seen(static_cast<std::size_t>(total), 0);
+  for (std::int64_t x : t) {
+    QVERIFY(x >= 0 && x < total);
+    ++seen[static_cast<std::size_t>(x)];
+  }
+  QVERIFY(std::all_of(seen.begin(), seen.end(), [](int c) { return c == 1; }));
+  auto home = [&](std::int64_t tile) { return static_cast<int>(tile / colTiles / (rowTiles / gpus)); };
+  std::set<int> firstStep;
+  for (int p = 0; p < gpus; ++p) firstStep.insert(home(t[static_cast<std::size_t>(p)]));
+  std::vector<int> wave(static_cast<std::size_t>(gpus), 0);
+  for (int p = 0; p < sms; ++p) ++wave[static_cast<std::size_t>(home(t[static_cast<std::size_t>(p)]))];
+  if (o == TpRowOrder::MMajor) {
+    QCOMPARE(firstStep, std::set<int>{0});
+    QCOMPARE(wave[0], static_cast<int>(std::min<std::int64_t>(sms, perHome)));
+    return;
+  }
+  QCOMPARE(static_cast<int>(firstStep.size()), gpus);
+  for (std::int64_t p = 0; p + gpus <= total; p += gpus) {
+    std::set<int> homes;
+    for (int q = 0; q < gpus; ++q) homes.insert(home(t[static_cast<std::size_t>(p + q)]));
+    QCOMPARE(static_cast<int>(homes.size()), gpus);
+  }
+  for (int c : wave) QVERIFY(c == sms / gpus || c == (sms + gpus - 1) / gpus);
+  std::vector<std::int64_t> last(static_cast<std::size_t>(gpus), -1);
+  for (std::int64_t x : t) {
+    QVERIFY(x > last[static_cast<std::size_t>(home(x))]);
+    last[static_cast<std::size_t>(home(x))] = x;
+  }
+}
+
+// Both orders, under cais_base and under cais (dataflow, coordinated: TB groups must still
+// meet), complete every block of a layer (the homes stop the run on an over-contributed
+// block) with nothing left in flight.
+void TestTpLayer::rowOrderCompletesALayer() {
+  for (TpScheme sc : {TpScheme::CaisBase, TpScheme::Cais}) {
+    for (TpRowOrder o : {TpRowOrder::MMajor, TpRowOrder::HomeInterleaved}) {
+      Scenario s = smallLayer(sc, TpPhase::Inference);
+      s.workload.tp.row_order = o;
+      const Results r = runScenario(s);
+      QCOMPARE(r.agents_unfinished, qint64(0));
+      QCOMPARE(r.packets_in_flight, qint64(0));
+      QVERIFY(r.tp->layer > 0);
+    }
+  }
+}
+
+// The order as the switches see it: no drift, 4 SMs on 4 GPUs (a wave = 4 tiles), an
+// unbounded table so every merge entry is logged. For the first GEMM-RS (junction 0:
+// blocks 0..4095 of 128 B, 1024 per home), when each home's first reduction entry opened.
+// m_major: row by row, home h's first push comes a wave after home h-1's; home_interleaved:
+// every GPU's first wave pushes to every home but its own, so all homes start within the
+// injection of one wave, under a quarter of m_major's spread.
+void TestTpLayer::rowOrderSpreadsFirstPushes() {
+  Time spread[2] = {0, 0};
+  int i = 0;
+  for (TpRowOrder o : {TpRowOrder::MMajor, TpRowOrder::HomeInterleaved}) {
+    Scenario s = smallLayer(TpScheme::CaisBase, TpPhase::Inference);
+    s.workload.tp.row_order = o;
+    s.workload.tp.kernel_offset = 0;
+    s.workload.tp.tb_noise_cv = 0;
+    s.gpu.sms = 4;
+    s.network.merge_table = 0;
+    s.network.merge_timeout = 0;
+    const Results r = runScenario(s);
+    QCOMPARE(r.agents_unfinished, qint64(0));
+    std::vector<Time> first(4, -1);
+    for (const SwitchResult& sw : r.switches) {
+      QVERIFY(!sw.merge_log_truncated);
+      for (const MergeEntryRecord& e : sw.merge_log) {
+        if (e.load || e.block >= 4096) continue;
+        Time& f = first[e.block / 1024];
+        f = f < 0 ? e.start : std::min(f, e.start);
+      }
+    }
+    for (Time f : first) QVERIFY(f >= 0);
+    if (o == TpRowOrder::MMajor)
+      for (int h = 1; h < 4; ++h) QVERIFY(first[static_cast<std::size_t>(h)] > first[static_cast<std::size_t>(h - 1)]);
+    spread[i++] = *std::max_element(first.begin(), first.end()) - *std::min_element(first.begin(), first.end());
+  }
+  qInfo("first push per home spread: m_major %.3f us, home_interleaved %.3f us", static_cast<double>(spread[0]) / 1e6,
+        static_cast<double>(spread[1]) / 1e6);
+  QVERIFY(spread[0] > 0);
+  QVERIFY(4 * spread[1] < spread[0]);
 }
 
 QTEST_GUILESS_MAIN(TestTpLayer)
