@@ -39,7 +39,9 @@ void MainWindow::buildXdcDocks() {
   }
   const QList<QDockWidget*> docks = {cluster, curve, streams};
   for (QDockWidget* d : docks) actions_.viewMenu->addAction(d->toggleViewAction());
-  auto follow = [this, docks, cluster, curve, inspector, plots](bool raise) {
+  // Leaving a cross-DC document raises nothing: the docks connected before these (the
+  // MoE breakdown on opening an MoE file, the user's own tab) keep their tab.
+  auto follow = [this, docks, cluster, curve](bool raise) {
     const bool xdc = doc_->scenario().workload.kind == WorkloadKind::CrossDcMoe;
     for (QDockWidget* d : docks) {
       d->toggleViewAction()->setVisible(xdc);
@@ -48,9 +50,6 @@ void MainWindow::buildXdcDocks() {
     if (xdc && raise) {
       cluster->raise();
       curve->raise();
-    } else if (!xdc) {
-      if (inspector) inspector->raise();
-      if (plots) plots->raise();
     }
   };
   connect(doc_, &ScenarioDocument::documentReset, this, [follow] { follow(true); });

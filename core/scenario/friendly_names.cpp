@@ -21,6 +21,9 @@ constexpr Name kNames[] = {
     {"scheme.tp", "tp_nvls", "TP-NVLS"},
     {"scheme.tp", "sp_nvls", "SP-NVLS"},
     {"scheme.tp", "cais_base", "CAIS-Base"},
+    {"scheme.tp", "cais_coord", "CAIS-Coord"},
+    {"scheme.tp", "cais_partial", "CAIS-Partial"},
+    {"scheme.tp", "cais", "CAIS"},
 };
 
 }  // namespace

@@ -225,7 +225,8 @@ class TestReportFigures : public QObject {
     QTest::newRow("wsc balancers") << "wsc-balancer-single.yaml"
                                    << QStringList{"No balancer", "Greedy balancer", "Topology-aware balancer",
                                                   "Non-invasive balancer"};
-    QTest::newRow("cais schemes") << "cais-4gpu.yaml" << QStringList{"TP-NVLS", "SP-NVLS", "CAIS-Base"};
+    QTest::newRow("cais schemes") << "cais-4gpu.yaml"
+                                  << QStringList{"TP-NVLS", "SP-NVLS", "CAIS-Base", "CAIS-Coord", "CAIS-Partial", "CAIS"};
     QTest::newRow("al tlb sizes") << "nvl32-moe-al-tlb-sweep.yaml"
                                   << QStringList{"al_tlb_entries = 64", "al_tlb_entries = 128", "al_tlb_entries = 256",
                                                  "al_tlb_entries = 512", "al_tlb_entries = 1024"};

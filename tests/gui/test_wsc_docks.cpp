@@ -143,8 +143,8 @@ class TestWscDocks : public QObject {
     // The hot/cold dock offers baseline vs ER.
     auto* hot = w->findChild<fl::views::HotColdPanel*>();
     hot->modeCombo()->setCurrentIndex(1);
-    QVERIFY(hot->runACombo()->currentText().contains("baseline"));
-    QVERIFY(hot->runBCombo()->currentText().contains("er"));
+    QVERIFY(hot->runACombo()->currentText().contains("baseline", Qt::CaseInsensitive));
+    QVERIFY(hot->runBCombo()->currentText().contains("er", Qt::CaseInsensitive));
     shots(*w, "wsc-4x4-sweep");
     hot->modeCombo()->setCurrentIndex(0);
 
