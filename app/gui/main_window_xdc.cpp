@@ -45,7 +45,7 @@ void MainWindow::buildXdcDocks() {
     const bool xdc = doc_->scenario().workload.kind == WorkloadKind::CrossDcMoe;
     for (QDockWidget* d : docks) {
       d->toggleViewAction()->setVisible(xdc);
-      if (d->isVisible() != xdc) d->setVisible(xdc);
+      if (d->isHidden() == xdc) d->setVisible(xdc);  // isHidden: before the window is first shown too
     }
     if (xdc && raise) {
       cluster->raise();
