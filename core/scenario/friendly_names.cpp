@@ -8,7 +8,7 @@ struct Name {
   const char *key, *value, *name;
 };
 
-// Spelled as the seeds spell them (specs/ and seeds/ 002, 003).
+// Spelled as the seeds spell them (specs/ and seeds/ 002, 003, 004).
 constexpr Name kNames[] = {
     {"mapping.kind", "baseline", "Baseline mapping"},
     {"mapping.kind", "er", "ER-Mapping"},
@@ -24,6 +24,11 @@ constexpr Name kNames[] = {
     {"scheme.tp", "cais_coord", "CAIS-Coord"},
     {"scheme.tp", "cais_partial", "CAIS-Partial"},
     {"scheme.tp", "cais", "CAIS"},
+    {"scheme.ep", "ep", "EP"},
+    {"scheme.ep", "hybrid", "HybridEP"},
+    {"topology.preset", "cluster-s", "Cluster-S"},
+    {"topology.preset", "cluster-m", "Cluster-M"},
+    {"topology.preset", "cluster-l", "Cluster-L"},
 };
 
 }  // namespace

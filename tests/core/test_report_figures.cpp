@@ -227,6 +227,10 @@ class TestReportFigures : public QObject {
                                                   "Non-invasive balancer"};
     QTest::newRow("cais schemes") << "cais-4gpu.yaml"
                                   << QStringList{"TP-NVLS", "SP-NVLS", "CAIS-Base", "CAIS-Coord", "CAIS-Partial", "CAIS"};
+    QTest::newRow("xdc clusters") << "xdc-ablation-24-8.yaml"
+                                  << QStringList{"Cluster-S, compression_ratio = 1", "Cluster-S, compression_ratio = 50",
+                                                 "Cluster-M, compression_ratio = 1", "Cluster-M, compression_ratio = 50",
+                                                 "Cluster-L, compression_ratio = 1", "Cluster-L, compression_ratio = 50"};
     QTest::newRow("al tlb sizes") << "nvl32-moe-al-tlb-sweep.yaml"
                                   << QStringList{"al_tlb_entries = 64", "al_tlb_entries = 128", "al_tlb_entries = 256",
                                                  "al_tlb_entries = 512", "al_tlb_entries = 1024"};
