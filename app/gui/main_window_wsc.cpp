@@ -7,6 +7,7 @@
 #include <QDockWidget>
 #include <QMenu>
 #include <QScrollArea>
+#include <QTimer>
 
 #include "gui/main_window.h"
 #include "gui/scenario_document.h"
@@ -85,8 +86,12 @@ void MainWindow::buildWscDocks() {
       }
     }
     if (wsc && reset) {  // a wafer scenario opens on its own views
-      hotCold->raise();
-      mapping->raise();
+      // Queued: docks shown just above join their tab bar only once the layout has run;
+      // raised at once, the last one shown (Migrations) would still end up in front.
+      QTimer::singleShot(0, hotCold, [hotCold, mapping] {
+        hotCold->raise();
+        mapping->raise();
+      });
     }
     if (!wsc) mappingPanel->overlay()->setShown(false);
   };
