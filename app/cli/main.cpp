@@ -49,6 +49,7 @@
 #include "results/csv_writer.h"
 #include "results/json_writer.h"
 #include "report/html_report.h"
+#include "scenario/follow_selector.h"
 #include "scenario/data_dirs.h"
 #include "scenario/input_error.h"
 #include "scenario/scenario_io.h"
@@ -107,6 +108,7 @@ struct ScenarioOptions {
   std::vector<std::string> sweeps;  // --sweep key=v1,v2,...
   std::string point;                // --point N: one point of the sweep
   std::string seed, threads;        // shorthands for --set run.seed= / run.threads=
+  std::string follow;               // --follow SELECTOR: --set run.follow=SELECTOR
 };
 
 void requireReadableFile(const std::string& path) { fl::requireReadableScenarioFile(path, "SCENARIO"); }
@@ -147,20 +149,29 @@ fl::Scenario prepareScenario(const ScenarioOptions& o) {
   std::vector<std::string> whole = o.sets;
   if (!o.seed.empty()) whole.push_back("run.seed=" + o.seed);
   if (!o.threads.empty()) whole.push_back("run.threads=" + o.threads);
+  if (!o.follow.empty()) whole.push_back("run.follow=" + o.follow);
   for (const std::string& note : fl::dropAxesSetByOverrides(s, whole))
     if (gPrintNotes) std::cerr << kProgram << ": note: " << note << '\n';
   // The shorthands are tried first so that their errors (e.g. above run.threads' maximum)
   // name the option, and applied again after the --set flags so that they win.
   if (!o.seed.empty()) applyShorthand(s, "--seed", "run.seed", o.seed);
   if (!o.threads.empty()) applyShorthand(s, "--threads", "run.threads", o.threads);
-  if (!assignments.empty() || !o.seed.empty() || !o.threads.empty()) {
+  if (!o.follow.empty()) applyShorthand(s, "--follow", "run.follow", o.follow);
+  if (!assignments.empty() || !o.seed.empty() || !o.threads.empty() || !o.follow.empty()) {
     if (!o.seed.empty()) assignments.push_back("run.seed=" + o.seed);
     if (!o.threads.empty()) assignments.push_back("run.threads=" + o.threads);
+    if (!o.follow.empty()) assignments.push_back("run.follow=" + o.follow);
     fl::applyOverrides(s, assignments);  // every flag in order, then cross-field checks
   }
   for (const std::string& note : fl::applySweepFlags(s, o.sweeps))
     if (gPrintNotes) std::cerr << kProgram << ": note: " << note << '\n';
   if (!o.point.empty()) s = fl::keepSweepPoint(s, static_cast<std::size_t>(point));
+  try {
+    for (const std::string& note : fl::checkRunFollow(s))
+      if (gPrintNotes) std::cerr << kProgram << ": note: " << note << '\n';
+  } catch (const fl::InputError& e) {
+    throw fl::InputError({!o.follow.empty() ? "--follow" : !o.sets.empty() ? "--set" : o.path, 0, 0}, e.keyPath(), e.expected(), e.found(), e.hint());
+  }
   return s;
 }
 
@@ -428,6 +439,11 @@ void addScenarioOptions(CLI::App& cmd, ScenarioOptions& o, bool shorthands) {
     cmd.add_option("--seed", o.seed, "Same as --set run.seed=N")->type_name("N");
     cmd.add_option("--threads", o.threads, "Same as --set run.threads=N (results never depend on it)")
         ->type_name("N");
+    cmd.add_option("--follow", o.follow,
+                   "Record the hops of the packets SELECTOR names into the JSON, CSV (follow.csv) and report, "
+                   "e.g. --follow \"gpu 0, token 3\" (MoE), \"gpu 2, piece 0\" (NVLS), \"chunk 1\" (ring), "
+                   "\"gpu 0 to gpu 5\" (direct); same as --set run.follow=SELECTOR")
+        ->type_name("SELECTOR");
   }
 }
 

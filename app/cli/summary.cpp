@@ -76,6 +76,10 @@ void printRunSummary(std::ostream& out, const Scenario& s, const std::string& to
                           formatBytes(static_cast<double>(r.uplink_payload_bytes)) + " payload)");
   line(out, "downlink", formatBytes(static_cast<double>(r.downlink_bytes)) + " (" +
                             formatBytes(static_cast<double>(r.downlink_payload_bytes)) + " payload)");
+  if (r.follow)  // run.follow / --follow: where its hops went
+    line(out, "followed", r.follow->what + ": " + std::to_string(r.follow->hops.size()) + " hops" +
+                              (r.follow->truncated ? " (cut at the bound per node)" : "") +
+                              " (--json follow.hops, --csv follow.csv, --report)");
   if (r.algbw_GBps || r.busbw_GBps) {
     std::string v;
     if (r.algbw_GBps) v += "algbw " + printf1("%.2f GB/s", *r.algbw_GBps);

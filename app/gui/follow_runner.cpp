@@ -3,6 +3,7 @@
 #include <QAction>
 #include <QCoreApplication>
 #include <QPointer>
+#include <QSpinBox>
 
 #include "gui/sweep_results.h"
 #include "scenario/input_error.h"
@@ -66,6 +67,14 @@ void FollowRunner::updateChoices() {
     bar_->setChoices(gpus, tr("chunk"), gpus, true);
   else
     bar_->setChoices(gpus, tr("tag"), 1 << 20, true);
+}
+
+void FollowRunner::showAndFollow(int gpu, int item, int piece) {
+  action_->setChecked(true);  // shows the bar with the workload's choices
+  bar_->gpuBox()->setValue(gpu);
+  bar_->itemBox()->setValue(item);
+  if (piece >= 0) bar_->pieceBox()->setValue(piece);
+  follow(gpu, item, piece);
 }
 
 void FollowRunner::follow(int gpu, int item, int piece) {

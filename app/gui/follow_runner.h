@@ -32,6 +32,8 @@ class FollowRunner : public QObject {
   QAction* action() const { return action_; }
   // Records the hops of `item` of GPU `gpu` (piece `piece`) on the point shown.
   void follow(int gpu, int item, int piece);
+  // The same with the Follow bar shown and its pickers set (a story step's follow action).
+  void showAndFollow(int gpu, int item, int piece);
   bool isRunning() const { return running_; }
 
  signals:

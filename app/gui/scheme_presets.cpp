@@ -4,6 +4,8 @@
 #include <map>
 #include <string>
 
+#include "scenario/friendly_names.h"
+
 namespace fl::gui {
 
 namespace {
@@ -13,20 +15,24 @@ QString lineFor(const std::map<std::string, const char*>& lines, const std::stri
   const auto it = lines.find(key);
   return it == lines.end() ? QString() : tr(it->second);
 }
+// The seeds' name of a combination: one list for the presets and the sweep-point labels.
+QString name(const char* communication, const char* fusion) {
+  return QString::fromStdString(friendlySchemeName(communication, fusion));
+}
 }  // namespace
 
 const std::vector<SchemePreset>& schemePresets() {
   static const std::vector<SchemePreset> presets = {
-      {tr("DySHARP-Basic"), "dysharp", "sequential",
+      {name("dysharp", "sequential"), "dysharp", "sequential",
        tr("dynamic multimem addressing, kernels one after another, no overlap (seed 000 Fig. 4c).")},
-      {tr("DySHARP-COMET"), "dysharp", "overlap",
+      {name("dysharp", "overlap"), "dysharp", "overlap",
        tr("dynamic multimem addressing with COMET's tile-level overlap (seed 000 Fig. 4d).")},
-      {tr("Fusion only"), "deepep", "token_centric",
+      {name("deepep", "token_centric"), "deepep", "token_centric",
        tr("token-centric fusion over DeepEP unicast; alone it does not beat COMET (seed 000 Fig. 4e).")},
-      {tr("Full DySHARP"), "dysharp", "token_centric",
+      {name("dysharp", "token_centric"), "dysharp", "token_centric",
        tr("dynamic multimem addressing and token-centric fusion: one token-paced pipeline, dispatch and "
           "combine concurrent (seed 000 §IV).")},
-      {tr("FlashDMoE"), "deepep", "persistent",
+      {name("deepep", "persistent"), "deepep", "persistent",
        tr("one persistent kernel running tile tasks as they become ready, device-initiated unicast "
           "(seed 001 §4).")},
   };

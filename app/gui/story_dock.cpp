@@ -11,6 +11,7 @@
 #include "gui/point_labels.h"
 #include "gui/scenario_document.h"
 #include "gui/sweep_results.h"
+#include "scenario/follow_selector.h"
 #include "scenario/story.h"
 #include "views/run_model.h"
 
@@ -80,7 +81,7 @@ void StoryDock::rebuild() {
   next_->setEnabled(!steps_.empty());
   if (steps_.empty())
     say(tr("This scenario has no story. A `story:` list in its file adds one: steps with a text and what to "
-           "show (a sweep point, a dock, a time or phase, the direction filter); see docs/scenario.md."));
+           "show (a sweep point, a dock, a time or phase, the direction filter, a packet to follow); see docs/scenario.md."));
   else
     say({});
 }
@@ -113,6 +114,13 @@ void StoryDock::play(int step) {
       found->raise();
     } else {
       problems << tr("no dock \"%1\"").arg(QString::fromStdString(s.dock));
+    }
+  }
+  if (!s.follow.empty()) {
+    const std::optional<FollowSelector> sel = parseFollowSelector(s.follow);
+    if (sel && !sel->none()) {
+      const FollowChoice c = followChoice(*sel);
+      emit followRequested(c.gpu, c.item, c.piece);
     }
   }
   pending_ = -1;

@@ -1,6 +1,6 @@
 // The Story dock: a scenario's guided tour (its `story:` steps, scenario/story.h) as a
 // list; clicking a step, or Next / Back, performs it: selects the sweep point, sets the
-// direction filter, raises the dock, and moves the timeline to the time or the start of
+// direction filter, raises the dock, follows a packet, and moves the timeline to the time or the start of
 // the phase (as soon as the point's final results are in, if they are not yet).
 #pragma once
 #include <QDockWidget>
@@ -37,6 +37,9 @@ class StoryDock : public QDockWidget {
 
  signals:
   void stepPlayed(int step);
+  // A step's `follow` action (scenario/follow_selector.h): the Follow One bar records and
+  // plays these packets (gui/follow_runner.h).
+  void followRequested(int gpu, int item, int piece);
 
  private:
   void rebuild();

@@ -4,6 +4,7 @@
 
 #include "report/html_util.h"
 #include "report/report_compare.h"
+#include "report/report_follow.h"
 #include "report/report_format.h"
 #include "report/report_sections.h"
 #include "report/report_story.h"
@@ -213,7 +214,7 @@ std::string renderHtmlReport(const Scenario& s, const std::vector<SweepPoint>& p
                          std::to_string(points.size()) + ": " + settingsText(p.settings) + ".") +
               "</p>\n";
     }
-    body += topologySection(v) + plotsSection(v) + resultsSection(v);
+    body += topologySection(v) + plotsSection(v) + resultsSection(v) + followSection(p.results, v.idPrefix, v.headingLevel);
     if (wrapped)
       html += htmlSection("point-" + std::to_string(i + 1),
                           "Point " + std::to_string(i + 1) + ": " + settingsText(p.settings), body);

@@ -83,6 +83,7 @@ std::string storySection(const Scenario& s) {
     if (!step.dock.empty()) shows.push_back(step.dock);
     if (!step.direction.empty() && step.direction != "both")
       shows.push_back(step.direction == "up" ? "uplinks only" : "downlinks only");
+    if (!step.follow.empty()) shows.push_back("follow " + step.follow);
     std::string what;
     for (const auto& x : shows) what += (what.empty() ? "" : ", ") + x;
     items += "<li>" + htmlEscape(step.text) + (what.empty() ? "" : " <span class=\"note\">[" + htmlEscape(what) + "]</span>") +

@@ -110,6 +110,17 @@ std::string phasesCsv(const Results& r) {
   return out;
 }
 
+std::string followCsv(const Results& r) {
+  std::string out;
+  row(out, "start_ns", "end_ns", "arrive_ns", "from", "to", "link", "direction", "op", "piece", "tag",
+      "contributions");
+  for (const NamedHop& n : namedHops(r))
+    row(out, ns(n.hop->start), ns(n.hop->end), ns(n.hop->arrive), field(n.from), field(n.to), num(n.hop->link),
+        num(n.hop->direction), field(n.op), num(std::int64_t(n.hop->piece)), num(std::int64_t(n.hop->tag)),
+        num(int(n.hop->contributions)));
+  return out;
+}
+
 void stageCsvDirectory(OutputFiles& files, const std::string& dir, const Results& r) {
   ensureDirectory(dir);
   const fs::path d(dir);
@@ -117,6 +128,7 @@ void stageCsvDirectory(OutputFiles& files, const std::string& dir, const Results
   files.stage((d / "link_bins.csv").string(), linkBinsCsv(r), kKey);
   files.stage((d / "switches.csv").string(), switchesCsv(r), kKey);
   files.stage((d / "phases.csv").string(), phasesCsv(r), kKey);
+  if (r.follow) files.stage((d / "follow.csv").string(), followCsv(r), kKey);
 }
 
 void writeCsvDirectory(const std::string& dir, const Results& r) {

@@ -6,6 +6,8 @@
 //                  reduction_contributions,evictions,peak_reduction_entries,
 //                  peak_reduction_bytes,max_buffer_flits
 //   phases.csv     name,start_ns,end_ns
+//   follow.csv     with run.follow only, one row per hop of the followed packets:
+//                  start_ns,end_ns,arrive_ns,from,to,link,direction,op,piece,tag,contributions
 // Sweeps: one subdirectory per point (point-000, point-001, ...) plus points.csv with
 // each point's directory, settings and key figures: point,directory,settings,
 // makespan_ns,events,payload_efficiency,algbw_GBps,busbw_GBps,latency_mean_ns,
@@ -36,6 +38,7 @@ std::string linksCsv(const Results& results);
 std::string linkBinsCsv(const Results& results);
 std::string switchesCsv(const Results& results);
 std::string phasesCsv(const Results& results);
+std::string followCsv(const Results& results);
 
 // Throws InputError("--csv") when `dir` could not be created or written into; creates
 // nothing. Lets the CLI fail before a long run.

@@ -326,6 +326,16 @@ Json resultsToJson(const Results& r, const Scenario& scenario) {
     for (const LinkDirectionResult& l : r.links) busy += l.utilization;
     j["traffic"]["bandwidth_utilization"] = r.links.empty() ? 0.0 : finite(busy / static_cast<double>(r.links.size()));
   }
+  if (r.follow) {  // run.follow: the hops of the packets it names
+    Json hops = Json::array();
+    for (const NamedHop& n : namedHops(r)) {
+      const FollowedHop& h = *n.hop;
+      hops.push_back(Json{{"start_ns", toNs(h.start)}, {"end_ns", toNs(h.end)}, {"arrive_ns", toNs(h.arrive)},
+                          {"from", n.from}, {"to", n.to}, {"link", h.link}, {"direction", h.direction},
+                          {"op", n.op}, {"piece", h.piece}, {"tag", h.tag}, {"contributions", h.contributions}});
+    }
+    j["follow"] = Json{{"what", r.follow->what}, {"truncated", r.follow->truncated}, {"hops", std::move(hops)}};
+  }
   if (r.cais) {
     const CaisResults& c = *r.cais;
     j["cais"] = Json{{"merge_success_rate", finite(c.merge_success_rate)},

@@ -1,7 +1,11 @@
 #include "results/packet_follow.h"
 
 #include <algorithm>
+#include <map>
 #include <tuple>
+
+#include "network/packet.h"
+#include "results/results.h"
 
 namespace fl {
 
@@ -10,6 +14,23 @@ void sortHops(std::vector<FollowedHop>& hops) {
     return std::tie(a.start, a.from, a.link, a.direction, a.op, a.piece, a.tag, a.source, a.requester) <
            std::tie(b.start, b.from, b.link, b.direction, b.op, b.piece, b.tag, b.source, b.requester);
   });
+}
+
+std::vector<NamedHop> namedHops(const Results& r) {
+  std::vector<NamedHop> out;
+  if (!r.follow) return out;
+  std::map<std::pair<int, int>, const LinkDirectionResult*> byLink;
+  for (const LinkDirectionResult& l : r.links) byLink[{l.link, l.direction}] = &l;
+  for (const FollowedHop& h : r.follow->hops) {
+    NamedHop n;
+    n.hop = &h;
+    const auto it = byLink.find({h.link, h.direction});
+    n.from = it != byLink.end() ? it->second->from : "node " + std::to_string(h.from);
+    n.to = it != byLink.end() ? it->second->to : "node " + std::to_string(h.to);
+    n.op = net::toString(static_cast<net::Op>(h.op));
+    out.push_back(std::move(n));
+  }
+  return out;
 }
 
 }  // namespace fl

@@ -9,6 +9,7 @@
 // cost stays bounded; the recording is the same for any thread or partition count.
 #pragma once
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "engine/time.h"
@@ -57,9 +58,19 @@ struct FollowedHop {
 
 struct PacketFollow {
   FollowSpec spec;
+  std::string what;               // in the workload's words: token 3 of GPU 0
   std::vector<FollowedHop> hops;  // by start, then from, then link and direction
   bool truncated = false;         // a node reached spec.maxHops
 };
+
+// A hop as the outputs write it: node names from the results' link table, the operation's
+// name (net::toString). Rows of JSON "follow.hops", CSV follow.csv and the report's table.
+struct NamedHop {
+  const FollowedHop* hop = nullptr;
+  std::string from, to, op;
+};
+struct Results;
+std::vector<NamedHop> namedHops(const Results& results);
 
 // Canonical order of hops (start, from, link, direction, op, piece): the same for any
 // partitioning, since every field is a pure function of the run.

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/time.h"
+#include "results/packet_follow.h"
 #include "results/wsc_results.h"
 
 namespace fl {
@@ -460,6 +461,8 @@ struct Results {
   // CAIS (seed 002): merge units over all switches; set when any saw ld.cais/red.cais.
   std::optional<CaisResults> cais;
   std::optional<TpResults> tp;  // tp_layer workloads
+  // The hops of the packets run.follow names (results/packet_follow.h); unset without it.
+  std::optional<PacketFollow> follow;
 };
 
 }  // namespace fl

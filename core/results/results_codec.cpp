@@ -76,6 +76,8 @@ template <class Ar> void fields(Ar& a, CaisResults& v) {
     v.load_requests, v.load_responses, v.duplicate_responses, v.sync_packets, v.sync_wait_ns, v.throttle_events,
     v.required_table_bytes_per_port);
 }
+template <class Ar> void fields(Ar& a, FollowSpec& v) { a(v.keys, v.piece, v.maxHops); }
+template <class Ar> void fields(Ar& a, PacketFollow& v) { a(v.spec, v.what, v.hops, v.truncated); }
 template <class Ar> void fields(Ar& a, Results& v) {
   a(v.scenario, v.seed, v.threads, v.partitions, v.events, v.packets, v.packet_hops, v.wall_seconds, v.sim_time,
     v.cancelled, v.time_limit_reached, v.makespan, v.phases, v.payload_bytes, v.wire_bytes, v.uplink_bytes,
@@ -84,7 +86,7 @@ template <class Ar> void fields(Ar& a, Results& v) {
     v.accepted_GBps, v.breakdown, v.moe, v.pipeline, v.memory, v.direction_balance, v.traffic_phases, v.nic_incast,
     v.packets_injected, v.packets_consumed, v.packets_created_in_switches, v.packets_consumed_in_switches,
     v.packets_in_flight, v.buffer_overflows, v.agents_unfinished, v.peak_live_packets, v.reduction_hits,
-    v.reduction_lookups, v.hybridep, v.cais, v.tp, v.wsc);
+    v.reduction_lookups, v.hybridep, v.cais, v.tp, v.wsc, v.follow);
 }
 
 // A struct that gains a field changes its size: update its field list above, then the
@@ -99,12 +101,14 @@ static_assert(sizeof(TpResults) == 104, "TpResults changed: update results_codec
 static_assert(sizeof(MergePortResult) == 184, "MergePortResult changed: update results_codec.cpp");
 static_assert(sizeof(WscResults) == 272, "WscResults changed: update results_codec.cpp");
 static_assert(sizeof(LinkPhaseResult) == 88, "LinkPhaseResult changed: update results_codec.cpp");
-static_assert(sizeof(Results) == 1928, "Results changed: update results_codec.cpp");
+static_assert(sizeof(PacketFollow) == 104, "PacketFollow changed: update results_codec.cpp");
+static_assert(sizeof(Results) == 2040, "Results changed: update results_codec.cpp");
 
 template <class T> constexpr bool kPlain = std::is_arithmetic_v<T> || std::is_enum_v<T> ||
                                            std::is_same_v<T, PipelineTask> || std::is_same_v<T, ReductionEntryRecord> ||
                                            std::is_same_v<T, MergeEntryRecord> || std::is_same_v<T, MergeArrival> ||
-                                           std::is_same_v<T, MergeBypassRecord>;
+                                           std::is_same_v<T, MergeBypassRecord> || std::is_same_v<T, FollowKey> ||
+                                           std::is_same_v<T, FollowedHop>;
 
 struct Writer {
   std::string out;

@@ -1,5 +1,12 @@
 #include "scenario/friendly_names.h"
 
+#include <cctype>
+#include <cstdlib>
+#include <exception>
+
+#include "scenario/scenario.h"
+#include "scenario/schema.h"
+
 namespace fl {
 
 namespace {
@@ -31,7 +38,75 @@ constexpr Name kNames[] = {
     {"topology.preset", "cluster-l", "Cluster-L"},
 };
 
+struct Scheme {
+  const char *communication, *fusion, *name;
+};
+
+constexpr Scheme kSchemes[] = {
+    {"dysharp", "sequential", "DySHARP-Basic"},  // seed 000 Fig. 4c
+    {"dysharp", "overlap", "DySHARP-COMET"},     // Fig. 4d
+    {"deepep", "token_centric", "Fusion only"},  // Fig. 4e
+    {"dysharp", "token_centric", "Full DySHARP"},  // §IV
+    {"deepep", "persistent", "FlashDMoE"},       // seed 001 §4
+    {"deepep", "sequential", "DeepEP"},          // seed 000 §VI baselines
+    {"deepep", "overlap", "COMET"},
+};
+
+// Numeric keys swept by the bundled scenarios: what goes before and after the value.
+struct Numeric {
+  const char *key, *prefix, *suffix;
+};
+
+constexpr Numeric kNumeric[] = {
+    {"scheme.hybrid.compression_ratio", "Compression ", "×"},
+    {"network.switch.merge_table", "Table ", ""},
+    {"network.switch.reduction_buffer", "Reduction buffer ", ""},
+    {"scheme.dysharp.al_tlb_entries", "AL TLB ", " entries"},
+    {"topology.gpus", "", " GPUs"},
+    {"workload.moe.experts", "", " experts"},
+    {"workload.moe.tokens_per_gpu", "", " tokens/GPU"},
+    {"workload.moe.top_k", "Top-", ""},
+    {"workload.wsc.tokens_per_group", "", " tokens/group"},
+    {"workload.wsc.tp", "TP ", ""},
+    {"workload.collective.size", "Size ", ""},
+    {"workload.collective.stagger", "Stagger ", ""},
+    {"workload.traffic.load", "Load ", ""},
+    {"workload.xdc.data_bytes", "Data ", ""},
+    {"workload.xdc.expert_bytes", "Expert bytes ", ""},
+};
+
+// "levels[0].bandwidth" -> "Level 1 bandwidth", "al_tlb_entries" -> "Al tlb entries".
+std::string humanKey(const std::string& key) {
+  std::string last = key.substr(key.rfind('.') == std::string::npos ? 0 : key.rfind('.') + 1);
+  std::string level;
+  if (const auto open = key.rfind('['); open != std::string::npos && open < key.rfind('.'))
+    level = "Level " + std::to_string(std::atoi(key.c_str() + open + 1) + 1) + " ";
+  for (char& c : last) c = c == '_' ? ' ' : c;
+  if (level.empty() && !last.empty()) last[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(last[0])));
+  return level + last;
+}
+
 }  // namespace
+
+std::string friendlySchemeName(const std::string& communication, const std::string& fusion) {
+  for (const Scheme& n : kSchemes)
+    if (communication == n.communication && fusion == n.fusion) return n.name;
+  return {};
+}
+
+std::string friendlyNumericValue(const std::string& key, const std::string& value) {
+  if (value.empty() || !(std::isdigit(static_cast<unsigned char>(value[0])) || value[0] == '.')) return {};
+  std::string text = value;  // the schema's canonical text: "40 KiB", "250 ns"
+  try {
+    Scenario scratch;
+    setValue(scratch, key, value);
+    text = getValue(scratch, key);
+  } catch (const std::exception&) {
+  }
+  for (const Numeric& n : kNumeric)
+    if (key == n.key) return n.prefix + text + n.suffix;
+  return humanKey(key) + " " + text;
+}
 
 std::string friendlyValueName(const std::string& key, const std::string& value) {
   for (const Name& n : kNames)

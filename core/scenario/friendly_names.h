@@ -11,4 +11,14 @@ namespace fl {
 // seeds give none.
 std::string friendlyValueName(const std::string& key, const std::string& value);
 
+// The seeds' name for a scheme.communication x scheme.fusion combination: the Fusion
+// scheme dock's presets ("DySHARP-Basic", "Full DySHARP", "FlashDMoE", seed 000 §VI,
+// seed 001) and the baselines ("DeepEP", "COMET"); "" for none.
+std::string friendlySchemeName(const std::string& communication, const std::string& fusion);
+
+// A numeric sweep value as a short label with its unit: "Compression 50×", "Table
+// 40 KiB", "64 experts", "Top-8"; quantities in the schema's canonical text. Keys not
+// listed get their last segment ("Count 4"); "" for a value that is not a number.
+std::string friendlyNumericValue(const std::string& key, const std::string& value);
+
 }  // namespace fl

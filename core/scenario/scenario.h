@@ -339,6 +339,7 @@ struct RunSpec {
   Time time_limit = 10 * kSecond;  // simulated-time safety stop
   std::int64_t memory_limit = 0;   // bytes a run may use; 0 = 75 % of physical memory
   int jobs = 0;                    // sweep points run at once; 0 = one per core
+  std::string follow = "none";     // packets whose hops are recorded (scenario/follow_selector.h)
   bool operator==(const RunSpec&) const = default;
 };
 
@@ -360,6 +361,7 @@ struct StoryStep {
   Time at = -1;           // move the timeline to this time (-1: leave it)
   std::string phase;      // ... or to the start of the phase of this name
   std::string direction;  // direction filter: both | up | down
+  std::string follow;     // Follow One: a selector (scenario/follow_selector.h), "" none
   bool operator==(const StoryStep&) const = default;
 };
 

@@ -16,6 +16,7 @@
 #include "scenario/did_you_mean.h"
 #include "scenario/schema.h"
 #include "scenario/schema_values.h"
+#include "scenario/follow_selector.h"
 #include "scenario/story.h"
 #include "scenario/sweep.h"
 #include "scenario/validate.h"
@@ -85,6 +86,11 @@ class Loader {
       if (it->first.Scalar() == "story") readStory(it->second, locationOf(it->first), file_, s_);
     checkTopologyKeys();
     checkSweepPoints();
+    try {
+      (void)checkRunFollow(s_);  // the notes are the CLI's to print
+    } catch (const InputError& e) {
+      throw InputError(locate(e.keyPath()), e.keyPath(), e.expected(), e.found(), e.hint());
+    }
     return s_;
   }
 

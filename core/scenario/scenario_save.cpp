@@ -123,6 +123,7 @@ std::string saveScenarioText(const Scenario& s) {
       if (step.at >= 0) e << YAML::Key << "at" << YAML::Value << formatTime(step.at);
       if (!step.phase.empty()) e << YAML::Key << "phase" << YAML::Value << step.phase;
       if (!step.direction.empty()) e << YAML::Key << "direction" << YAML::Value << step.direction;
+      if (!step.follow.empty() && storyFollowFits(s, step)) e << YAML::Key << "follow" << YAML::Value << step.follow;
       e << YAML::EndMap;
     }
     e << YAML::EndSeq;

@@ -94,9 +94,11 @@ may also name one field of one hierarchy level, e.g. `topology.levels[0].bandwid
 
 An axis may give its values short names, `labels: [Ring, NVLS]` (one per value, distinct,
 one line each): the desktop app's sweep-point selector, Sweep and Story docks and the
-report's summary name points by them. Without labels a point reads `key = value`, and
-the app names the seeds' schemes (`scheme.communication` x `scheme.fusion`: DeepEP,
-COMET, DySHARP-Basic, DySHARP-COMET, Fusion only, Full DySHARP, FlashDMoE).
+report's summary name points by them. Without labels, the seeds' schemes are named
+(`scheme.communication` x `scheme.fusion`: DeepEP, COMET, DySHARP-Basic, DySHARP-COMET,
+Fusion only, Full DySHARP, FlashDMoE) and so are other values the seeds name
+(ER-Mapping, TP-NVLS, Cluster-S, ...); a number reads with a short name and its unit
+(`Compression 50×`, `Table 40 KiB`, `64 experts`); anything else `key = value`.
 
 ## Story
 
@@ -105,8 +107,10 @@ COMET, DySHARP-Basic, DySHARP-COMET, Fusion only, Full DySHARP, FlashDMoE).
 from 1 or its label), `dock` (a dock to raise by its title: Scenario, Fusion scheme,
 Inspector, Heat, Plots, Traffic Breakdown, Switch Tables, AL TLB, Pipeline, Sweep,
 Story), `at` (a time, e.g. `120 us`) or `phase` (the start of the run phase of that
-name), and `direction` (`both`, `up` or `down`: the canvas's direction filter). The
-desktop app's Story dock plays the steps; the report lists them.
+name), `direction` (`both`, `up` or `down`: the canvas's direction filter) and `follow`
+(packets to follow, as `run.follow` names them, in the words of the step's point: the
+Follow bar records and plays their hops). The desktop app's Story dock plays the steps;
+the report lists them.
 
 ```yaml
 story:
@@ -114,6 +118,9 @@ story:
     point: NVLS
     phase: ld_reduce
     direction: up
+  - text: "Follow one piece: up to the switch, 8 reads, one sum of 8 comes back."
+    point: NVLS
+    follow: gpu 0, piece 0
 ```
 
 ## Errors

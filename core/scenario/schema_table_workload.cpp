@@ -8,6 +8,7 @@
 #include "pipeline/launch_baselines.h"
 #include "scenario/bounded_yaml.h"
 #include "scenario/did_you_mean.h"
+#include "scenario/follow_selector.h"
 #include "scenario/schema_builders.h"
 #include "tp/tp_model.h"
 
@@ -403,6 +404,19 @@ void addWorkloadSchemeRunKeys(std::vector<ParamSpec>& t) {
                                 "0: one per core (std::thread::hardware_concurrency), fewer when memory or "
                                 "run.threads demand"),
                         "one per core"));
+  {
+    ParamSpec p = text("run.follow", FIELD(run.follow),
+                       std::string("packets whose hops are recorded and written out (Follow One): ") + kFollowGrammar,
+                       true);
+    p.source = "none: recording costs nothing; a chosen piece is a few hops per node (results/packet_follow.h)";
+    p.set = [set = p.set, path = p.path](Scenario& s, const YAML::Node& n, const ValueSource& src) {
+      set(s, n, src);
+      FollowProblem problem;
+      if (!parseFollowSelector(s.run.follow, &problem))
+        throw InputError(src.at(n), path, problem.expected, problem.found, problem.hint);
+    };
+    t.push_back(p);
+  }
 }
 
 }  // namespace fl::schema_build

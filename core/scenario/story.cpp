@@ -6,8 +6,10 @@
 #include <set>
 
 #include "scenario/did_you_mean.h"
+#include "scenario/follow_selector.h"
 #include "scenario/friendly_names.h"
 #include "scenario/quantity.h"
+#include "scenario/schema.h"
 #include "scenario/schema_values.h"
 #include "scenario/sweep.h"
 
@@ -38,26 +40,59 @@ const std::vector<std::string>& storyDockNames() {
   return names;
 }
 
+std::string sweepValueLabel(const SweepAxis& axis, std::size_t v) {
+  if (v >= axis.values.size()) return {};
+  if (v < axis.labels.size()) return axis.labels[v];
+  const std::string& value = axis.values[v];
+  if (std::string known = friendlyValueName(axis.key, value); !known.empty()) return known;  // "ER-Mapping"
+  if (std::string numeric = friendlyNumericValue(axis.key, value); !numeric.empty()) return numeric;  // "Table 40 KiB"
+  const auto dot = axis.key.rfind('.');
+  return (dot == std::string::npos ? axis.key : axis.key.substr(dot + 1)) + " = " + value;
+}
+
 std::vector<std::string> sweepPointLabels(const Scenario& s) {
+  // Axes over scheme.communication and scheme.fusion (without labels of their own) give
+  // way to the seeds' name of the combination where it has one.
+  int comm = -1, fusion = -1;
+  for (size_t a = 0; a < s.sweep.size(); ++a) {
+    if (s.sweep[a].key == "scheme.communication" && s.sweep[a].labels.empty()) comm = int(a);
+    if (s.sweep[a].key == "scheme.fusion" && s.sweep[a].labels.empty()) fusion = int(a);
+  }
   std::vector<std::string> labels;
   const size_t n = sweepPointCount(s);
   for (size_t i = 0; i < n && i < 100000; ++i) {
-    std::string label;
+    std::vector<size_t> value(s.sweep.size());
     size_t stride = n;
-    for (const SweepAxis& a : s.sweep) {  // first axis outermost, as sweepPoint orders them
-      stride /= a.values.size();
-      const size_t v = (i / stride) % a.values.size();
-      const auto dot = a.key.rfind('.');
-      const std::string known = friendlyValueName(a.key, a.values[v]);  // "ER-Mapping"
-      const std::string part = v < a.labels.size() ? a.labels[v]
-                               : !known.empty()    ? known
-                                                   : (dot == std::string::npos ? a.key : a.key.substr(dot + 1)) +
-                                                         " = " + a.values[v];
-      label += (label.empty() ? "" : ", ") + part;
+    for (size_t a = 0; a < s.sweep.size(); ++a) {  // first axis outermost, as sweepPoint orders them
+      stride /= s.sweep[a].values.size();
+      value[a] = (i / stride) % s.sweep[a].values.size();
+    }
+    std::string scheme;
+    if (comm >= 0 || fusion >= 0)
+      scheme = friendlySchemeName(comm >= 0 ? s.sweep[size_t(comm)].values[value[size_t(comm)]] : getValue(s, "scheme.communication"),
+                                  fusion >= 0 ? s.sweep[size_t(fusion)].values[value[size_t(fusion)]] : getValue(s, "scheme.fusion"));
+    std::string label = scheme;
+    for (size_t a = 0; a < s.sweep.size(); ++a) {
+      if (!scheme.empty() && (int(a) == comm || int(a) == fusion)) continue;
+      label += (label.empty() ? "" : ", ") + sweepValueLabel(s.sweep[a], value[a]);
     }
     labels.push_back(label.empty() ? "single run" : label);
   }
   return labels;
+}
+
+Scenario storyStepScenario(const Scenario& s, const StoryStep& step) {
+  const int point = step.point.empty() ? -1 : storyPointIndex(s, step.point);
+  return point < 0 ? s : sweepPointScenario(s, sweepPoint(s, size_t(point)));
+}
+
+bool storyFollowFits(const Scenario& s, const StoryStep& step) {
+  try {
+    const std::optional<FollowSelector> sel = parseFollowSelector(step.follow);
+    return sel && !sel->none() && !followMisfit(storyStepScenario(s, step), *sel);
+  } catch (const std::exception&) {  // an edited sweep whose point no longer validates
+    return false;
+  }
 }
 
 int storyPointIndex(const Scenario& s, const std::string& point) {
@@ -93,20 +128,21 @@ void readStory(const YAML::Node& node, const InputLocation& at, const std::strin
   if (!node.IsSequence() || node.size() == 0)
     throw InputError(node.IsNull() ? at : locate(node, file, at), "story",
                      "a list of steps, each a map with text and actions", detail::describeNode(node));
-  static const std::vector<std::string> keys = {"text", "point", "dock", "at", "phase", "direction"};
+  static const std::vector<std::string> keys = {"text", "point", "dock", "at", "phase", "direction", "follow"};
   for (size_t i = 0; i < node.size(); ++i) {
     const std::string path = "story[" + std::to_string(i) + "]";
     const YAML::Node item = node[i];
     const InputLocation itemAt = locate(item, file, at);
-    if (!item.IsMap()) throw InputError(itemAt, path, "a map {text, point, dock, at | phase, direction}", detail::describeNode(item));
+    if (!item.IsMap()) throw InputError(itemAt, path, "a map {text, point, dock, at | phase, direction, follow}", detail::describeNode(item));
     StoryStep step;
     std::set<std::string> seen;
+    InputLocation followAt = itemAt;
     for (auto it = item.begin(); it != item.end(); ++it) {
       const InputLocation kat = locate(it->first, file, itemAt);
       const std::string k = it->first.IsScalar() ? it->first.Scalar() : std::string();
       const std::string p = path + "." + k;
       if (std::find(keys.begin(), keys.end(), k) == keys.end())
-        throw InputError(kat, p, "one of text, point, dock, at, phase, direction", "'" + k + "'",
+        throw InputError(kat, p, "one of text, point, dock, at, phase, direction, follow", "'" + k + "'",
                          suggestionHint(k, keys, "keys"));
       if (!seen.insert(k).second) throw InputError(kat, p, "each key once", "a second '" + k + "'");
       const InputLocation vat = locate(it->second, file, kat);
@@ -135,6 +171,9 @@ void readStory(const YAML::Node& node, const InputLocation& at, const std::strin
         if (step.at < 0) throw InputError(vat, p, "a time of 0 or more", it->second.Scalar());
       } else if (k == "phase") {
         step.phase = oneLineText(it->second, p, "a phase's name", vat);
+      } else if (k == "follow") {
+        step.follow = oneLineText(it->second, p, "what to follow, e.g. 'gpu 0, piece 0'", vat);
+        followAt = vat;
       } else if (k == "direction") {
         step.direction = oneLineText(it->second, p, "both, up or down", vat);
         if (step.direction != "both" && step.direction != "up" && step.direction != "down")
@@ -143,6 +182,11 @@ void readStory(const YAML::Node& node, const InputLocation& at, const std::strin
       }
     }
     if (!seen.count("text")) throw InputError(itemAt, path + ".text", "a short text for every step", "nothing");
+    if (!step.follow.empty()) {  // in the words of the step's point's workload (ring or NVLS, say)
+      if (readFollowSelector(storyStepScenario(s, step), step.follow, path + ".follow", followAt).none())
+        throw InputError(followAt, path + ".follow", "what to follow (leave the key out to follow nothing)",
+                         "'" + step.follow + "'");
+    }
     if (seen.count("at") && seen.count("phase"))
       throw InputError(locate(item["phase"], file, itemAt), path + ".phase", "either at or phase, not both",
                        "both");

@@ -1,6 +1,9 @@
 #include "sim/follow_run.h"
 
+#include "scenario/follow_selector.h"
+#include "scenario/input_error.h"
 #include "topology/topology.h"
+#include "xdc/cross_dc_run.h"
 #include "workloads/moe_agent.h"
 
 namespace fl {
@@ -46,6 +49,23 @@ std::string describeFollow(const Scenario& s, int gpu, int item, int piece) {
       default: break;
     }
   return g + ", tag " + std::to_string(item) + p;
+}
+
+Results runWithFollow(const Scenario& s, const topo::Topology& t, const RunControl& control) {
+  const std::optional<FollowSelector> sel = parseFollowSelector(s.run.follow);
+  if (!sel || sel->none()) return runOnTopology(s, t, control);
+  // A sweep point the selector does not fit records nothing (checkRunFollow said so).
+  if (followMisfit(s, *sel)) return runOnTopology(s, t, control);
+  if (s.workload.kind == WorkloadKind::CrossDcMoe && xdc::runsOnFlow(s, t))
+    throw InputError({}, "run.follow", "a packet-level run (only packets have hops to follow)",
+                     "cross_dc_moe on the flow model", "set network.model: packet");
+  const FollowChoice c = followChoice(*sel);
+  const FollowSpec spec = followSpecFor(s, t, c.gpu, c.item, c.piece);
+  PacketFollow recorded;
+  Results r = runFollowing(s, t, &spec, &recorded, control);
+  recorded.what = describeFollow(s, c.gpu, c.item, c.piece);
+  r.follow = std::move(recorded);
+  return r;
 }
 
 }  // namespace fl

@@ -34,4 +34,9 @@ Results runFollowing(const Scenario& scenario, const topo::Topology& topology, c
 FollowSpec followSpecFor(const Scenario& scenario, const topo::Topology& topology, int gpu, int item, int piece);
 std::string describeFollow(const Scenario& scenario, int gpu, int item, int piece);
 
+// runOnTopology with the hops of the packets scenario.run.follow names in Results::follow
+// (an ordinary run when it is none). Throws InputError at run.follow when the point
+// cannot follow them (a flow-model run has no packets).
+Results runWithFollow(const Scenario& scenario, const topo::Topology& topology, const RunControl& control = {});
+
 }  // namespace fl

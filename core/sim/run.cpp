@@ -25,7 +25,7 @@ Results runScenario(const Scenario& s, const RunControl& control) {
   validateScenario(s);
   const auto wallStart = std::chrono::steady_clock::now();
   auto topology = topo::buildTopology(s.topology);
-  Results r = runOnTopology(s, *topology, control);
+  Results r = runWithFollow(s, *topology, control);  // runOnTopology, with run.follow's hops
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
   return r;
 }

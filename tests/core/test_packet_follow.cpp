@@ -9,7 +9,11 @@
 #include <set>
 
 #include "network/packet.h"
+#include "results/results_codec.h"
+#include "scenario/follow_selector.h"
+#include "scenario/input_error.h"
 #include "scenario/scenario_io.h"
+#include "scenario/schema.h"
 #include "sim/follow_run.h"
 #include "topology/topology.h"
 
@@ -79,6 +83,13 @@ class TestPacketFollow : public QObject {
   void nvlsFanOut();
   void sameForAnyPartitioning();
   void boundedAndTruncated();
+  void selectorGrammar_data();
+  void selectorGrammar();
+  void selectorFitsWorkload_data();
+  void selectorFitsWorkload();
+  void runFollowMeshByHand();
+  void runFollowNvlsByHand();
+  void runFollowSurvivesCodec();
 };
 
 // Die (r0, c0) to die (r1, c1): die -> its router, along the row to column c1, along the
@@ -226,6 +237,162 @@ void TestPacketFollow::boundedAndTruncated() {
   size_t expected = 0;
   for (const auto& [node, hops] : first) expected += hops.size();
   QCOMPARE(capped.follow.hops.size(), expected);
+}
+
+// run.follow's grammar: what each text names (gpu, item word, number, piece), or "".
+void TestPacketFollow::selectorGrammar_data() {
+  QTest::addColumn<QString>("text");
+  QTest::addColumn<bool>("ok");
+  QTest::addColumn<int>("gpu");
+  QTest::addColumn<int>("item");  // FollowSelector::Item
+  QTest::addColumn<int>("number");
+  QTest::addColumn<int>("piece");
+  using I = FollowSelector::Item;
+  QTest::newRow("none") << "none" << true << -1 << int(I::None) << -1 << 0;
+  QTest::newRow("token, commas") << "gpu 3, token 17" << true << 3 << int(I::Token) << 17 << 0;
+  QTest::newRow("chunk, piece") << "chunk 2 piece 5" << true << -1 << int(I::Chunk) << 2 << 5;
+  QTest::newRow("to gpu") << "GPU 1 to gpu 6" << true << 1 << int(I::To) << 6 << 0;
+  QTest::newRow("to, bare number") << "gpu 1 to 6" << true << 1 << int(I::To) << 6 << 0;
+  QTest::newRow("tag, every piece") << "gpu 2, tag 7, every piece" << true << 2 << int(I::Tag) << 7 << -1;
+  QTest::newRow("piece all") << "gpu 2, piece all" << true << 2 << int(I::None) << -1 << -1;
+  QTest::newRow("empty") << "" << false << 0 << 0 << 0 << 0;
+  QTest::newRow("misspelt") << "gpu 0, pice 3" << false << 0 << 0 << 0 << 0;
+  QTest::newRow("no number") << "chunk" << false << 0 << 0 << 0 << 0;
+  QTest::newRow("negative") << "gpu -1" << false << 0 << 0 << 0 << 0;
+  QTest::newRow("two items") << "gpu 0 token 1 tag 2" << false << 0 << 0 << 0 << 0;
+  QTest::newRow("two gpus") << "gpu 0 gpu 1" << false << 0 << 0 << 0 << 0;
+  QTest::newRow("piece only") << "piece 3" << false << 0 << 0 << 0 << 0;
+}
+
+void TestPacketFollow::selectorGrammar() {
+  QFETCH(QString, text);
+  QFETCH(bool, ok);
+  FollowProblem problem;
+  const auto sel = parseFollowSelector(text.toStdString(), &problem);
+  QCOMPARE(sel.has_value(), ok);
+  if (!ok) {
+    QVERIFY(!problem.expected.empty() && !problem.found.empty());
+    return;
+  }
+  QFETCH(int, gpu);
+  QFETCH(int, item);
+  QFETCH(int, number);
+  QFETCH(int, piece);
+  QCOMPARE(int(sel->gpu), gpu);
+  QCOMPARE(int(sel->item), item);
+  QCOMPARE(int(sel->number), number);
+  QCOMPARE(int(sel->piece), piece);
+}
+
+// Each workload's own words: what fits and what does not (8 GPUs).
+void TestPacketFollow::selectorFitsWorkload_data() {
+  QTest::addColumn<QString>("workload");
+  QTest::addColumn<QString>("text");
+  QTest::addColumn<bool>("fits");
+  const QString ring = "{kind: collective, collective: {op: all_reduce, algorithm: ring}}";
+  const QString nvls = "{kind: collective, collective: {op: all_reduce, algorithm: nvls}}";
+  const QString direct = "{kind: collective, collective: {op: all_to_all, algorithm: direct}}";
+  QTest::newRow("ring chunk") << ring << "chunk 7" << true;
+  QTest::newRow("ring chunk 8 of 8") << ring << "chunk 8" << false;
+  QTest::newRow("ring gpu") << ring << "gpu 0" << false;
+  QTest::newRow("nvls gpu") << nvls << "gpu 7, piece 3" << true;
+  QTest::newRow("nvls gpu 8") << nvls << "gpu 8" << false;
+  QTest::newRow("nvls token") << nvls << "gpu 0, token 1" << false;
+  QTest::newRow("direct") << direct << "gpu 0 to gpu 7" << true;
+  QTest::newRow("direct to itself") << direct << "gpu 3 to gpu 3" << false;
+  QTest::newRow("direct chunk") << direct << "chunk 1" << false;
+  QTest::newRow("none anywhere") << direct << "none" << true;
+}
+
+void TestPacketFollow::selectorFitsWorkload() {
+  QFETCH(QString, workload);
+  QFETCH(QString, text);
+  QFETCH(bool, fits);
+  const Scenario s = parseScenario(("fabriclab: 1\ntopology: {preset: dgx-h100}\nworkload: " + workload + "\n").toStdString(), "w.yaml");
+  const auto sel = parseFollowSelector(text.toStdString());
+  QVERIFY(sel);
+  QCOMPARE(!followMisfit(s, *sel).has_value(), fits);
+  // The same through the file: a misfit is an error at run.follow.
+  const std::string yaml = "fabriclab: 1\ntopology: {preset: dgx-h100}\nworkload: " + workload.toStdString() +
+                           "\nrun: {follow: '" + text.toStdString() + "'}\n";
+  try {
+    const Scenario read = parseScenario(yaml, "f.yaml");
+    QVERIFY(fits);
+    QCOMPARE(read.run.follow, text.toStdString());
+  } catch (const InputError& e) {
+    QVERIFY2(!fits, e.what());
+    QCOMPARE(e.keyPath(), std::string("run.follow"));
+    QCOMPARE(e.where().line, 4);
+  }
+}
+
+// run.follow in the scenario: runScenario records the hops into Results::follow. Die 0 to
+// die 11 of a 3 x 4 mesh, piece 1: die -> router (0,0), east along row 0 to column 3,
+// south to row 2, -> die: 1 + 3 + 2 + 1 = 7 hops, in that order of nodes.
+void TestPacketFollow::runFollowMeshByHand() {
+  Scenario s = meshAllToAll(3, 4);
+  setValue(s, "run.follow", "gpu 0 to gpu 11, piece 1");
+  const Results r = runScenario(s);
+  QVERIFY(r.follow);
+  const auto t = topo::buildTopology(s.topology);
+  std::map<std::tuple<int, int, topo::NodeKind>, int> at;
+  for (const auto& n : t->nodes()) at[{n.row, n.col, n.kind}] = n.id;
+  using K = topo::NodeKind;
+  const std::vector<int> path = {at.at({0, 0, K::Die}),    at.at({0, 0, K::Router}), at.at({0, 1, K::Router}),
+                                 at.at({0, 2, K::Router}), at.at({0, 3, K::Router}), at.at({1, 3, K::Router}),
+                                 at.at({2, 3, K::Router}), at.at({2, 3, K::Die})};
+  QCOMPARE(r.follow->hops.size(), size_t(7));
+  for (size_t i = 0; i < 7; ++i) {
+    QCOMPARE(r.follow->hops[i].from, path[i]);
+    QCOMPARE(r.follow->hops[i].to, path[i + 1]);
+    QCOMPARE(int(r.follow->hops[i].piece), 1);
+  }
+  QCOMPARE(r.follow->what, std::string("GPU 0's data for GPU 11, piece 1"));
+  // The names the outputs write: the link table's names of those nodes.
+  const std::vector<NamedHop> named = namedHops(r);
+  QCOMPARE(named.size(), size_t(7));
+  QCOMPARE(named.front().from, t->node(path[0]).name);
+  QCOMPARE(named.back().to, t->node(path[7]).name);
+  QCOMPARE(named.front().op, std::string("write"));
+  // Without run.follow nothing is recorded, and recording changes no result.
+  Scenario plain = meshAllToAll(3, 4);
+  const Results q = runScenario(plain);
+  QVERIFY(!q.follow);
+  QCOMPARE(q.makespan, r.makespan);
+  QCOMPARE(q.events, r.events);
+}
+
+// NVLS all-reduce on the DGX-H100 (N = 8), GPU 5's chunk, piece 3: the ld_reduce up, N
+// reads out, N contributions in, one result of N operands down; one multimem.st up and N
+// copies out: 1 + N + N + 1 + 1 + N = 3 N + 3 = 27 hops.
+void TestPacketFollow::runFollowNvlsByHand() {
+  Scenario s = nvlsAllReduce(0);
+  setValue(s, "run.follow", "gpu 5, piece 3");
+  const Results r = runScenario(s);
+  QVERIFY(r.follow);
+  QCOMPARE(r.follow->hops.size(), size_t(3 * 8 + 3));
+  int results = 0;
+  for (const FollowedHop& h : r.follow->hops) {
+    QCOMPARE(int(h.piece), 3);
+    if (h.op == std::uint8_t(net::Op::LdReduceResult)) {
+      ++results;
+      QCOMPARE(int(h.contributions), 8);
+    }
+  }
+  QCOMPARE(results, 1);
+  QCOMPARE(r.follow->what, std::string("the chunk of GPU 5, piece 3"));
+}
+
+// The hops travel with the results between processes (MPI sweeps).
+void TestPacketFollow::runFollowSurvivesCodec() {
+  Scenario s = nvlsAllReduce(0);
+  setValue(s, "run.follow", "gpu 1, piece 0");
+  const Results r = runScenario(s);
+  const Results back = decodeResults(encodeResults(r));
+  QVERIFY(back.follow);
+  QVERIFY(back.follow->hops == r.follow->hops);
+  QCOMPARE(back.follow->what, r.follow->what);
+  QVERIFY(back.follow->spec == r.follow->spec);
 }
 
 QTEST_GUILESS_MAIN(TestPacketFollow)

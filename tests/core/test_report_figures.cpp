@@ -212,7 +212,7 @@ class TestReportFigures : public QObject {
     const QStringList gantts = svgsWithClass(h, "chart gantt");
     QCOMPARE(gantts.size(), 2);
     QCOMPARE(axisLabels(gantts[0], "x"), axisLabels(gantts[1], "x"));
-    QVERIFY(h.contains("Point 2: communication = dysharp"));
+    QVERIFY(h.contains("Point 2: Full DySHARP"));  // dysharp x token_centric: the seeds' name
   }
 
   // Sweep values the seeds name read by those names (seed 003's mappings and balancers,
@@ -228,12 +228,21 @@ class TestReportFigures : public QObject {
     QTest::newRow("cais schemes") << "cais-4gpu.yaml"
                                   << QStringList{"TP-NVLS", "SP-NVLS", "CAIS-Base", "CAIS-Coord", "CAIS-Partial", "CAIS"};
     QTest::newRow("xdc clusters") << "xdc-ablation-24-8.yaml"
-                                  << QStringList{"Cluster-S, compression_ratio = 1", "Cluster-S, compression_ratio = 50",
-                                                 "Cluster-M, compression_ratio = 1", "Cluster-M, compression_ratio = 50",
-                                                 "Cluster-L, compression_ratio = 1", "Cluster-L, compression_ratio = 50"};
+                                  << QStringList{"Cluster-S, Compression 1×", "Cluster-S, Compression 50×",
+                                                 "Cluster-M, Compression 1×", "Cluster-M, Compression 50×",
+                                                 "Cluster-L, Compression 1×", "Cluster-L, Compression 50×"};
     QTest::newRow("al tlb sizes") << "nvl32-moe-al-tlb-sweep.yaml"
-                                  << QStringList{"al_tlb_entries = 64", "al_tlb_entries = 128", "al_tlb_entries = 256",
-                                                 "al_tlb_entries = 512", "al_tlb_entries = 1024"};
+                                  << QStringList{"AL TLB 64 entries", "AL TLB 128 entries", "AL TLB 256 entries",
+                                                 "AL TLB 512 entries", "AL TLB 1024 entries"};
+    // Quantities in the schema's canonical text, whatever the file wrote.
+    QTest::newRow("table sizes") << "cais-table-size-sweep.yaml"
+                                 << QStringList{"CAIS-Base, Table 4 KiB",  "CAIS-Base, Table 8 KiB",  "CAIS-Base, Table 16 KiB",
+                                                "CAIS-Base, Table 24 KiB", "CAIS-Base, Table 32 KiB", "CAIS-Base, Table 40 KiB",
+                                                "CAIS, Table 4 KiB",       "CAIS, Table 8 KiB",       "CAIS, Table 16 KiB",
+                                                "CAIS, Table 24 KiB",      "CAIS, Table 32 KiB",      "CAIS, Table 40 KiB"};
+    // The seeds' names of scheme combinations (seed 000 §VI): the app and the reports alike.
+    QTest::newRow("fusion demo") << "nvl32-moe-fusion-demo.yaml"
+                                 << QStringList{"DeepEP", "Fusion only", "DySHARP-Basic", "Full DySHARP"};
   }
   void seedNames() {
     QFETCH(QString, file);

@@ -9,10 +9,13 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
+#include <QSignalSpy>
+#include <QSpinBox>
 #include <QToolBar>
 #include <QtTest>
 #include <map>
 
+#include "gui/follow_runner.h"
 #include "gui/main_window.h"
 #include "gui/run_controller.h"
 #include "gui/story_dock.h"
@@ -21,6 +24,7 @@
 #include "gui_test_util.h"
 #include "main_window_fixture.h"
 #include "scenario/scenario_io.h"
+#include "views/follow_bar.h"
 #include "views/run_model.h"
 #include "views/sweep_chart.h"
 #include "views/topology_canvas.h"
@@ -77,8 +81,10 @@ void TestStory::friendlyLabels_data() {
       << QStringList{"DeepEP, 4K tokens", "DeepEP, 8K tokens", "DeepEP, 16K tokens",
                      "COMET, 4K tokens", "COMET, 8K tokens", "COMET, 16K tokens",
                      "FlashDMoE, 4K tokens", "FlashDMoE, 8K tokens", "FlashDMoE, 16K tokens"};
-  QTest::newRow("no labels: key = value")
-      << "nvl32-moe-reduction-buffer-sweep.yaml" << QStringList();
+  QTest::newRow("numeric axis: short name and unit")
+      << "nvl32-moe-reduction-buffer-sweep.yaml"
+      << QStringList{"Reduction buffer 8 KiB", "Reduction buffer 16 KiB", "Reduction buffer 32 KiB",
+                     "Reduction buffer 64 KiB", "Reduction buffer 128 KiB"};
 }
 
 void TestStory::friendlyLabels() {
@@ -104,9 +110,9 @@ void TestStory::storyMovesTheView() {
   QCOMPARE(w->openFile(smallDefault(dir)), QString());
   QVERIFY(t::waitIdle(*w));
   fl::gui::StoryDock* story = w->storyDock();
-  QCOMPARE(story->stepCount(), 5);
+  QCOMPARE(story->stepCount(), 6);
   QVERIFY2(story->isVisible(), "a scenario with a story raises its dock");
-  QCOMPARE(story->list()->count(), 5);
+  QCOMPARE(story->list()->count(), 6);
   QVERIFY(story->list()->item(0)->text().startsWith("1. Ring all-reduce"));
   fl::views::RunModel* m = w->runModel();
 
@@ -135,8 +141,25 @@ void TestStory::storyMovesTheView() {
   QCOMPARE(int(m->directionFilter()), int(fl::views::DirectionFilter::Down));
   QTRY_COMPARE(m->currentBin(), phaseBin(*m->results(), "multimem_st"));
 
+  // Follow one piece of GPU 0's chunk on NVLS: the Follow bar shows and plays its hops,
+  // 1 ld_reduce + N reads + N contributions + 1 result + 1 multimem.st + N copies
+  // (N = 8 GPUs): 3 N + 3.
+  auto* runner = w->findChild<fl::gui::FollowRunner*>();
+  QVERIFY(runner);
+  QSignalSpy followed(runner, &fl::gui::FollowRunner::followed);
   story->next();
   QCOMPARE(story->currentStep(), 4);
+  QVERIFY(runner->action()->isChecked());
+  QVERIFY(runner->bar()->isVisible());
+  QVERIFY(followed.wait(60000));
+  QVERIFY(runner->bar()->follow());
+  QCOMPARE(int(runner->bar()->follow()->hops.size()), 3 * 8 + 3);
+  QCOMPARE(runner->bar()->gpuBox()->value(), 0);
+  QCOMPARE(w->sweepResults()->selectedPoint(), 1);
+  QVERIFY(w->grab().save(t::artefactsDir() + "/story-default-follow.png"));
+
+  story->next();
+  QCOMPARE(story->currentStep(), 5);
   QVERIFY(dock(*w, "SweepDock")->isVisible());
   QCOMPARE(int(m->directionFilter()), int(fl::views::DirectionFilter::Both));
   QVERIFY(w->grab().save(t::artefactsDir() + "/story-default-step5.png"));
