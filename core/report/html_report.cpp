@@ -1,9 +1,11 @@
 #include "report/html_report.h"
 
+#include <algorithm>
 #include <memory>
 
 #include "report/html_util.h"
 #include "report/report_compare.h"
+#include "report/report_data.h"
 #include "report/report_follow.h"
 #include "report/report_format.h"
 #include "report/report_sections.h"
@@ -203,6 +205,7 @@ std::string renderHtmlReport(const Scenario& s, const std::vector<SweepPoint>& p
     }
     RunView v{p.results, own ? own.get() : (changesTopology(p) ? nullptr : &topology), o.layout, o.fitLayout, {}, 2};
     v.inComparison = !compare.empty();
+    for (int j : detail) v.sharedEnd = std::max(v.sharedEnd, runEnd(points[static_cast<std::size_t>(j)].results));
     v.brief = wrapped;
     std::string body;
     if (wrapped) {

@@ -1,6 +1,7 @@
 #include "report/report_compare.h"
 
 #include <algorithm>
+#include <array>
 
 #include "report/html_util.h"
 #include "report/report_data.h"
@@ -13,43 +14,49 @@
 namespace fl::report {
 namespace {
 
-constexpr double kSmallWidth = 560;  // two to a row in a browser, one on a printed page
-
 std::string pointName(const std::vector<std::string>& labels, int i) {
   const std::string label = i < static_cast<int>(labels.size()) ? labels[static_cast<std::size_t>(i)] : "";
-  return "Point " + std::to_string(i + 1) + (label.empty() ? "" : ": " + label);
+  return std::to_string(i + 1) + (label.empty() ? "" : ": " + label);
 }
 
-// Up- and downlink GB/s per bin, the x axis to `end` and the y axis to `peak` for all.
-std::string bandwidthChart(const Results& r, const std::string& title, Time end, double peakGBps) {
-  const RateSeries rates = uplinkDownlinkRates(r);
+// One direction's GB/s per bin for every point: one series a point, one time axis to
+// `end`, one rate scale to `peakGBps`.
+std::string bandwidthChart(const std::vector<SweepPoint>& points, const std::vector<int>& detail,
+                           const std::vector<std::string>& labels, bool uplink, Time end, double peakGBps) {
   const TimeUnit unit = timeUnitFor(std::max<Time>(end, 1));
   LineChart c;
-  c.title = title;
-  c.width = kSmallWidth;
-  c.height = 240;
+  c.title = uplink ? "Uplink (endpoint → fabric)" : "Downlink (fabric → endpoint)";
+  c.height = 200;
   c.x.label = std::string("time (") + unit.name + ")";
   c.x.min = 0;
   c.x.max = static_cast<double>(end) / unit.picoseconds;
   c.y.label = "bandwidth (GB/s)";
   c.y.min = 0;
   c.y.max = std::max(peakGBps, 1e-9);
-  ChartSeries up, down;
-  up.name = "uplink";
-  down.name = "downlink";
-  down.dashed = true;
-  for (std::size_t b = 0; b < rates.start.size(); ++b) {
-    const double mid = static_cast<double>(rates.start[b]) + static_cast<double>(binDuration(r, static_cast<int>(b))) / 2;
-    up.x.push_back(mid / unit.picoseconds);
-    down.x.push_back(mid / unit.picoseconds);
-    up.y.push_back(rates.uplink_Bps[b] / 1e9);
-    down.y.push_back(rates.downlink_Bps[b] / 1e9);
+  for (int i : detail) {
+    const Results& r = points[static_cast<std::size_t>(i)].results;
+    const RateSeries rates = uplinkDownlinkRates(r);
+    ChartSeries line;
+    line.name = pointName(labels, i);
+    for (std::size_t b = 0; b < rates.start.size(); ++b) {
+      const double mid = static_cast<double>(rates.start[b]) + static_cast<double>(binDuration(r, static_cast<int>(b))) / 2;
+      line.x.push_back(mid / unit.picoseconds);
+      line.y.push_back((uplink ? rates.uplink_Bps[b] : rates.downlink_Bps[b]) / 1e9);
+    }
+    c.series.push_back(std::move(line));
   }
-  c.series = {up, down};
   return renderLineChart(c);
 }
 
-std::string grid(const std::string& figures) { return "<div class=\"compare-grid\">\n" + figures + "</div>\n"; }
+// The both-phases breakdown rows of a run, summed over the directions.
+std::array<std::int64_t, 4> breakdownTotals(const Results& r) {
+  std::array<std::int64_t, 4> t{};
+  for (const TrafficBreakdownRow& row : r.breakdown)
+    if (row.phase == "all") {
+      t[0] += row.useful, t[1] += row.redundant, t[2] += row.useless, t[3] += row.overhead;
+    }
+  return t;
+}
 
 }  // namespace
 
@@ -57,7 +64,7 @@ std::string compareSection(const Scenario& s, const std::vector<SweepPoint>& poi
   if (detail.size() < 2) return {};
   const std::vector<std::string> labels = sweepPointLabels(s);
   Time end = 0;
-  double peak = 0, bytesTop = 0;
+  double peak = 0;
   bool breakdown = false, pipeline = false, binned = false;
   for (int i : detail) {
     const Results& r = points[static_cast<std::size_t>(i)].results;
@@ -66,48 +73,58 @@ std::string compareSection(const Scenario& s, const std::vector<SweepPoint>& poi
     for (std::size_t b = 0; b < rates.start.size(); ++b)
       peak = std::max({peak, rates.uplink_Bps[b] / 1e9, rates.downlink_Bps[b] / 1e9});
     binned = binned || (r.bin > 0 && binCount(r) > 0);
-    bytesTop = std::max(bytesTop, breakdownTop(r.breakdown));
     breakdown = breakdown || !r.breakdown.empty();
     pipeline = pipeline || (r.pipeline && !r.pipeline->tasks.empty());
   }
   std::string body = "<p class=\"note\">" +
                      htmlEscape("The " + std::to_string(detail.size()) +
-                                " points shown in detail side by side, as the app's Compare view shows two: every "
-                                "chart of one kind has the same scale, so bar heights and bar lengths compare "
-                                "directly.") +
+                                " points shown in detail, as the app's Compare view shows them: one table, and one "
+                                "figure per measure with every point on the same scale.") +
                      "</p>\n";
-  if (binned) {
-    std::string figures;
-    for (int i : detail)
-      figures += "<figure class=\"compare-bandwidth\">\n" +
-                 bandwidthChart(points[static_cast<std::size_t>(i)].results, pointName(labels, i), end, peak) +
-                 "</figure>\n";
-    body += "<h3>Endpoint bandwidth over time (one time axis, one rate scale)</h3>\n" + grid(figures) +
-            "<p class=\"note\">Wire bytes per second summed over the uplink (endpoint → fabric) and downlink "
-            "(fabric → endpoint) link directions, per time bin.</p>\n";
+  // The table: each point's key figures side by side.
+  HtmlTable t(htmlAttr("class", "compare"));
+  std::vector<Cell> head = {{"point"}, {"makespan"}, {"peak uplink"}, {"peak downlink"}};
+  if (breakdown) head.insert(head.end(), {{"useful"}, {"redundant"}, {"useless"}, {"overhead"}});
+  if (breakdown) head.push_back({"d"});
+  if (pipeline) head.push_back({"SM utilisation"});
+  t.header(head);
+  for (int i : detail) {
+    const Results& r = points[static_cast<std::size_t>(i)].results;
+    const RateSeries rates = uplinkDownlinkRates(r);
+    double up = 0, down = 0;
+    for (std::size_t b = 0; b < rates.start.size(); ++b)
+      up = std::max(up, rates.uplink_Bps[b]), down = std::max(down, rates.downlink_Bps[b]);
+    std::vector<Cell> row = {{pointName(labels, i)}, numCell(formatDuration(r.makespan)), numCell(formatRate(up)),
+                             numCell(formatRate(down))};
+    if (breakdown)
+      for (std::int64_t bytes : breakdownTotals(r)) row.push_back(numCell(formatBytes(static_cast<double>(bytes))));
+    if (breakdown) row.push_back(numCell(r.moe ? formatFixed(r.moe->distinct_remote_gpus_per_token, 2) : std::string()));
+    if (pipeline) row.push_back(numCell(r.pipeline ? formatPercent(r.pipeline->sm_utilization) : std::string()));
+    t.row(row);
   }
+  body += t.html();
+  if (breakdown)
+    body += "<p class=\"note\">Bytes over both phases and directions: useful, redundant (extra copies), useless (not "
+            "needed) and overhead (headers, acknowledgements); each point's breakdown per phase is in its own "
+            "section. d: distinct remote GPUs per token.</p>\n";
+  if (binned)
+    body += "<h3>Endpoint bandwidth over time (one time axis, one rate scale)</h3>\n<figure class=\"compare-bandwidth\">\n" +
+            bandwidthChart(points, detail, labels, true, end, peak) + "</figure>\n<figure class=\"compare-bandwidth\">\n" +
+            bandwidthChart(points, detail, labels, false, end, peak) + "<figcaption>Wire bytes per second summed over the uplink and the downlink link directions, per time "
+            "bin, a line per point.</figcaption>\n</figure>\n";
   if (breakdown) {
-    std::string figures;
-    for (int i : detail) {
-      const Results& r = points[static_cast<std::size_t>(i)].results;
-      const std::string d =
-          r.moe ? " (d = " + formatFixed(r.moe->distinct_remote_gpus_per_token, 2) + ")" : std::string();
-      const std::string svg = renderBreakdownChart(r.breakdown, pointName(labels, i) + d, bytesTop, kSmallWidth, 260);
-      if (!svg.empty()) figures += "<figure class=\"compare-breakdown\">\n" + svg + "</figure>\n";
-    }
-    body += "<h3>MoE traffic breakdown (one byte scale)</h3>\n" + grid(figures) +
-            "<p class=\"note\">Useful, redundant, useless and overhead bytes per phase and direction; the same "
-            "byte scale for every point. d: distinct remote GPUs per token.</p>\n";
+    std::vector<std::pair<std::string, const std::vector<TrafficBreakdownRow>*>> runs;
+    for (int i : detail) runs.push_back({pointName(labels, i), &points[static_cast<std::size_t>(i)].results.breakdown});
+    const std::string svg = renderBreakdownComparison(runs, "MoE traffic breakdown, both phases (one byte scale)");
+    if (!svg.empty())
+      body += "<figure class=\"compare-breakdown\">\n" + svg +
+              "<figcaption>Each point's uplink and downlink bytes stacked by class.</figcaption>\n</figure>\n";
   }
-  if (pipeline) {
-    body += "<h3>Token pipeline (one time axis)</h3>\n";
-    for (int i : detail) {
-      const Results& r = points[static_cast<std::size_t>(i)].results;
-      if (!r.pipeline || r.pipeline->tasks.empty()) continue;
-      body += "<h4>" + htmlEscape(pointName(labels, i) + ": makespan " + formatDuration(r.makespan)) + "</h4>\n" +
-              pipelineFigure(r, end, 220);  // compact rows: four of them share a few pages
-    }
-  }
+  if (pipeline)
+    body += "<p class=\"note\">" +
+            htmlEscape("Each point's token pipeline Gantt is in its section, on one time axis to " + formatDuration(end) +
+                       ".") +
+            "</p>\n";
   return htmlSection("compare", "Compare sweep points", body);
 }
 

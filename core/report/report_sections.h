@@ -20,6 +20,9 @@ struct RunView {
   // A "Compare sweep points" section shows this point's traffic breakdown, Gantt and
   // bandwidth on scales shared with the other points: not repeated here.
   bool inComparison = false;
+  // With inComparison: the end of the time axis all compared points share (their Gantts
+  // are drawn in their sections on it, compactly).
+  Time sharedEnd = 0;
   // Several points in detail: the busiest link directions and switches tables shortened
   // (8 and 12 rows instead of 20 and 32), so that a 4-point report stays a readable length.
   bool brief = false;

@@ -234,7 +234,7 @@ std::string moeTables(const RunView& v) {
   }
   if (r.pipeline) {
     out += heading(v, "Token pipeline");
-    if (!v.inComparison) out += pipelineFigure(r);
+    out += v.inComparison ? pipelineFigure(r, v.sharedEnd, 160) : pipelineFigure(r);
     out += pipelineTable(v);
   }
   std::vector<std::pair<std::string, std::string>> more;

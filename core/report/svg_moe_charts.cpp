@@ -1,5 +1,7 @@
 #include "report/svg_moe_charts.h"
 
+#include <tuple>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -39,6 +41,30 @@ double breakdownTop(const std::vector<TrafficBreakdownRow>& rows) {
   for (const TrafficBreakdownRow& r : rows) top = std::max(top, static_cast<double>(total(r)));
   return top;
 }
+
+namespace {
+
+// One breakdown row as a bar from x, `width` wide: its classes stacked bottom up (each
+// with a tooltip "`what`, class: bytes"), its total written above it.
+void drawStack(SvgDocument& doc, const TrafficBreakdownRow& row, double x, double width, const Scale& sy, double unit,
+               const std::string& what, const char* fontSize) {
+  const std::int64_t parts[] = {row.useful, row.redundant, row.useless, row.overhead};
+  double base = 0;
+  for (int c = 0; c < 4; ++c) {
+    if (parts[c] <= 0) continue;
+    const double y0 = sy(base / unit), y1 = sy((base + static_cast<double>(parts[c])) / unit);
+    doc.open("rect", {{"class", "bar"}, {"data-class", kClassNames[c]}, {"x", svgNumber(x)}, {"y", svgNumber(y1)},
+                      {"width", svgNumber(width)}, {"height", svgNumber(std::max(0.0, y0 - y1))},
+                      {"fill", kClassColours[c]}, {"stroke", "#555555"}, {"stroke-width", "0.5"}});
+    doc.title(what + ", " + kClassNames[c] + ": " + formatBytes(static_cast<double>(parts[c])));
+    doc.close();
+    base += static_cast<double>(parts[c]);
+  }
+  doc.text(x + width / 2, sy(base / unit) - 4, formatBytes(base), "middle",
+           {{"class", "total"}, {"fill", "#333333"}, {"font-size", fontSize}});
+}
+
+}  // namespace
 
 std::string renderBreakdownChart(const std::vector<TrafficBreakdownRow>& rows, const std::string& title,
                                  double valueTop, double width, double height) {
@@ -85,22 +111,53 @@ std::string renderBreakdownChart(const std::vector<TrafficBreakdownRow>& rows, c
   const double barWidth = (sx(1.8) - sx(1.0));
   doc.open("g", {{"class", "bars"}});
   for (const auto& [slot, row] : bars) {
-    const std::int64_t parts[] = {row->useful, row->redundant, row->useless, row->overhead};
-    double base = 0;
-    const double x = sx(slot->key) - barWidth / 2;
-    for (int c = 0; c < 4; ++c) {
-      if (parts[c] <= 0) continue;
-      const double y0 = sy(base / unit), y1 = sy((base + static_cast<double>(parts[c])) / unit);
-      doc.open("rect", {{"class", "bar"}, {"data-class", kClassNames[c]}, {"x", svgNumber(x)}, {"y", svgNumber(y1)},
-                        {"width", svgNumber(barWidth)}, {"height", svgNumber(std::max(0.0, y0 - y1))},
-                        {"fill", kClassColours[c]}, {"stroke", "#555555"}, {"stroke-width", "0.5"}});
-      doc.title(std::string(slot->phase) + " " + slot->direction + ", " + kClassNames[c] + ": " +
-                formatBytes(static_cast<double>(parts[c])));
-      doc.close();
-      base += static_cast<double>(parts[c]);
-    }
-    doc.text(sx(slot->key), sy(base / unit) - 4, formatBytes(base), "middle",
-             {{"class", "total"}, {"fill", "#333333"}, {"font-size", "11"}});
+    drawStack(doc, *row, sx(slot->key) - barWidth / 2, barWidth, sy, unit,
+              std::string(slot->phase) + " " + slot->direction, "11");
+  }
+  doc.close();
+  return doc.finish();
+}
+
+std::string renderBreakdownComparison(const std::vector<std::pair<std::string, const std::vector<TrafficBreakdownRow>*>>& runs,
+                                      const std::string& title, double width, double height) {
+  // (run, direction, row): the both-phases rows, uplink at 3 i + 1 and downlink at 3 i + 2.
+  std::vector<std::tuple<std::size_t, int, const TrafficBreakdownRow*>> bars;
+  double top = 1;
+  for (std::size_t i = 0; i < runs.size(); ++i)
+    for (const TrafficBreakdownRow& r : *runs[i].second)
+      if (r.phase == "all" && (r.direction == "uplink" || r.direction == "downlink")) {
+        bars.push_back({i, r.direction == "uplink" ? 0 : 1, &r});
+        top = std::max(top, static_cast<double>(total(r)));
+      }
+  if (bars.empty()) return {};
+  constexpr double kKiB = 1024, kMiB = kKiB * 1024, kGiB = kMiB * 1024;
+  const double unit = top >= 2 * kGiB ? kGiB : top >= 2 * kMiB ? kMiB : kKiB;
+  AxisSpec ySpec;
+  ySpec.label = std::string("bytes (") + (unit == kGiB ? "GiB" : unit == kMiB ? "MiB" : "KiB") + ")";
+  ySpec.min = 0;
+  const AxisLayout yAxis = layoutAxis(ySpec, 0, top * 1.1 / unit, 5, true);
+  AxisLayout xAxis;
+  xAxis.lo = 0.2, xAxis.hi = 3.0 * static_cast<double>(runs.size()) - 0.2;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    xAxis.ticks.push_back({3.0 * static_cast<double>(i) + 1, "up"});
+    xAxis.ticks.push_back({3.0 * static_cast<double>(i) + 2, "down"});
+  }
+  std::vector<LegendEntry> legend;
+  for (int c = 0; c < 4; ++c) legend.push_back({kClassNames[c], kClassColours[c], LegendEntry::Style::Box});
+  SvgDocument doc(width, height, "chart breakdown-compare", title);
+  const PlotArea a = drawFrame(doc, title, legend, leftMarginFor(yAxis));
+  const Scale sx{xAxis.lo, xAxis.hi, a.left, a.right, false};
+  const Scale sy{yAxis.lo, yAxis.hi, a.bottom, a.top, false};
+  drawYAxis(doc, a, sy, yAxis, ySpec.label);
+  drawXAxis(doc, a, sx, xAxis, "");
+  for (std::size_t i = 0; i < runs.size(); ++i)
+    doc.text(sx(3.0 * static_cast<double>(i) + 1.5), a.bottom + 34, runs[i].first, "middle",
+             {{"fill", "#333333"}, {"font-weight", "600"}});
+  const double barWidth = std::min(sx(1.8) - sx(1.0), 48.0);
+  doc.open("g", {{"class", "bars"}});
+  for (const auto& [run, direction, row] : bars) {
+    drawStack(doc, *row, sx(3.0 * static_cast<double>(run) + 1 + direction) - barWidth / 2, barWidth, sy, unit,
+              runs[run].first + (direction == 0 ? ", uplink" : ", downlink"), "10");
   }
   doc.close();
   return doc.finish();

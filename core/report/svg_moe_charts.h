@@ -32,6 +32,12 @@ double breakdownTop(const std::vector<TrafficBreakdownRow>& rows);
 std::string renderBreakdownChart(const std::vector<TrafficBreakdownRow>& rows, const std::string& title,
                                  double valueTop = 0, double width = 720, double height = 300);
 
+// Several runs' breakdowns in one chart for a comparison: per run, its uplink and downlink
+// bars over both phases (the "all" rows), stacked by class, on one byte scale; each pair
+// named under it. "" when no run has those rows.
+std::string renderBreakdownComparison(const std::vector<std::pair<std::string, const std::vector<TrafficBreakdownRow>*>>& runs,
+                                      const std::string& title, double width = 720, double height = 300);
+
 struct GanttChartOptions {
   Time timeEnd = 0;       // right end of the time axis (0: the last task's end)
   double width = 720;

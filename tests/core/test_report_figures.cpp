@@ -177,12 +177,17 @@ class TestReportFigures : public QObject {
     const QString h = html(c);
     QVERIFY(h.contains("id=\"compare\"") && h.contains("href=\"#compare\""));
     const QString compare = h.mid(h.indexOf("id=\"compare\""), h.indexOf("id=\"point-1\"") - h.indexOf("id=\"compare\""));
+    // One figure per measure (uplink, downlink), a line per point, on one scale.
     const QStringList charts = svgsWithClass(compare, "chart");
-    QCOMPARE(charts.size(), 4);
+    QCOMPARE(charts.size(), 2);
     for (const QString& chart : charts) {
       QCOMPARE(axisLabels(chart, "y"), axisLabels(charts.front(), "y"));
       QCOMPARE(axisLabels(chart, "x"), axisLabels(charts.front(), "x"));
+      for (int p = 1; p <= 4; ++p) QVERIFY(chart.contains(">" + QString::number(p) + ": "));  // its legend entry
     }
+    // And one table: a row per point.
+    const QString table = compare.mid(compare.indexOf("<table class=\"compare\""));
+    QCOMPARE(count(table.left(table.indexOf("</table>")), "<tr>"), 1 + 4);
     // The per-point plots keep the busiest links, not the bandwidth shown above.
     QCOMPARE(count(elementById(h, "section", "point-1"), "Aggregate endpoint bandwidth"), 0);
   }
@@ -195,14 +200,16 @@ class TestReportFigures : public QObject {
     report::ReportOptions o;
     o.date = "2025-01-01";
     const QString h = QString::fromStdString(report::renderHtmlReport(s, points, *topology, o));
-    const QStringList breakdowns = svgsWithClass(h, "chart breakdown");
-    QCOMPARE(breakdowns.size(), 2);  // once each, in the comparison only
-    QCOMPARE(axisLabels(breakdowns[0], "y"), axisLabels(breakdowns[1], "y"));
-    // The byte scale reaches the taller point's tallest stack.
+    QCOMPARE(svgsWithClass(h, "chart breakdown").size(), 0);  // not per point: compared in one figure
+    const QStringList breakdowns = svgsWithClass(h, "chart breakdown-compare");
+    QCOMPARE(breakdowns.size(), 1);
+    // Both points' uplink and downlink bars (both phases), stacked by class.
+    QCOMPARE(count(breakdowns[0], "<text [^>]*class=\"total\""), 4);
+    // The byte scale reaches the taller point's tallest both-phases stack.
     double top = 0;
     for (const SweepPoint& p : points)
       for (const TrafficBreakdownRow& b : p.results.breakdown)
-        top = std::max(top, double(b.useful + b.redundant + b.useless + b.overhead));
+        if (b.phase == "all") top = std::max(top, double(b.useful + b.redundant + b.useless + b.overhead));
     const QStringList ticks = axisLabels(breakdowns[0], "y");
     const QString unit = top >= 2.0 * (1 << 30) ? "GiB" : top >= 2.0 * (1 << 20) ? "MiB" : "KiB";
     const double scale = unit == "GiB" ? double(1 << 30) : unit == "MiB" ? double(1 << 20) : 1024.0;
@@ -212,7 +219,7 @@ class TestReportFigures : public QObject {
     const QStringList gantts = svgsWithClass(h, "chart gantt");
     QCOMPARE(gantts.size(), 2);
     QCOMPARE(axisLabels(gantts[0], "x"), axisLabels(gantts[1], "x"));
-    QVERIFY(h.contains("Point 2: Full DySHARP"));  // dysharp x token_centric: the seeds' name
+    QVERIFY(h.contains("2: Full DySHARP"));  // dysharp x token_centric: the seeds' name
   }
 
   // Sweep values the seeds name read by those names (seed 003's mappings and balancers,
