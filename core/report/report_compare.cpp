@@ -19,31 +19,35 @@ std::string pointName(const std::vector<std::string>& labels, int i) {
   return std::to_string(i + 1) + (label.empty() ? "" : ": " + label);
 }
 
-// One direction's GB/s per bin for every point: one series a point, one time axis to
-// `end`, one rate scale to `peakGBps`.
+// Up- and downlink GB/s per bin for every point in one chart: a colour per point, the
+// uplink solid and the downlink dashed; one time axis to `end`, one rate scale to `peakGBps`.
 std::string bandwidthChart(const std::vector<SweepPoint>& points, const std::vector<int>& detail,
-                           const std::vector<std::string>& labels, bool uplink, Time end, double peakGBps) {
+                           const std::vector<std::string>& labels, Time end, double peakGBps) {
   const TimeUnit unit = timeUnitFor(std::max<Time>(end, 1));
   LineChart c;
-  c.title = uplink ? "Uplink (endpoint → fabric)" : "Downlink (fabric → endpoint)";
-  c.height = 200;
+  c.title = "Endpoint bandwidth: uplink solid, downlink dashed";
+  c.height = 260;
   c.x.label = std::string("time (") + unit.name + ")";
   c.x.min = 0;
   c.x.max = static_cast<double>(end) / unit.picoseconds;
   c.y.label = "bandwidth (GB/s)";
   c.y.min = 0;
   c.y.max = std::max(peakGBps, 1e-9);
-  for (int i : detail) {
-    const Results& r = points[static_cast<std::size_t>(i)].results;
+  for (std::size_t k = 0; k < detail.size(); ++k) {
+    const Results& r = points[static_cast<std::size_t>(detail[k])].results;
     const RateSeries rates = uplinkDownlinkRates(r);
-    ChartSeries line;
-    line.name = pointName(labels, i);
-    for (std::size_t b = 0; b < rates.start.size(); ++b) {
-      const double mid = static_cast<double>(rates.start[b]) + static_cast<double>(binDuration(r, static_cast<int>(b))) / 2;
-      line.x.push_back(mid / unit.picoseconds);
-      line.y.push_back((uplink ? rates.uplink_Bps[b] : rates.downlink_Bps[b]) / 1e9);
+    for (const bool uplink : {true, false}) {
+      ChartSeries line;
+      line.name = pointName(labels, detail[k]) + (uplink ? " up" : " down");
+      line.dashed = !uplink;
+      line.colorIndex = static_cast<int>(k);
+      for (std::size_t b = 0; b < rates.start.size(); ++b) {
+        const double mid = static_cast<double>(rates.start[b]) + static_cast<double>(binDuration(r, static_cast<int>(b))) / 2;
+        line.x.push_back(mid / unit.picoseconds);
+        line.y.push_back((uplink ? rates.uplink_Bps[b] : rates.downlink_Bps[b]) / 1e9);
+      }
+      c.series.push_back(std::move(line));
     }
-    c.series.push_back(std::move(line));
   }
   return renderLineChart(c);
 }
@@ -108,10 +112,9 @@ std::string compareSection(const Scenario& s, const std::vector<SweepPoint>& poi
             "needed) and overhead (headers, acknowledgements); each point's breakdown per phase is in its own "
             "section. d: distinct remote GPUs per token.</p>\n";
   if (binned)
-    body += "<h3>Endpoint bandwidth over time (one time axis, one rate scale)</h3>\n<figure class=\"compare-bandwidth\">\n" +
-            bandwidthChart(points, detail, labels, true, end, peak) + "</figure>\n<figure class=\"compare-bandwidth\">\n" +
-            bandwidthChart(points, detail, labels, false, end, peak) + "<figcaption>Wire bytes per second summed over the uplink and the downlink link directions, per time "
-            "bin, a line per point.</figcaption>\n</figure>\n";
+    body += "<figure class=\"compare-bandwidth\">\n" + bandwidthChart(points, detail, labels, end, peak) +
+            "<figcaption>Wire bytes per second summed over the uplink (endpoint → fabric) and downlink (fabric → "
+            "endpoint) link directions, per time bin.</figcaption>\n</figure>\n";
   if (breakdown) {
     std::vector<std::pair<std::string, const std::vector<TrafficBreakdownRow>*>> runs;
     for (int i : detail) runs.push_back({pointName(labels, i), &points[static_cast<std::size_t>(i)].results.breakdown});

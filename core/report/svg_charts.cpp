@@ -37,7 +37,7 @@ std::string renderLineChart(const LineChart& c) {
     const ChartSeries& s = c.series[i];
     xs.push_back(&s.x);
     ys.push_back(&s.y);
-    legend.push_back({s.name, seriesColor(static_cast<int>(i)),
+    legend.push_back({s.name, seriesColor(s.colorIndex >= 0 ? s.colorIndex : static_cast<int>(i)),
                       s.markers ? LegendEntry::Style::Marker
                                 : s.dashed ? LegendEntry::Style::Dashed : LegendEntry::Style::Line});
   }
@@ -56,7 +56,7 @@ std::string renderLineChart(const LineChart& c) {
 
   for (std::size_t i = 0; i < c.series.size(); ++i) {
     const ChartSeries& s = c.series[i];
-    const std::string color = seriesColor(static_cast<int>(i));
+    const std::string color = seriesColor(s.colorIndex >= 0 ? s.colorIndex : static_cast<int>(i));
     doc.open("g", {{"class", "series"}});
     doc.title(s.name);
     std::vector<SvgPoint> run;

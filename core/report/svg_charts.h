@@ -16,6 +16,7 @@ struct ChartSeries {
   std::vector<double> x, y;  // y NaN: a gap in the line
   bool markers = false;      // a dot at every point (sweeps), otherwise a plain line
   bool dashed = false;
+  int colorIndex = -1;       // seriesColor(colorIndex); -1: the series' position
 };
 
 struct LineChart {

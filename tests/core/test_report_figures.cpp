@@ -177,14 +177,13 @@ class TestReportFigures : public QObject {
     const QString h = html(c);
     QVERIFY(h.contains("id=\"compare\"") && h.contains("href=\"#compare\""));
     const QString compare = h.mid(h.indexOf("id=\"compare\""), h.indexOf("id=\"point-1\"") - h.indexOf("id=\"compare\""));
-    // One figure per measure (uplink, downlink), a line per point, on one scale.
+    // One figure for the bandwidth: every point's uplink and downlink on one scale.
     const QStringList charts = svgsWithClass(compare, "chart");
-    QCOMPARE(charts.size(), 2);
-    for (const QString& chart : charts) {
-      QCOMPARE(axisLabels(chart, "y"), axisLabels(charts.front(), "y"));
-      QCOMPARE(axisLabels(chart, "x"), axisLabels(charts.front(), "x"));
-      for (int p = 1; p <= 4; ++p) QVERIFY(chart.contains(">" + QString::number(p) + ": "));  // its legend entry
-    }
+    QCOMPARE(charts.size(), 1);
+    QCOMPARE(count(charts.front(), "<g class=\"series\""), 2 * 4);
+    for (int p = 1; p <= 4; ++p)
+      for (const char* direction : {" up<", " down<"})  // their legend entries
+        QVERIFY(charts.front().contains(QRegularExpression(">" + QString::number(p) + ": [^<]*" + direction)));
     // And one table: a row per point.
     const QString table = compare.mid(compare.indexOf("<table class=\"compare\""));
     QCOMPARE(count(table.left(table.indexOf("</table>")), "<tr>"), 1 + 4);
