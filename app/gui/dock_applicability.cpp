@@ -9,6 +9,8 @@
 
 #include "gui/scenario_document.h"
 #include "scenario/schema.h"
+#include "views/merge_table_inspector.h"
+#include "views/run_model.h"
 
 namespace fl::gui {
 
@@ -34,65 +36,97 @@ Applicability only(bool applies, const char* reason) {
   return applies ? Applicability{} : Applicability{false, QObject::tr(reason)};
 }
 
+// Whether the run has CAIS merge units (seed 002).
+bool hasMergeUnits(const Results* r) { return r && views::MergeTableInspector::hasMergeUnits(*r); }
+
 struct Rule {
   QString name;
-  ApplicabilityRule rule;
+  ResultsApplicabilityRule rule;
 };
 
-// The docks of the MoE layer views (seed 000/001) and the scheme form. The table keeps
+// A rule of the scenario alone.
+Rule row(const char* name, ApplicabilityRule rule) {
+  return {QString::fromLatin1(name), [rule = std::move(rule)](const Scenario& s, const Results*) { return rule(s); }};
+}
+
+// One workload kind only.
+Rule forKind(const char* name, WorkloadKind kind, const char* reason) {
+  return row(name, [kind, reason](const Scenario& s) { return only(s.workload.kind == kind, reason); });
+}
+
+// The docks of the MoE layer views (seed 000/001) and the scheme form, the wafer-scale
+// views (seed 003), CAIS (seed 002) and HybridEP (seed 004). The table keeps
 // registration order; rows for docks other branches add are appended at run time.
 std::vector<Rule>& rules() {
   static std::vector<Rule> table = {
-      {QStringLiteral("BreakdownDock"),
-       [](const Scenario& s) {
-         return only(s.workload.kind == WorkloadKind::MoeLayer,
-                     "The traffic breakdown (useful, redundant, useless bytes) is measured for MoE layers only "
-                     "(workload.kind: moe_layer).");
-       }},
-      {QStringLiteral("AlTlbDock"),
-       [](const Scenario& s) {
-         return only(s.workload.kind == WorkloadKind::MoeLayer,
-                     "The AL TLB serves DySHARP's MoE dispatch: MoE layers only (workload.kind: moe_layer).");
-       }},
-      {QStringLiteral("PipelineDock"),
-       [](const Scenario& s) {
-         return only(s.workload.kind == WorkloadKind::MoeLayer,
-                     "The token pipeline is an MoE layer's (workload.kind: moe_layer).");
-       }},
-      {QStringLiteral("FusionDock"),
-       [](const Scenario& s) {
-         return only(s.workload.kind == WorkloadKind::MoeLayer,
-                     "scheme.communication and scheme.fusion configure MoE layers only (workload.kind: moe_layer).");
-       }},
+      forKind("BreakdownDock", WorkloadKind::MoeLayer,
+              "The traffic breakdown (useful, redundant, useless bytes) is measured for MoE layers only "
+              "(workload.kind: moe_layer)."),
+      forKind("AlTlbDock", WorkloadKind::MoeLayer,
+              "The AL TLB serves DySHARP's MoE dispatch: MoE layers only (workload.kind: moe_layer)."),
+      forKind("PipelineDock", WorkloadKind::MoeLayer, "The token pipeline is an MoE layer's (workload.kind: moe_layer)."),
+      forKind("FusionDock", WorkloadKind::MoeLayer,
+              "scheme.communication and scheme.fusion configure MoE layers only (workload.kind: moe_layer)."),
       // In-switch reduction tables: NVLS collectives, DySHARP / NVLS MoE layers, the
       // tensor-parallel layers (NVLS or CAIS merge units); never a ring or a mesh.
-      {QStringLiteral("SwitchTablesDock"),
-       [](const Scenario& s) {
-         bool reduces = false;
-         switch (s.workload.kind) {
-           case WorkloadKind::Collective:
-             reduces = anyPointTakes(s, "workload.collective.algorithm", {"nvls", "cais"});
-             break;
-           case WorkloadKind::MoeLayer:
-             reduces = anyPointTakes(s, "scheme.communication", {"dysharp", "nvls_static"});
-             break;
-           case WorkloadKind::TpLayer:
-             reduces = true;
-             break;
-           default:
-             break;
-         }
-         return only(reduces,
-                     "No in-switch reductions in this scenario: the tables fill for NVLS collectives, DySHARP or "
-                     "NVLS MoE layers and tensor-parallel layers.");
+      row("SwitchTablesDock",
+          [](const Scenario& s) {
+            bool reduces = false;
+            switch (s.workload.kind) {
+              case WorkloadKind::Collective:
+                reduces = anyPointTakes(s, "workload.collective.algorithm", {"nvls", "cais"});
+                break;
+              case WorkloadKind::MoeLayer:
+                reduces = anyPointTakes(s, "scheme.communication", {"dysharp", "nvls_static"});
+                break;
+              case WorkloadKind::TpLayer:
+                reduces = true;
+                break;
+              default:
+                break;
+            }
+            return only(reduces,
+                        "No in-switch reductions in this scenario: the tables fill for NVLS collectives, DySHARP "
+                        "or NVLS MoE layers and tensor-parallel layers.");
+          }),
+      forKind("MappingDock", WorkloadKind::WscInference,
+              "The mapping editor places TP groups on a wafer: wafer-scale inference only (workload.kind: wsc_inference)."),
+      forKind("HotColdDock", WorkloadKind::WscInference,
+              "Hot/cold links compare a wafer's two phases: wafer-scale inference only (workload.kind: wsc_inference)."),
+      forKind("MigrationsDock", WorkloadKind::WscInference,
+              "Expert migrations move experts between a wafer's dies: wafer-scale inference only "
+              "(workload.kind: wsc_inference)."),
+      // The merge table and the CAIS comparison also apply to any run whose switches
+      // had merge units (a CAIS collective); the controls edit tp_layer keys only.
+      {QStringLiteral("MergeTableDock"),
+       [](const Scenario& s, const Results* r) {
+         return only(s.workload.kind == WorkloadKind::TpLayer || hasMergeUnits(r),
+                     "No CAIS merge units: the merge table fills for tensor-parallel layers (workload.kind: tp_layer) "
+                     "and runs whose switches merge (CAIS).");
        }},
+      {QStringLiteral("CaisCompareDock"),
+       [](const Scenario& s, const Results* r) {
+         return only(s.workload.kind == WorkloadKind::TpLayer || hasMergeUnits(r),
+                     "Arrival skew and up/down utilisation compare CAIS schemes: tensor-parallel layers "
+                     "(workload.kind: tp_layer) and runs whose switches merge.");
+       }},
+      forKind("CaisControlsDock", WorkloadKind::TpLayer,
+              "The CAIS controls edit scheme.tp and the merge table: tensor-parallel layers only "
+              "(workload.kind: tp_layer)."),
+      forKind("XdcClusterDock", WorkloadKind::CrossDcMoe,
+              "The datacenter ring is HybridEP's: cross-datacenter MoE only (workload.kind: cross_dc_moe)."),
+      forKind("XdcCurveDock", WorkloadKind::CrossDcMoe,
+              "The expert/data curve is HybridEP's stream model: cross-datacenter MoE only "
+              "(workload.kind: cross_dc_moe)."),
+      forKind("XdcStreamsDock", WorkloadKind::CrossDcMoe,
+              "The two-stream timeline is HybridEP's: cross-datacenter MoE only (workload.kind: cross_dc_moe)."),
   };
   return table;
 }
 
 }  // namespace
 
-void registerDockApplicability(const QString& objectName, ApplicabilityRule rule) {
+void registerDockApplicabilityWithResults(const QString& objectName, ResultsApplicabilityRule rule) {
   for (Rule& r : rules())
     if (r.name == objectName) {
       r.rule = std::move(rule);
@@ -101,9 +135,13 @@ void registerDockApplicability(const QString& objectName, ApplicabilityRule rule
   rules().push_back({objectName, std::move(rule)});
 }
 
-Applicability dockApplicability(const QString& objectName, const Scenario& s) {
+void registerDockApplicability(const QString& objectName, ApplicabilityRule rule) {
+  registerDockApplicabilityWithResults(objectName, row("", std::move(rule)).rule);
+}
+
+Applicability dockApplicability(const QString& objectName, const Scenario& s, const Results* results) {
   for (const Rule& r : rules())
-    if (r.name == objectName) return r.rule(s);
+    if (r.name == objectName) return r.rule(s, results);
   return {};
 }
 
@@ -113,12 +151,15 @@ std::vector<QString> dockApplicabilityNames() {
   return names;
 }
 
-DockApplicabilityGuard::DockApplicabilityGuard(QMainWindow* window, ScenarioDocument* doc)
-    : QObject(window), window_(window), doc_(doc) {
+DockApplicabilityGuard::DockApplicabilityGuard(QMainWindow* window, ScenarioDocument* doc,
+                                               const views::RunModel* model)
+    : QObject(window), window_(window), doc_(doc), model_(model) {
   // Docks this guard hid in an earlier session: the saved window state has them hidden.
-  for (const QString& name : QSettings().value(kSettingsKey).toStringList())
-    if (auto* dock = window_->findChild<QDockWidget*>(name)) hidden_.push_back(dock);
+  // Resolved in update(), as docks built after the guard join.
+  saved_ = QSettings().value(kSettingsKey).toStringList();
+  written_ = saved_;
   connect(doc_, &ScenarioDocument::changed, this, &DockApplicabilityGuard::update);
+  if (model_) connect(model_, &views::RunModel::resultsChanged, this, &DockApplicabilityGuard::update);
   update();
 }
 
@@ -127,12 +168,18 @@ bool DockApplicabilityGuard::hiddenAsNotApplicable(const QDockWidget* dock) cons
 }
 
 void DockApplicabilityGuard::update() {
+  for (qsizetype i = saved_.size() - 1; i >= 0; --i)
+    if (auto* dock = window_->findChild<QDockWidget*>(saved_[i])) {
+      if (!hiddenAsNotApplicable(dock)) hidden_.push_back(dock);
+      saved_.removeAt(i);
+    }
   const Scenario& s = doc_->scenario();
-  QStringList names;
+  const Results* results = model_ ? model_->results() : nullptr;
+  QStringList names = saved_;  // not built yet: kept for when they are
   for (const QString& name : dockApplicabilityNames()) {
     auto* dock = window_->findChild<QDockWidget*>(name);
     if (!dock) continue;
-    const Applicability a = dockApplicability(name, s);
+    const Applicability a = dockApplicability(name, s, results);
     QAction* toggle = dock->toggleViewAction();
     const bool wasHidden = hiddenAsNotApplicable(dock);
     if (a.applies) {
@@ -154,7 +201,10 @@ void DockApplicabilityGuard::update() {
     toggle->setStatusTip(a.reason);
     if (hiddenAsNotApplicable(dock)) names << name;
   }
-  QSettings().setValue(kSettingsKey, names);
+  if (names != written_) {  // runs on every published result: write only changes
+    QSettings().setValue(kSettingsKey, names);
+    written_ = names;
+  }
 }
 
 }  // namespace fl::gui
