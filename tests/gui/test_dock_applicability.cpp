@@ -13,6 +13,7 @@
 #include <QtTest>
 
 #include "gui/dock_applicability.h"
+#include "gui/dock_show.h"
 #include "gui/main_window.h"
 #include "gui/run_controller.h"
 #include "gui_test_util.h"
@@ -154,6 +155,51 @@ class TestDockApplicability : public QObject {
     QTest::qWait(50);
     QVERIFY(!sweep->visibleRegion().isEmpty());
     QVERIFY(dock(*w, "BreakdownDock")->visibleRegion().isEmpty());
+  }
+
+  // fabriclab --show TITLE (gui/dock_show.h) as main() runs it: the document opened, the
+  // docks found and raised before the window is first shown; after the run the named
+  // dock is in front of its tab group, also where opening the scenario raises another
+  // (the wafer's Hot/Cold Links, the cross-DC curve) or the table has just shown it. A
+  // dock that does not apply stays hidden.
+  void showFlag_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("title");
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<bool>("front");
+    QTest::newRow("Datacenters on a cross-DC scenario") << "xdc-ablation-24-8.yaml" << "Datacenters" << "XdcClusterDock" << true;
+    QTest::newRow("Streams on a cross-DC scenario") << "xdc-ablation-24-8.yaml" << "streams" << "XdcStreamsDock" << true;
+    QTest::newRow("Migrations on a wafer") << "wsc-4x4-paper.yaml" << "Migrations" << "MigrationsDock" << true;
+    QTest::newRow("Sweep on the default") << "default.yaml" << "Sweep" << "SweepDock" << true;
+    QTest::newRow("Datacenters on the default") << "default.yaml" << "Datacenters" << "XdcClusterDock" << false;
+  }
+  void showFlag() {
+    QFETCH(QString, file);
+    QFETCH(QString, title);
+    QFETCH(QString, name);
+    QFETCH(bool, front);
+    auto w = t::makeWindow(false, /*show=*/false);
+    w->resize(1280, 800);
+    QCOMPARE(w->startup(QStringLiteral(FABRICLAB_SCENARIOS "/") + file, false), QString());
+    const fl::gui::DockShowRequest request = fl::gui::findDocksToShow(*w, {title});
+    QCOMPARE(request.error, QString());
+    QCOMPARE(request.docks.size(), 1);
+    QCOMPARE(request.docks.front()->objectName(), name);
+    fl::gui::raiseDocksSoon(*w, request.docks);
+    w->show();
+    QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+    QVERIFY(t::waitIdle(*w, 120000));
+    QTest::qWait(100);
+    QDockWidget* d = dock(*w, name);
+    if (front) {
+      QVERIFY(d->isVisible());
+      QVERIFY2(!d->visibleRegion().isEmpty(), qPrintable(name + " behind another tab"));
+    } else {
+      QVERIFY(d->isHidden());
+    }
+    const fl::gui::DockShowRequest unknown = fl::gui::findDocksToShow(*w, {QStringLiteral("Nonesuch")});
+    QVERIFY(unknown.docks.isEmpty());
+    QVERIFY(unknown.error.contains("Nonesuch") && unknown.error.contains("Datacenters"));
   }
 
   // Another dock declares when it applies: here, only to wafer-scale inference.
