@@ -18,11 +18,9 @@ namespace {
 
 const char* const kSettingsKey = "docks/hiddenAsNotApplicable";
 
-// Whether `key` takes one of `values` in the scenario or in any point of its sweep.
-bool anyPointTakes(const Scenario& s, const std::string& key, std::initializer_list<const char*> values) {
-  auto matches = [&](const std::string& v) {
-    return std::any_of(values.begin(), values.end(), [&](const char* x) { return v == x; });
-  };
+// Whether `key` takes a value `matches` accepts in the scenario or in any point of its sweep.
+template <typename Pred>
+bool anyPointWhere(const Scenario& s, const std::string& key, Pred matches) {
   for (const SweepAxis& a : s.sweep)
     if (a.key == key) return std::any_of(a.values.begin(), a.values.end(), matches);
   try {
@@ -30,6 +28,19 @@ bool anyPointTakes(const Scenario& s, const std::string& key, std::initializer_l
   } catch (const std::exception&) {
     return false;
   }
+}
+
+// Whether `key` takes one of `values` in the scenario or in any point of its sweep.
+bool anyPointTakes(const Scenario& s, const std::string& key, std::initializer_list<const char*> values) {
+  return anyPointWhere(s, key, [&](const std::string& v) {
+    return std::any_of(values.begin(), values.end(), [&](const char* x) { return v == x; });
+  });
+}
+
+// A tensor-parallel layer under a CAIS scheme (merge units in the switches) at some point.
+bool caisTp(const Scenario& s) {
+  return s.workload.kind == WorkloadKind::TpLayer &&
+         anyPointTakes(s, "scheme.tp", {"cais_base", "cais_coord", "cais_partial", "cais"});
 }
 
 Applicability only(bool applies, const char* reason) {
@@ -62,53 +73,69 @@ std::vector<Rule>& rules() {
       forKind("BreakdownDock", WorkloadKind::MoeLayer,
               "The traffic breakdown (useful, redundant, useless bytes) is measured for MoE layers only "
               "(workload.kind: moe_layer)."),
-      forKind("AlTlbDock", WorkloadKind::MoeLayer,
-              "The AL TLB serves DySHARP's MoE dispatch: MoE layers only (workload.kind: moe_layer)."),
+      // Only DySHARP translates through the AL TLB (core/workloads/moe_agent.h).
+      row("AlTlbDock",
+          [](const Scenario& s) {
+            return only(s.workload.kind == WorkloadKind::MoeLayer &&
+                            anyPointTakes(s, "scheme.communication", {"dysharp"}),
+                        "The AL TLB serves DySHARP's MoE dispatch: MoE layers with scheme.communication: dysharp "
+                        "only.");
+          }),
       forKind("PipelineDock", WorkloadKind::MoeLayer, "The token pipeline is an MoE layer's (workload.kind: moe_layer)."),
       forKind("FusionDock", WorkloadKind::MoeLayer,
               "scheme.communication and scheme.fusion configure MoE layers only (workload.kind: moe_layer)."),
       // In-switch reduction tables: NVLS collectives, DySHARP / NVLS MoE layers, the
-      // tensor-parallel layers (NVLS or CAIS merge units); never a ring or a mesh.
+      // tensor-parallel layers under NVLS schemes; never a ring or a mesh.
       row("SwitchTablesDock",
           [](const Scenario& s) {
             bool reduces = false;
             switch (s.workload.kind) {
               case WorkloadKind::Collective:
-                reduces = anyPointTakes(s, "workload.collective.algorithm", {"nvls", "cais"});
+                // CAIS merges in merge units (Merge Table), not in reduction buffers.
+                reduces = anyPointTakes(s, "workload.collective.algorithm", {"nvls"});
                 break;
               case WorkloadKind::MoeLayer:
                 reduces = anyPointTakes(s, "scheme.communication", {"dysharp", "nvls_static"});
                 break;
-              case WorkloadKind::TpLayer:
-                reduces = true;
+              case WorkloadKind::TpLayer:  // NVLS reduces in the switch; CAIS merges (Merge Table)
+                reduces = anyPointTakes(s, "scheme.tp", {"tp_nvls", "sp_nvls"});
                 break;
               default:
                 break;
             }
             return only(reduces,
                         "No in-switch reductions in this scenario: the tables fill for NVLS collectives, DySHARP "
-                        "or NVLS MoE layers and tensor-parallel layers.");
+                        "or NVLS MoE layers and tensor-parallel layers under tp_nvls or sp_nvls.");
           }),
       forKind("MappingDock", WorkloadKind::WscInference,
               "The mapping editor places TP groups on a wafer: wafer-scale inference only (workload.kind: wsc_inference)."),
       forKind("HotColdDock", WorkloadKind::WscInference,
               "Hot/cold links compare a wafer's two phases: wafer-scale inference only (workload.kind: wsc_inference)."),
-      forKind("MigrationsDock", WorkloadKind::WscInference,
-              "Expert migrations move experts between a wafer's dies: wafer-scale inference only "
-              "(workload.kind: wsc_inference)."),
-      // The merge table and the CAIS comparison also apply to any run whose switches
-      // had merge units (a CAIS collective); the controls edit tp_layer keys only.
+      // Without a balancer, or in a single iteration, no expert ever moves: the dock would
+      // only say so.
+      row("MigrationsDock",
+          [](const Scenario& s) {
+            return only(s.workload.kind == WorkloadKind::WscInference &&
+                            anyPointTakes(s, "balancer.kind", {"greedy", "topology_aware", "non_invasive"}) &&
+                            anyPointWhere(s, "workload.wsc.iterations", [](const std::string& v) { return v != "1"; }),
+                        "Expert migrations move experts between a wafer's dies under a balancer, between "
+                        "iterations: wafer-scale inference (workload.kind: wsc_inference) with balancer.kind other "
+                        "than none and workload.wsc.iterations above 1.");
+          }),
+      // The merge table and the CAIS comparison: tensor-parallel layers under a CAIS
+      // scheme, and any run whose switches had merge units (a CAIS collective); the
+      // controls edit tp_layer keys, under any scheme.
       {QStringLiteral("MergeTableDock"),
        [](const Scenario& s, const Results* r) {
-         return only(s.workload.kind == WorkloadKind::TpLayer || hasMergeUnits(r),
-                     "No CAIS merge units: the merge table fills for tensor-parallel layers (workload.kind: tp_layer) "
-                     "and runs whose switches merge (CAIS).");
+         return only(caisTp(s) || hasMergeUnits(r),
+                     "No CAIS merge units: the merge table fills for tensor-parallel layers under a cais_* "
+                     "scheme.tp and runs whose switches merge (CAIS collectives).");
        }},
       {QStringLiteral("CaisCompareDock"),
        [](const Scenario& s, const Results* r) {
-         return only(s.workload.kind == WorkloadKind::TpLayer || hasMergeUnits(r),
-                     "Arrival skew and up/down utilisation compare CAIS schemes: tensor-parallel layers "
-                     "(workload.kind: tp_layer) and runs whose switches merge.");
+         return only(caisTp(s) || hasMergeUnits(r),
+                     "Arrival skew and up/down utilisation compare CAIS schemes: tensor-parallel layers under a "
+                     "cais_* scheme.tp and runs whose switches merge.");
        }},
       forKind("CaisControlsDock", WorkloadKind::TpLayer,
               "The CAIS controls edit scheme.tp and the merge table: tensor-parallel layers only "
@@ -120,6 +147,17 @@ std::vector<Rule>& rules() {
               "(workload.kind: cross_dc_moe)."),
       forKind("XdcStreamsDock", WorkloadKind::CrossDcMoe,
               "The two-stream timeline is HybridEP's: cross-datacenter MoE only (workload.kind: cross_dc_moe)."),
+      row("SweepDock",
+          [](const Scenario& s) {
+            return only(!s.sweep.empty(),
+                        "This scenario has no sweep: a sweep: section (a key and its values) runs it at several "
+                        "points, charted here.");
+          }),
+      row("StoryDock",
+          [](const Scenario& s) {
+            return only(!s.story.empty(), "This scenario has no story: a story: section in its file adds steps "
+                                          "to play here.");
+          }),
   };
   return table;
 }

@@ -28,7 +28,7 @@ const QStringList kMoe = {"BreakdownDock", "AlTlbDock", "PipelineDock", "FusionD
 const QStringList kWafer = {"MappingDock", "HotColdDock", "MigrationsDock"};
 const QStringList kCais = {"MergeTableDock", "CaisCompareDock", "CaisControlsDock"};
 const QStringList kXdc = {"XdcClusterDock", "XdcCurveDock", "XdcStreamsDock"};
-const QStringList kManaged = kMoe + QStringList{"SwitchTablesDock"} + kWafer + kCais + kXdc;
+const QStringList kManaged = kMoe + QStringList{"SwitchTablesDock"} + kWafer + kCais + kXdc + QStringList{"StoryDock"};
 
 QDockWidget* dock(MainWindow& w, const QString& name) { return w.findChild<QDockWidget*>(name); }
 
@@ -53,13 +53,22 @@ class TestDockApplicability : public QObject {
     QTest::addColumn<QStringList>("hidden");
     // The run is stopped at once: the CAIS merge table of a collective (results-decided)
     // stays hidden here; resultsDecide() covers it.
+    // Every one of these has a sweep; default and the fusion demo have a story; no wafer
+    // scenario here has a balancer (Migrations hidden: no expert moves).
+    const QStringList noStory = {"StoryDock"};
     QTest::newRow("collective ring vs NVLS") << "default.yaml" << kMoe + kWafer + kCais + kXdc;
     QTest::newRow("mesh traffic") << "mesh-8x8-uniform-loads.yaml" << kManaged;
     QTest::newRow("MoE layer") << "nvl32-moe-fusion-demo.yaml" << kWafer + kCais + kXdc;
     QTest::newRow("wafer-scale inference") << "wsc-4x4-paper.yaml"
-                                           << kMoe + QStringList{"SwitchTablesDock"} + kCais + kXdc;
-    QTest::newRow("tensor-parallel CAIS") << "cais-4gpu.yaml" << kMoe + kWafer + kXdc;
-    QTest::newRow("cross-DC MoE") << "xdc-ablation-24-8.yaml" << kMoe + QStringList{"SwitchTablesDock"} + kWafer + kCais;
+                                           << kMoe + QStringList{"SwitchTablesDock", "MigrationsDock"} + kCais + kXdc + noStory;
+    QTest::newRow("wafer with a balancer") << "wsc-balancer-single.yaml"
+                                           << kMoe + QStringList{"SwitchTablesDock"} + kCais + kXdc + noStory;
+    QTest::newRow("tensor-parallel CAIS") << "cais-4gpu.yaml" << kMoe + kWafer + kXdc + noStory;
+    QTest::newRow("cross-DC MoE") << "xdc-ablation-24-8.yaml"
+                                  << kMoe + QStringList{"SwitchTablesDock"} + kWafer + kCais + noStory;
+    // DeepEP, COMET, FlashDMoE: unicast, no switch reduction, no AL TLB.
+    QTest::newRow("MoE layer without DySHARP") << "flashdmoe-8xh100.yaml"
+                                               << QStringList{"AlTlbDock", "SwitchTablesDock"} + kWafer + kCais + kXdc;
   }
   void hiddenPerWorkload() {
     QFETCH(QString, file);
@@ -76,7 +85,8 @@ class TestDockApplicability : public QObject {
     }
     // Back to an MoE layer: its docks shown again, the others hidden.
     open(*w, "nvl32-moe-fusion-demo.yaml");
-    for (const QString& name : kMoe + QStringList{"SwitchTablesDock"}) QVERIFY2(!dock(*w, name)->isHidden(), qPrintable(name));
+    for (const QString& name : kMoe + QStringList{"SwitchTablesDock", "StoryDock"})
+      QVERIFY2(!dock(*w, name)->isHidden(), qPrintable(name));
     for (const QString& name : kWafer + kCais + kXdc) QVERIFY2(dock(*w, name)->isHidden(), qPrintable(name));
   }
 
@@ -88,7 +98,8 @@ class TestDockApplicability : public QObject {
     QTest::addColumn<QStringList>("shown");
     QTest::addColumn<QStringList>("hidden");
     QTest::newRow("collective") << "default.yaml" << QStringList{"SwitchTablesDock"} << kMoe + kWafer + kXdc;
-    QTest::newRow("wafer") << "wsc-4x4-paper.yaml" << kWafer << kMoe + kCais + kXdc;
+    QTest::newRow("wafer") << "wsc-4x4-paper.yaml" << QStringList{"MappingDock", "HotColdDock"}
+                           << kMoe + kCais + kXdc + QStringList{"MigrationsDock"};
     QTest::newRow("cross-DC") << "xdc-ablation-24-8.yaml" << kXdc << kMoe + kWafer + kCais;
   }
   void beforeFirstShow() {
@@ -160,8 +171,8 @@ class TestDockApplicability : public QObject {
   // fabriclab --show TITLE (gui/dock_show.h) as main() runs it: the document opened, the
   // docks found and raised before the window is first shown; after the run the named
   // dock is in front of its tab group, also where opening the scenario raises another
-  // (the wafer's Hot/Cold Links, the cross-DC curve) or the table has just shown it. A
-  // dock that does not apply stays hidden.
+  // (the wafer's Hot/Cold Links over Plots, the cross-DC curve over Sweep) or the table
+  // has just shown it. A dock that does not apply stays hidden.
   void showFlag_data() {
     QTest::addColumn<QString>("file");
     QTest::addColumn<QString>("title");
@@ -169,9 +180,9 @@ class TestDockApplicability : public QObject {
     QTest::addColumn<bool>("front");
     QTest::newRow("Datacenters on a cross-DC scenario") << "xdc-ablation-24-8.yaml" << "Datacenters" << "XdcClusterDock" << true;
     QTest::newRow("Streams on a cross-DC scenario") << "xdc-ablation-24-8.yaml" << "streams" << "XdcStreamsDock" << true;
-    QTest::newRow("Migrations on a wafer") << "wsc-4x4-paper.yaml" << "Migrations" << "MigrationsDock" << true;
-    QTest::newRow("Sweep on the default") << "default.yaml" << "Sweep" << "SweepDock" << true;
-    QTest::newRow("Datacenters on the default") << "default.yaml" << "Datacenters" << "XdcClusterDock" << false;
+    QTest::newRow("Sweep on a cross-DC scenario") << "xdc-ablation-24-8.yaml" << "Sweep" << "SweepDock" << true;
+    QTest::newRow("Plots on a wafer") << "wsc-4x4-paper.yaml" << "Plots" << "PlotsDock" << true;
+    QTest::newRow("Datacenters on a wafer") << "wsc-4x4-paper.yaml" << "Datacenters" << "XdcClusterDock" << false;
   }
   void showFlag() {
     QFETCH(QString, file);
