@@ -1,6 +1,7 @@
 #include "views/plots_panel.h"
 
 #include <QActionGroup>
+#include <QEvent>
 #include <QMenu>
 #include <QToolButton>
 #include <QTabWidget>
@@ -77,6 +78,7 @@ PlotsPanel::PlotsPanel(RunModel* model, QWidget* parent) : QWidget(parent), mode
 
   latency_ = makePlot(tr("packet latency (ns)"), tr("packets"));
   tabs_->addTab(latency_, tr("Latency"));
+  for (QCustomPlot* p : {bandwidth_, links_}) p->installEventFilter(this);
 
   auto* options = new QToolButton(tabs_);
   options->setObjectName(QStringLiteral("plotsAxesButton"));
@@ -139,6 +141,52 @@ void PlotsPanel::legendBelow(QCustomPlot* plot) {
   plot->legend->setVisible(true);
 }
 
+bool PlotsPanel::eventFilter(QObject* watched, QEvent* event) {
+  if (event->type() == QEvent::Resize && (watched == bandwidth_ || watched == links_)) fitLegends();
+  return QWidget::eventFilter(watched, event);
+}
+
+void PlotsPanel::fitLegends() {
+  // The long names when they fit one a row, else the short ones. A plot not shown has
+  // no width of its own yet: long names, and its columns as they are until it is shown.
+  const int room = bandwidth_->isVisible() ? bandwidth_->width() - 16 : 1 << 20;
+  const QFontMetrics fm(bandwidth_->legend->font());
+  const int icon = bandwidth_->legend->iconSize().width() + bandwidth_->legend->iconTextPadding() + 16;
+  const bool longNames = std::max(fm.horizontalAdvance(upName_[0]), fm.horizontalAdvance(downName_[0])) + icon <= room;
+  if (!upName_[0].isEmpty()) {
+    bandwidth_->graph(0)->setName(upName_[longNames ? 0 : 1]);
+    bandwidth_->graph(1)->setName(downName_[longNames ? 0 : 1]);
+  }
+  fitLegendColumns(bandwidth_, 2);
+  fitLegendColumns(links_, 3);
+  bandwidth_->replot(QCustomPlot::rpQueuedReplot);
+  links_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+// The most columns (up to `columns`) whose widest entries, side by side, fit the plot.
+void PlotsPanel::fitLegendColumns(QCustomPlot* plot, int columns) {
+  if (!plot->isVisible()) return;
+  QCPLegend* legend = plot->legend;
+  std::vector<int> widths;
+  for (int i = 0; i < legend->itemCount(); ++i)  // cells of removed graphs may be empty
+    if (QCPAbstractLegendItem* item = legend->item(i)) widths.push_back(item->minimumOuterSizeHint().width());
+  const int room = plot->width() - legend->margins().left() - legend->margins().right() - 8;
+  int wrap = std::max(1, columns);
+  for (; wrap > 1; --wrap) {
+    int total = (wrap - 1) * legend->columnSpacing();
+    for (int c = 0; c < wrap; ++c) {
+      int widest = 0;
+      for (std::size_t i = std::size_t(c); i < widths.size(); i += std::size_t(wrap)) widest = std::max(widest, widths[i]);
+      total += widest;
+    }
+    if (total <= room) break;
+  }
+  if (legend->wrap() != wrap) {
+    legend->setWrap(wrap);
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);  // re-flow the entries
+  }
+}
+
 bool PlotsPanel::hasLatencyData() const {
   const Results* r = model_->results();
   return r && r->latency && r->latency->samples > 0 && !r->latency->histogram_counts.empty();
@@ -172,8 +220,11 @@ void PlotsPanel::rebuildBandwidth() {
   top = std::max(top, 1.0) * 1.12;
   setSteps(bandwidth_->graph(0), keys, up, valueFloor(top));
   setSteps(bandwidth_->graph(1), keys, down, valueFloor(top));
-  bandwidth_->graph(0)->setName(tr("uplink (endpoint → fabric), %1 in all").arg(formatBytes(double(upTotal))));
-  bandwidth_->graph(1)->setName(tr("downlink (fabric → endpoint), %1 in all").arg(formatBytes(double(downTotal))));
+  upName_[0] = tr("uplink (endpoint → fabric), %1 in all").arg(formatBytes(double(upTotal)));
+  upName_[1] = tr("uplink, %1").arg(formatBytes(double(upTotal)));
+  downName_[0] = tr("downlink (fabric → endpoint), %1 in all").arg(formatBytes(double(downTotal)));
+  downName_[1] = tr("downlink, %1").arg(formatBytes(double(downTotal)));
+  fitLegends();
   bandwidth_->xAxis->setRange(0, double(span) / unit_.ps);
   setValueAxis(bandwidth_, top);
   moveCursors();
@@ -282,6 +333,7 @@ void PlotsPanel::rebuildLinks() {
   if (plotted_.empty()) title = r ? tr("no traffic on the selection") : tr("no results yet");
   linksTitle_->setText(title);
   links_->legend->setVisible(!plotted_.empty());
+  fitLegends();
   moveCursors();
 }
 
@@ -297,6 +349,9 @@ void PlotsPanel::rebuildLatency() {
   noLatency_->setColor(QColor(90, 90, 90));
   const bool have = hasLatencyData();
   noLatency_->setVisible(!have);
+  // The tab only where there is a histogram (traffic workloads): a run never leaves a
+  // tab that only says it has nothing.
+  tabs_->setTabVisible(tabs_->indexOf(latency_), have);
   if (!have) {
     latency_->xAxis->setRange(0, 1);
     latency_->yAxis->setRange(0, 1);

@@ -2,7 +2,8 @@
 // (GB/s, summed over the links flagged uplink/downlink), (b) utilisation over time of
 // the selected link's two directions, or of the busiest directions at the selected node
 // or in the whole fabric, (c) the latency histogram of a synthetic-traffic run with
-// mean/p50/p99 marked. Time plots mark the current bin; replots are queued.
+// mean/p50/p99 marked; that tab is shown only for runs with latency samples. Time plots
+// mark the current bin; replots are queued.
 //
 // Options in the tab bar's corner ("Axes" menu, small enough to leave the tabs whole at
 // 1024 px): a log value axis for both time plots, and what the link plot shows
@@ -64,6 +65,11 @@ class PlotsPanel : public QWidget {
   double valueFloor(double top) const;                // log: what zero is drawn as
   QCustomPlot* makePlot(const QString& xLabel, const QString& yLabel);
   static void legendBelow(QCustomPlot* plot);
+  // Legends never cut: as many columns as the plot's width holds (one in a narrow dock),
+  // and the short uplink/downlink names where even one column is too narrow.
+  void fitLegends();
+  static void fitLegendColumns(QCustomPlot* plot, int columns);
+  bool eventFilter(QObject* watched, QEvent* event) override;
 
   RunModel* model_;
   QTabWidget* tabs_;
@@ -79,6 +85,7 @@ class PlotsPanel : public QWidget {
   LinkValue linkValue_ = LinkValue::Utilisation;
   bool log_ = false;
   PlotScale common_;
+  QString upName_[2], downName_[2];  // long, short
 };
 
 }  // namespace fl::views

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "views/canvas_caption.h"
 #include "views/canvas_find_box.h"
 #include "views/colour_legend.h"
 #include "views/device_item.h"
@@ -172,7 +173,7 @@ void TopologyCanvas::placeLegend() {
   const int w = std::min(s.width(), viewport()->width() - 16);
   legend_->setGeometry(viewport()->width() - w - 8, viewport()->height() - s.height() - 8, w, s.height());
   legend_->raise();
-  info_->adjustSize();
+  fitCaption(info_, viewport()->width() - 16);
   info_->move(8, 8);
   info_->raise();
   placeFindBox();
@@ -323,7 +324,7 @@ void TopologyCanvas::renderExport(QPainter& p, const QRectF& target, double ui) 
   const QSizeF legend(300, 3 * QFontMetricsF(f).height() + 46);
   p.setPen(QColor(235, 235, 240));
   p.drawText(strip.adjusted(12, 10, -legend.width() - 30, -10), Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap,
-             info_->text());
+             captionText(info_));
   ColourLegend::paintLegend(p, QRectF(strip.bottomRight() - QPointF(legend.width() + 10, legend.height() + 10), legend),
                             Qt::Horizontal, legend_->title(), model_->coldThreshold(), model_->hotThreshold(),
                             QColor(235, 235, 240), QColor(24, 26, 31, 215));

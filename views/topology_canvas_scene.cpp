@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 
+#include "views/canvas_caption.h"
 #include "views/colour_map.h"
 #include "views/device_item.h"
 #include "views/format_units.h"
@@ -376,10 +377,7 @@ void TopologyCanvas::updateInfo() {
   if (model_->directionFilter() != DirectionFilter::Both)
     text += model_->directionFilter() == DirectionFilter::Up ? tr("\nshowing uplinks only (towards the switches)")
                                                              : tr("\nshowing downlinks only (towards the GPUs)");
-  if (text != info_->text()) {
-    info_->setText(text);
-    info_->adjustSize();
-  }
+  if (text != captionText(info_)) setCaptionText(info_, text, viewport()->width() - 16);
 }
 
 void TopologyCanvas::updateSelection() {

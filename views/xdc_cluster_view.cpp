@@ -114,7 +114,7 @@ bool XdcClusterView::a2aHub() const { return !domains_.empty() && dcCount() / do
 
 XdcClusterView::Ring XdcClusterView::ring() const {
   Ring r;
-  const double h = std::max(60, height() - kLegendHeight);
+  const double h = std::max(60, height() - legendHeight());
   r.centre = QPointF(width() / 2.0, h / 2.0 + 2);
   r.outer = std::max(20.0, std::min(width(), int(h)) / 2.0 - 10);
   r.inner = r.outer * (dcCount() > 64 ? 0.86 : 0.78);
@@ -297,7 +297,7 @@ void XdcClusterView::paintOverview(QPainter& p) const {
   }
   p.drawText(plate, Qt::AlignCenter, centreText);
   p.restore();
-  paintLegend(p, tr("Colour: expert domain (level 0). Click a DC for its GPUs."));
+  paintLegend(p);
 }
 
 void XdcClusterView::paintDc(QPainter& p) const {
@@ -330,28 +330,54 @@ void XdcClusterView::paintDc(QPainter& p) const {
     }
   }
   p.setBrush(Qt::NoBrush);
-  QString note = tr("Colour: inner-level expert domain; GPU numbers inside the DC.");
-  if (k > kMaxPairGpus) note += tr(" %1 GPUs: pairs not drawn.").arg(k);
-  paintLegend(p, note);
+  paintLegend(p);
 }
 
-void XdcClusterView::paintLegend(QPainter& p, const QString& extra) const {
-  const int y0 = height() - kLegendHeight + 6, x = 8;
-  const QFontMetrics fm = p.fontMetrics();
-  const int line = fm.height() + 2;
-  const auto row = [&](int y, const QPen& pen, const QString& text) {
-    p.setPen(pen);
-    p.drawLine(QPointF(x, y + line / 2.0), QPointF(x + 26, y + line / 2.0));
-    p.setPen(palette().color(QPalette::Text));
-    p.drawText(QRect(x + 32, y, width() - x - 36, line), Qt::AlignLeft | Qt::AlignVCenter,
-               fm.elidedText(text, Qt::ElideRight, width() - x - 36));
-  };
-  row(y0, agPen(3), tr("AG (experts): %1 across DCs, %2 in DCs").arg(formatBytes(agBytes_[0]), formatBytes(agBytes_[1])));
-  row(y0 + line, a2aPen(2),
-      tr("A2A (tokens): %1 across DCs, %2 in DCs").arg(formatBytes(a2aBytes_[0]), formatBytes(a2aBytes_[1])));
-  p.setPen(palette().color(QPalette::Disabled, QPalette::Text));
-  p.drawText(QRect(x, y0 + 2 * line, width() - 2 * x, line), Qt::AlignLeft | Qt::AlignVCenter,
-             fm.elidedText(extra, Qt::ElideRight, width() - 2 * x));
+QStringList XdcClusterView::legendTexts() const {
+  QString note = tr("Colour: expert domain (level 0). Click a DC for its GPUs.");
+  if (zoomed_ >= 0) {
+    note = tr("Colour: inner-level expert domain; GPU numbers inside the DC.");
+    if (gpusPerDc() > kMaxPairGpus) note += tr(" %1 GPUs: pairs not drawn.").arg(gpusPerDc());
+  }
+  return {tr("AG (experts): %1 across DCs, %2 in DCs").arg(formatBytes(agBytes_[0]), formatBytes(agBytes_[1])),
+          tr("A2A (tokens): %1 across DCs, %2 in DCs").arg(formatBytes(a2aBytes_[0]), formatBytes(a2aBytes_[1])), note};
+}
+
+namespace {
+constexpr int kKeyX = 8, kKeyText = 40;  // the key's left edge, its text after the pen sample
+}  // namespace
+
+int XdcClusterView::legendHeight() const {
+  const QFontMetrics fm(font());
+  const QStringList texts = legendTexts();
+  int h = 8;
+  for (int i = 0; i < texts.size(); ++i) {
+    const int w = std::max(40, width() - (i < 2 ? kKeyText : 2 * kKeyX) - kKeyX);
+    h += fm.boundingRect(QRect(0, 0, w, 10000), Qt::TextWordWrap, texts[i]).height() + 2;
+  }
+  return std::max(kLegendHeight, h);
+}
+
+void XdcClusterView::paintLegend(QPainter& p) const {
+  p.setFont(font());  // as legendHeight() measured it
+  const QFontMetrics fm(font());
+  const QStringList texts = legendTexts();
+  int y = height() - legendHeight() + 6;
+  for (int i = 0; i < texts.size(); ++i) {
+    const int left = i < 2 ? kKeyX + kKeyText - 8 : kKeyX;
+    const QRect box(left, y, std::max(40, width() - left - kKeyX), 10000);
+    const QRect used = fm.boundingRect(box, Qt::TextWordWrap, texts[i]);
+    if (i < 2) {
+      p.setPen(i == 0 ? agPen(3) : a2aPen(2));
+      const double mid = y + fm.height() / 2.0 + 1;
+      p.drawLine(QPointF(kKeyX, mid), QPointF(kKeyX + 26, mid));
+      p.setPen(palette().color(QPalette::Text));
+    } else {
+      p.setPen(palette().color(QPalette::Disabled, QPalette::Text));
+    }
+    p.drawText(box, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, texts[i]);
+    y += used.height() + 2;
+  }
 }
 
 void XdcClusterView::mousePressEvent(QMouseEvent* e) {

@@ -74,7 +74,11 @@ class XdcClusterView : public QWidget {
   double angleOf(int dc) const;  // degrees, Qt convention (0 = 3 o'clock, counter-clockwise)
   void paintOverview(QPainter& p) const;
   void paintDc(QPainter& p) const;
-  void paintLegend(QPainter& p, const QString& extra) const;
+  // The key under the ring: AG and A2A lines, then a note on colours; wrapped to the
+  // widget's width (a 400 px dock cut "2.15 GiB i…"), as tall as that takes.
+  QStringList legendTexts() const;
+  int legendHeight() const;
+  void paintLegend(QPainter& p) const;
   QPointF gpuPoint(int local) const;
 
   RunModel* model_;

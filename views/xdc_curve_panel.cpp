@@ -2,13 +2,17 @@
 
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
+#include <QEvent>
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QStackedWidget>
+#include <QStyle>
+#include <QStyleOptionSpinBox>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <functional>
 #include <qcustomplot.h>
 
 #include "results/results.h"
@@ -24,14 +28,55 @@ const QColor kLevelColours[] = {QColor(0x00, 0x72, 0xb2), QColor(0xcc, 0x79, 0xa
                                 QColor(0xe6, 0x9f, 0x00)};
 QColor levelColour(int l) { return kLevelColours[l % 4]; }
 
+// The value without trailing zeros ("24 MB", "0.156 GB/s", not "24.000 MB"), and at
+// least as wide as that text: in a narrow dock the layout squeezed the boxes to 64 px
+// and cut the units ("24.000 M", "0.156 G").
+class CompactSpinBox : public QDoubleSpinBox {
+ public:
+  using QDoubleSpinBox::QDoubleSpinBox;
+  QString textFromValue(double v) const override {
+    QString text = locale().toString(v, 'f', decimals());
+    const QChar point = locale().decimalPoint().front();
+    if (text.contains(point)) {
+      while (text.endsWith(u'0')) text.chop(1);
+      if (text.endsWith(point)) text.chop(1);
+    }
+    return text;
+  }
+  void fitToValue() {
+    QStyleOptionSpinBox option;
+    option.initFrom(this);
+    option.frame = hasFrame();
+    option.buttonSymbols = buttonSymbols();
+    option.subControls = QStyle::SC_SpinBoxFrame | QStyle::SC_SpinBoxEditField | QStyle::SC_SpinBoxUp | QStyle::SC_SpinBoxDown;
+    const QFontMetrics fm(font());
+    const QSize text(fm.horizontalAdvance(prefix() + textFromValue(value()) + suffix()) + 8, fm.height());
+    setMinimumWidth(style()->sizeFromContents(QStyle::CT_SpinBox, &option, text, this).width());
+  }
+};
+
+// Calls `f` after each resize of the watched widget.
+class ResizeWatcher : public QObject {
+ public:
+  ResizeWatcher(QWidget* watched, std::function<void()> f) : QObject(watched), f_(std::move(f)) { watched->installEventFilter(this); }
+  bool eventFilter(QObject*, QEvent* e) override {
+    if (e->type() == QEvent::Resize) f_();
+    return false;
+  }
+
+ private:
+  std::function<void()> f_;
+};
+
 QDoubleSpinBox* spin(QWidget* parent, double lo, double hi, int decimals, const QString& suffix, const QString& tip) {
-  auto* b = new QDoubleSpinBox(parent);
+  auto* b = new CompactSpinBox(parent);
   b->setRange(lo, hi);
   b->setDecimals(decimals);
   b->setSuffix(suffix);
   b->setToolTip(tip);
   b->setKeyboardTracking(false);  // one evaluation per finished edit or arrow step
-  b->setMinimumWidth(64);
+  QObject::connect(b, &QDoubleSpinBox::valueChanged, b, [b] { b->fitToValue(); });
+  b->fitToValue();
   return b;
 }
 
@@ -59,6 +104,16 @@ XdcCurvePanel::XdcCurvePanel(RunModel* model, QWidget* parent) : QWidget(parent)
 
   plot_ = new QCustomPlot(page);
   plot_->setMinimumSize(220, 150);
+  // On two lines where the plot is narrower than the title (cut at its right edge).
+  new ResizeWatcher(plot_, [this] {
+    const QString title = tr("p = share of data sent by A2A (1 = EP)");
+    const bool fits = QFontMetrics(plot_->xAxis->labelFont()).horizontalAdvance(title) + 60 <= plot_->width();
+    const QString label = fits ? title : tr("p = share of data sent by A2A\n(1 = EP)");
+    if (plot_->xAxis->label() != label) {
+      plot_->xAxis->setLabel(label);
+      plot_->replot(QCustomPlot::rpQueuedReplot);
+    }
+  });
   plot_->xAxis->setLabel(tr("p = share of data sent by A2A (1 = EP)"));
   plot_->yAxis->setLabel(tr("latency (ms)"));
   plot_->xAxis->setRange(-0.03, 1.03);
@@ -160,15 +215,19 @@ void XdcCurvePanel::setInputs(const xdc::ModelInput& in, int layers, double comp
   for (const xdc::ModelLevel& l : in.levels) workers_.push_back(l.workers);
   layers_ = std::max(1, layers);
   rebuildLevels(int(in.levels.size()));
-  const QSignalBlocker b1(data_), b2(expert_), b3(ratio_), b4(preExpert_);
-  data_->setValue(in.data / 1e6);
-  ratio_->setValue(compressionRatio);
-  expert_->setValue(in.expert * compressionRatio / 1e6);
-  preExpert_->setValue(in.preExpert * 1e3);
-  for (std::size_t l = 0; l < bandwidth_.size(); ++l) {
-    const QSignalBlocker b(bandwidth_[l]);
-    bandwidth_[l]->setValue(in.levels[l].bandwidth / 1e9);
+  {
+    const QSignalBlocker b1(data_), b2(expert_), b3(ratio_), b4(preExpert_);
+    data_->setValue(in.data / 1e6);
+    ratio_->setValue(compressionRatio);
+    expert_->setValue(in.expert * compressionRatio / 1e6);
+    preExpert_->setValue(in.preExpert * 1e3);
+    for (std::size_t l = 0; l < bandwidth_.size(); ++l) {
+      const QSignalBlocker b(bandwidth_[l]);
+      bandwidth_[l]->setValue(in.levels[l].bandwidth / 1e9);
+    }
   }
+  for (QDoubleSpinBox* b : findChildren<QDoubleSpinBox*>())
+    if (auto* c = dynamic_cast<CompactSpinBox*>(b)) c->fitToValue();  // signals were blocked
   evaluate();
 }
 
@@ -223,8 +282,14 @@ void XdcCurvePanel::evaluate() {
   for (std::size_t l = 0; l < labels_.size(); ++l) {
     const xdc::LevelPrediction& lp = prediction_.levels[l];
     labels_[l]->setText(QStringLiteral("S=%1").arg(lp.domainSize));
-    if (!optimum_[l]->data()->isEmpty())
-      labels_[l]->position->setCoords(optimum_[l]->data()->constBegin()->key, optimum_[l]->data()->constBegin()->value);
+    if (!optimum_[l]->data()->isEmpty()) {
+      const double p = optimum_[l]->data()->constBegin()->key;
+      labels_[l]->position->setCoords(p, optimum_[l]->data()->constBegin()->value);
+      // Centred over the dot, but inside the plot at either end (p = 1 is EP's edge:
+      // "S=" was cut there).
+      const Qt::Alignment h = p > 0.85 ? Qt::AlignRight : p < 0.15 ? Qt::AlignLeft : Qt::AlignHCenter;
+      labels_[l]->setPositionAlignment(Qt::AlignBottom | h);
+    }
   }
   plot_->replot(QCustomPlot::rpQueuedReplot);
 

@@ -22,6 +22,7 @@
 #include <optional>
 
 #include "engine/huge_pages.h"
+#include "gui/dock_show.h"
 #include "gui/main_window.h"
 #include "gui/settings.h"
 #include "gui/run_controller.h"
@@ -169,20 +170,10 @@ int main(int argc, char** argv) {
   const QString error = window.startup(path, !batch);
   if (!error.isEmpty() && (batch || named)) return badInput(error);
   // Docks named by --show come to the front of their tab group (screenshots, demos).
-  const auto docks = window.findChildren<QDockWidget*>();
-  for (const QString& title : parser.values(showOption)) {
-    QDockWidget* found = nullptr;
-    QStringList titles;
-    for (QDockWidget* d : docks) {
-      titles << d->windowTitle();
-      if (d->windowTitle().compare(title, Qt::CaseInsensitive) == 0) found = d;
-    }
-    if (!found)
-      return badInput(QStringLiteral("--show: expected a dock title (%1), found '%2'").arg(titles.join(QStringLiteral(", ")), title));
-    found->show();
-    found->raise();
-    shown << found;
-  }
+  const fl::gui::DockShowRequest request = fl::gui::findDocksToShow(window, parser.values(showOption));
+  if (!request.error.isEmpty()) return badInput(request.error);
+  shown = request.docks;
+  fl::gui::raiseDocksSoon(window, shown);
   window.show();
   if (parser.isSet(presentOption)) window.setPresentationMode(true);
   // The first start (no scenario named) opens on the welcome page and its gallery.

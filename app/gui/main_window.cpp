@@ -269,7 +269,7 @@ void MainWindow::buildDocks() {
   // Docks that do not apply to the workload hidden, with the reason (gui/dock_applicability.h).
   // An MoE layer opens on its breakdown when its file opens, never when a run ends: the
   // user's tab choice stands.
-  dockGuard_ = new DockApplicabilityGuard(this, doc_);
+  dockGuard_ = new DockApplicabilityGuard(this, doc_, model_);
   connect(doc_, &ScenarioDocument::documentReset, this, [this, breakdown] {
     dockGuard_->update();
     if (doc_->scenario().workload.kind == WorkloadKind::MoeLayer) breakdown->raise();
@@ -283,6 +283,7 @@ void MainWindow::buildDocks() {
   buildWscDocks();
   buildCaisDocks(plots);
   buildXdcDocks();
+  dockGuard_->update();  // the docks built after the guard: one table decides for all
   actions_.viewMenu->addAction(canvas_->findAction());
   actions_.viewMenu->addAction(findChild<FollowRunner*>()->action());
 }

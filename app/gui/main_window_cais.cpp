@@ -1,8 +1,9 @@
 // MainWindow's CAIS parts (seed 002): the Merge Table dock (views::MergeTableInspector on
 // the shown run), the CAIS Compare dock (arrival skew per scheme and per-direction
 // utilisation of two sweep points, over the finished points) and the CAIS controls dock
-// beside the scenario tree. They show for tp_layer scenarios and for runs with merge
-// units only; the View menu still reaches them otherwise.
+// beside the scenario tree. The dock applicability table (gui/dock_applicability.cpp)
+// shows them for tp_layer scenarios and for runs with merge units only (the controls:
+// tp_layer only).
 #include <QAction>
 #include <QDockWidget>
 #include <QMenu>
@@ -76,33 +77,22 @@ void MainWindow::buildCaisDocks(QDockWidget* tabWith) {
   connect(sweep_, &SweepResults::labelsChanged, this, points);
   connect(model_, &views::RunModel::currentBinChanged, directions, &views::DirectionUtilisationPlot::setCurrentBin);
 
-  // Shown where they have something to say; a tp_layer document opens on the merge table
-  // once a point with merge units has finished (once: the user's tab choice stands).
-  auto shown = std::make_shared<int>(-1);  // last relevance applied: -1 none yet
+  // A tp_layer document opens on the merge table once a point with merge units has
+  // finished (once: the user's tab choice stands). Shown by the applicability table,
+  // which follows the results before this.
   auto raise = std::make_shared<bool>(true);
-  const auto relevance = [this, merge, compare, controls, shown, raise] {
-    const bool tp = doc_->scenario().workload.kind == WorkloadKind::TpLayer;
+  const auto raiseOnce = [this, merge, raise] {
     const Results* r = model_->results();
-    const bool units = r && views::MergeTableInspector::hasMergeUnits(*r);
-    const int now = tp || units ? 1 : 0;
-    if (now != *shown) {
-      *shown = now;
-      merge->setVisible(now);
-      compare->setVisible(now);
-      controls->setVisible(tp);
-    }
-    if (*raise && units) {
+    if (*raise && r && views::MergeTableInspector::hasMergeUnits(*r) && !merge->isHidden()) {
       *raise = false;
       merge->raise();
     }
   };
-  connect(doc_, &ScenarioDocument::documentReset, this, [relevance, raise] {
+  connect(doc_, &ScenarioDocument::documentReset, this, [raiseOnce, raise] {
     *raise = true;
-    relevance();
+    raiseOnce();
   });
-  connect(doc_, &ScenarioDocument::changed, this, relevance);
-  connect(model_, &views::RunModel::resultsChanged, this, relevance);
-  relevance();
+  connect(model_, &views::RunModel::resultsChanged, this, raiseOnce);
 
   for (QDockWidget* d : {static_cast<QDockWidget*>(merge), compare, static_cast<QDockWidget*>(controls)})
     actions_.viewMenu->addAction(d->toggleViewAction());

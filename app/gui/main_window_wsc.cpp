@@ -1,8 +1,8 @@
 // MainWindow's wafer-scale inference docks (seed 003, issue 20 "Views"): Mapping (the
 // mapping editor on the canvas; a swap is one undo step through the document), Hot/Cold
 // Links (two phases, or baseline vs ER on one scale) and Migrations (the animation and
-// the device-load plot). They are offered only while the scenario is a wsc_inference
-// workload: otherwise hidden and left out of the View menu.
+// the device-load plot). They apply to wsc_inference workloads only: the dock
+// applicability table (gui/dock_applicability.cpp) hides them for other workloads.
 #include <QAction>
 #include <QDockWidget>
 #include <QMenu>
@@ -70,23 +70,13 @@ void MainWindow::buildWscDocks() {
   connect(sweep_, &SweepResults::pointFinished, this, feedRuns);
   connect(sweep_, &SweepResults::labelsChanged, this, feedRuns);
 
-  // Offered only for wsc_inference; shown again (and the hot/cold links raised) when a
-  // wafer scenario comes back.
-  const auto offer = [this, docks, mappingPanel, mapping, hotCold](bool reset) {
+  // Shown for wsc_inference by the applicability table; a wafer scenario opens on its
+  // hot/cold links.
+  const auto offer = [this, mappingPanel, mapping, hotCold](bool reset) {
     const bool wsc = doc_->scenario().workload.kind == WorkloadKind::WscInference;
     mappingPanel->setScenario(doc_->scenario());
-    for (QDockWidget* d : docks) {
-      d->toggleViewAction()->setVisible(wsc);
-      if (!wsc && !d->isHidden()) {  // isHidden: before the window is first shown too
-        d->setProperty("hiddenForWorkload", true);
-        d->hide();
-      } else if (wsc && d->property("hiddenForWorkload").toBool()) {
-        d->setProperty("hiddenForWorkload", false);
-        d->show();
-      }
-    }
     if (wsc && reset) {  // a wafer scenario opens on its own views
-      // Queued: docks shown just above join their tab bar only once the layout has run;
+      // Queued: docks shown by the table join their tab bar only once the layout has run;
       // raised at once, the last one shown (Migrations) would still end up in front.
       QTimer::singleShot(0, hotCold, [hotCold, mapping] {
         hotCold->raise();

@@ -1,11 +1,11 @@
 // MainWindow's HybridEP docks (issue 23): the datacenter ring (views::XdcClusterView),
 // the stream model's curve (views::XdcCurvePanel) and the two-stream timeline
-// (views::XdcStreamTimeline). They exist only while the document is a cross_dc_moe
-// scenario: hidden (and out of the View menu's way) for every other workload, shown and
-// brought to the front when one opens.
+// (views::XdcStreamTimeline). The dock applicability table (gui/dock_applicability.cpp)
+// shows them for cross_dc_moe scenarios only; they come to the front when one opens.
 #include <QAction>
 #include <QDockWidget>
 #include <QMenu>
+#include <QTimer>
 
 #include "gui/main_actions.h"
 #include "gui/main_window.h"
@@ -41,20 +41,15 @@ void MainWindow::buildXdcDocks() {
   for (QDockWidget* d : docks) actions_.viewMenu->addAction(d->toggleViewAction());
   // Leaving a cross-DC document raises nothing: the docks connected before these (the
   // MoE breakdown on opening an MoE file, the user's own tab) keep their tab.
-  auto follow = [this, docks, cluster, curve](bool raise) {
-    const bool xdc = doc_->scenario().workload.kind == WorkloadKind::CrossDcMoe;
-    for (QDockWidget* d : docks) {
-      d->toggleViewAction()->setVisible(xdc);
-      if (d->isHidden() == xdc) d->setVisible(xdc);  // isHidden: before the window is first shown too
-    }
-    if (xdc && raise) {
+  // Queued: docks the table has just shown join their tab bar only once the layout has
+  // run; raised at once, the Inspector stayed in front of the Datacenters.
+  connect(doc_, &ScenarioDocument::documentReset, this, [this, cluster, curve] {
+    if (doc_->scenario().workload.kind != WorkloadKind::CrossDcMoe) return;
+    QTimer::singleShot(0, cluster, [cluster, curve] {
       cluster->raise();
       curve->raise();
-    }
-  };
-  connect(doc_, &ScenarioDocument::documentReset, this, [follow] { follow(true); });
-  connect(doc_, &ScenarioDocument::changed, this, [follow] { follow(false); });
-  follow(true);
+    });
+  });
 }
 
 }  // namespace fl::gui

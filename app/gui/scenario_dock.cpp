@@ -3,12 +3,15 @@
 #include <QEvent>
 #include <QHeaderView>
 #include <algorithm>
+#include <functional>
 #include <QLabel>
+#include <QScrollBar>
 #include <QTreeView>
 #include <QVBoxLayout>
 
 #include "gui/scenario_document.h"
 #include "gui/scenario_tree_model.h"
+#include "gui/key_delegate.h"
 #include "gui/value_delegate.h"
 #include "views/format_units.h"
 
@@ -25,6 +28,7 @@ ScenarioDock::ScenarioDock(ScenarioDocument* doc, QWidget* parent)
   view_ = new QTreeView(body);
   view_->setModel(model_);
   view_->setItemDelegateForColumn(ScenarioTreeModel::ValueColumn, new ValueDelegate(view_));
+  view_->setItemDelegateForColumn(ScenarioTreeModel::KeyColumn, new KeyDelegate(view_));
   view_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
                          QAbstractItemView::SelectedClicked);
   view_->setAlternatingRowColors(true);
@@ -40,8 +44,9 @@ ScenarioDock::ScenarioDock(ScenarioDocument* doc, QWidget* parent)
   layout->addWidget(view_, 1);
   view_->viewport()->installEventFilter(this);
   connect(view_->header(), &QHeaderView::sectionResized, view_, [this](int section) {
-    if (section == ScenarioTreeModel::ValueColumn) view_->doItemsLayout();
+    if (section != ScenarioTreeModel::DefaultColumn) view_->doItemsLayout();  // both wrap
   });
+  indentation_ = view_->indentation();
 
   error_ = views::makeErrorLabel(body);
   error_->setObjectName(QStringLiteral("scenarioError"));
@@ -67,15 +72,54 @@ bool ScenarioDock::eventFilter(QObject* watched, QEvent* event) {
 }
 
 void ScenarioDock::fitColumns() {
-  const int width = view_->viewport()->width();
+  // As if the vertical scroll bar were shown: it comes and goes as rows wrap, and its
+  // arrival did not always re-fit the columns (keys then reached under the values).
+  const QScrollBar* bar = view_->verticalScrollBar();
+  const int width = view_->viewport()->width() - (bar->isVisible() ? 0 : bar->sizeHint().width());
   if (width <= 0) return;
   view_->setColumnHidden(ScenarioTreeModel::DefaultColumn, width < 420);
-  // Keys as wide as they need up to 45 %; in a narrow dock the values keep at least
-  // 180 px where the keys can spare it (down to 35 %): squeezed below ~120 px, values
-  // wrapped a word per line ("communication-" / "bound" / "MoE").
-  const int need = static_cast<QAbstractItemView*>(view_)->sizeHintForColumn(ScenarioTreeModel::KeyColumn) + 8;
-  const int key = std::min(need, std::clamp(width - 180, width * 35 / 100, width * 45 / 100));
+  // A narrow dock indents less: the keys keep the room (a key is two levels deep).
+  const int indent = width < 330 ? std::min(indentation_, 12) : indentation_;
+  if (view_->indentation() != indent) view_->setIndentation(indent);
+  // Keys as wide as they need on one line up to 45 %; in a narrow dock the values keep
+  // at least 170 px where the keys can spare it (down to 40 %): squeezed below ~120 px,
+  // values wrapped a word per line ("communication-" / "bound" / "MoE"). Keys wrap
+  // after their separators where they are cut (KeyDelegate), never elide.
+  // Wider where a key's part would otherwise break between letters ("descriptio" / "n"),
+  // as long as the values keep 120 px.
+  const KeyWidths keys = keyWidths(indent);
+  const int margins = 12;  // the delegate's text margins and some air
+  int key = std::min(keys.whole + margins, std::clamp(width - 170, width * 40 / 100, width * 45 / 100));
+  key = std::max(key, std::min(keys.part + margins, width - 120));
   if (view_->columnWidth(ScenarioTreeModel::KeyColumn) != key) view_->setColumnWidth(ScenarioTreeModel::KeyColumn, key);
+}
+
+// The key column's widths: each key on one line, and each key's widest part between
+// separators (what KeyDelegate keeps whole), indentation included for `indent`.
+ScenarioDock::KeyWidths ScenarioDock::keyWidths(int indent) const {
+  const QFontMetrics plain(view_->font());
+  QFont boldFont = view_->font();
+  boldFont.setBold(true);
+  const QFontMetrics bold(boldFont);
+  KeyWidths out;
+  std::function<void(const QModelIndex&, int)> walk = [&](const QModelIndex& parent, int depth) {
+    for (int r = 0; r < model_->rowCount(parent); ++r) {
+      const QModelIndex key = model_->index(r, ScenarioTreeModel::KeyColumn, parent);
+      const QString text = key.data(Qt::DisplayRole).toString();
+      const QFontMetrics& fm = key.data(Qt::FontRole).value<QFont>().bold() ? bold : plain;
+      const int lead = depth * indent;
+      out.whole = std::max(out.whole, lead + fm.horizontalAdvance(text));
+      QString part;
+      for (const QChar c : text) {
+        part += c;
+        if (c == u'.' || c == u'_' || c == u' ') out.part = std::max(out.part, lead + fm.horizontalAdvance(part)), part.clear();
+      }
+      out.part = std::max(out.part, lead + fm.horizontalAdvance(part));
+      if (model_->rowCount(key) > 0 && view_->isExpanded(key)) walk(key, depth + 1);
+    }
+  };
+  walk({}, view_->rootIsDecorated() ? 1 : 0);
+  return out;
 }
 
 QString ScenarioDock::errorText() const { return error_->isHidden() ? QString() : error_->text(); }

@@ -29,11 +29,17 @@ class ScenarioDock : public QDockWidget {
   // The key column at most 45 % of the tree's width (keys elide first), the value column
   // the rest; the defaults column only where the tree is wide enough for it.
   void fitColumns();
+  struct KeyWidths {
+    int whole = 0;  // the widest key on one line
+    int part = 0;   // the widest part between separators
+  };
+  KeyWidths keyWidths(int indent) const;  // in pixels over the expanded rows, indentation included
   bool eventFilter(QObject* watched, QEvent* event) override;
 
   ScenarioTreeModel* model_;
   QTreeView* view_;
   QLabel* error_;
+  int indentation_ = 20;  // the style's, for a wide dock
 };
 
 }  // namespace fl::gui

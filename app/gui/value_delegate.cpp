@@ -55,13 +55,26 @@ QRect ValueDelegate::wrappedRect(const QString& text, const QFont& font, int wid
 
 int ValueDelegate::textWidth(int columnWidth) { return columnWidth - 2 * kTextMargin; }
 
+QString ValueDelegate::wrappedText(const QModelIndex& index) const { return index.data(Qt::DisplayRole).toString(); }
+
+int ValueDelegate::textAreaWidth(const QModelIndex& index) const {
+  const auto* view = qobject_cast<const QTreeView*>(parent());
+  if (!view) return 0;
+  int width = view->columnWidth(index.column());
+  if (index.column() == 0) {
+    int depth = view->rootIsDecorated() ? 1 : 0;
+    for (QModelIndex p = index.parent(); p.isValid(); p = p.parent()) ++depth;
+    width -= depth * view->indentation();
+  }
+  return textWidth(width);
+}
+
 QSize ValueDelegate::sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const {
   QSize s = QStyledItemDelegate::sizeHint(option, index);
-  const auto* view = qobject_cast<const QTreeView*>(parent());
-  if (!view) return s;
+  if (!qobject_cast<const QTreeView*>(parent())) return s;
   QStyleOptionViewItem o(option);
   initStyleOption(&o, index);  // the row's own font (changed values are bold)
-  const QRect r = wrappedRect(index.data(Qt::DisplayRole).toString(), o.font, textWidth(view->columnWidth(index.column())));
+  const QRect r = wrappedRect(wrappedText(index), o.font, textAreaWidth(index));
   s.setHeight(std::max(s.height(), r.height() + 4));
   return s;
 }
@@ -69,7 +82,7 @@ QSize ValueDelegate::sizeHint(const QStyleOptionViewItem& option, const QModelIn
 void ValueDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const {
   QStyleOptionViewItem o(option);
   initStyleOption(&o, index);
-  const QString text = o.text;
+  const QString text = wrappedText(index);
   o.text.clear();  // the background, selection and focus as usual; the text wrapped here
   const QWidget* widget = option.widget;
   QStyle* style = widget ? widget->style() : QApplication::style();

@@ -22,6 +22,12 @@ class ValueDelegate : public QStyledItemDelegate {
   // The lines `text` takes in a column `width` pixels wide (text area) in `font`.
   static QRect wrappedRect(const QString& text, const QFont& font, int width);
   static int textWidth(int columnWidth);  // the text area of a value cell
+
+ protected:
+  // The text drawn, and the width it wraps in for the row's height (a cell of the
+  // first column of a tree starts after the row's indentation).
+  virtual QString wrappedText(const QModelIndex& index) const;
+  virtual int textAreaWidth(const QModelIndex& index) const;
 };
 
 }  // namespace fl::gui

@@ -102,6 +102,8 @@ class TestFabriclabApp : public QObject {
     QTest::newRow("unknown option") << QStringList{"--frobnicate"} << "frobnicate";
     QTest::newRow("report not html or pdf") << QStringList{"--report", "/tmp/x.docx"} << ".html or .htm or .pdf";
     QTest::newRow("report unwritable dir") << QStringList{"--report", "/nonexistent/dir/r.pdf"} << "--report: cannot write";
+    QTest::newRow("--show unknown dock") << QStringList{"--show", "Nonesuch", "--screenshot", "/tmp/x.png"}
+                                         << "--show: expected a dock title";
     QTest::newRow("--at not a time") << QStringList{"--at", "5 parsecs", "--screenshot", "/tmp/x.png"} << "--at";
   }
 

@@ -1,6 +1,6 @@
 // HybridEP's docks in the main window (offscreen): Datacenters, Expert/Data Curve and
-// Streams exist for every document but are shown (and in the View menu) only while the
-// document is a cross_dc_moe scenario; opening one shows them with its results, opening
+// Streams exist for every document but are shown (and enabled in the View menu, else
+// disabled with the reason) only while the document is a cross_dc_moe scenario; opening one shows them with its results, opening
 // another workload hides them again.
 #include <QAction>
 #include <QDockWidget>
@@ -46,8 +46,11 @@ class TestXdcDocks : public QObject {
     for (const char* name : kDocks) {
       auto* d = w->findChild<QDockWidget*>(name);
       QVERIFY2(d, name);
-      QVERIFY2(d->isVisible() && d->toggleViewAction()->isVisible(), name);
+      QVERIFY2(d->isVisible() && d->toggleViewAction()->isEnabled(), name);
     }
+    // Opened on the ring and the curve, in front of their tab groups.
+    for (const char* name : {"XdcClusterDock", "XdcCurveDock"})
+      QVERIFY2(!w->findChild<QDockWidget*>(name)->visibleRegion().isEmpty(), name);
     auto* ring = w->findChild<fl::views::XdcClusterView*>();
     QTRY_COMPARE(ring->dcCount(), 2);  // Cluster-M: 2 DCs x 8 GPUs
     QCOMPARE(ring->gpusPerDc(), 8);
@@ -58,7 +61,8 @@ class TestXdcDocks : public QObject {
     QTRY_COMPARE_WITH_TIMEOUT(w->controller()->state(), State::Idle, 120000);
     for (const char* name : kDocks) {
       auto* d = w->findChild<QDockWidget*>(name);
-      QVERIFY2(!d->isVisible() && !d->toggleViewAction()->isVisible(), name);
+      QVERIFY2(!d->isVisible() && !d->toggleViewAction()->isEnabled(), name);
+      QVERIFY2(d->toggleViewAction()->toolTip().contains("cross_dc_moe"), name);
     }
   }
 };

@@ -84,6 +84,8 @@ class TestTimelinePlots : public QObject {
   void busiestLinks();
   void selectedLink();
   void latency();
+  void legendsWhole_data();
+  void legendsWhole();
   void inspector();
   void heatControls();
   void sideBySideDefaults_data();
@@ -274,12 +276,14 @@ void TestTimelinePlots::latency() {
         if (text->text().contains("no latency data")) return text->visible();
     return false;
   };
-  load(model, p2p());  // a collective: no latency data
+  load(model, p2p());  // a collective: no latency data, and no tab saying so
   QVERIFY(!plots.hasLatencyData());
   QVERIFY(notice());
+  QVERIFY(!plots.tabs()->isTabVisible(2));
   load(model, traffic());
   QVERIFY(plots.hasLatencyData());
   QVERIFY(!notice());
+  QVERIFY(plots.tabs()->isTabVisible(2));
   const LatencyStats& s = *traffic().results->latency;
   auto* bars = qobject_cast<QCPBars*>(plots.latencyPlot()->plottable(0));
   QVERIFY(bars);
@@ -292,6 +296,42 @@ void TestTimelinePlots::latency() {
     marks += qobject_cast<QCPItemStraightLine*>(plots.latencyPlot()->item(i)) != nullptr;
   QCOMPARE(marks, 3);
   saveArtefact(plots, "plots-latency-traffic", {720, 400});
+}
+
+// Every legend entry inside its plot at a narrow dock's width (a Plots dock at 1024 x 768
+// is ~380 px: the two entries side by side were cut), and two a row where they fit.
+void TestTimelinePlots::legendsWhole_data() {
+  QTest::addColumn<int>("width");
+  QTest::addColumn<int>("columns");  // the bandwidth plot's
+  QTest::newRow("narrow") << 380 << 1;
+  QTest::newRow("wide") << 1000 << 2;
+}
+
+void TestTimelinePlots::legendsWhole() {
+  QFETCH(int, width);
+  QFETCH(int, columns);
+  RunModel model;
+  PlotsPanel plots(&model);
+  load(model, p2p());
+  plots.resize(width, 300);
+  plots.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&plots));
+  for (int tab : {0, 1}) {
+    plots.tabs()->setCurrentIndex(tab);
+    QCoreApplication::processEvents();
+    QCustomPlot* plot = tab == 0 ? plots.bandwidthPlot() : plots.linkPlot();
+    plot->replot();
+    int entries = 0;
+    for (int i = 0; i < plot->legend->itemCount(); ++i) {
+      if (!plot->legend->item(i)) continue;  // an empty cell of the grid
+      ++entries;
+      const QRect r = plot->legend->item(i)->outerRect();
+      QVERIFY2(r.left() >= 0 && r.right() <= plot->width(), qPrintable(QString("tab %1 entry %2: %3..%4 of %5")
+                                                                         .arg(tab).arg(i).arg(r.left()).arg(r.right()).arg(plot->width())));
+    }
+    QVERIFY(entries >= 2);
+  }
+  QCOMPARE(plots.bandwidthPlot()->legend->wrap(), columns);
 }
 
 void TestTimelinePlots::inspector() {

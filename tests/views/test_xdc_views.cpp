@@ -5,6 +5,7 @@
 // checks the recorded iteration of a real run against the communicator's rule (the
 // all-gather starts with the pre-expert compute).
 #include <QDoubleSpinBox>
+#include <QLineEdit>
 #include <QKeyEvent>
 #include <QtTest>
 #include <qcustomplot.h>
@@ -66,6 +67,7 @@ class TestXdcViews : public QObject {
   void curveFollowsEdits();
   void curveFromResults();
   void timelineHiddenAllGather();
+  void narrowCurveWhole();
   void recordedIterationOverlaps();
   void screenshots();
 };
@@ -326,3 +328,41 @@ void TestXdcViews::screenshots() {
 
 QTEST_MAIN(TestXdcViews)
 #include "test_xdc_views.moc"
+
+// In a narrow bottom dock (the curve panel at 1024 x 768 is ~390 x 220 px): each input
+// box shows its whole text ("24 MB", "0.156 GB/s": "24.000 M" was cut), the optimum's
+// "S=" label stays inside the plot, also at p = 1 (EP, S = 1).
+void TestXdcViews::narrowCurveWhole() {
+  RunModel model;
+  XdcCurvePanel panel(&model);
+  auto r = hybridResults({{2, 1}, {8, 4}});  // level 0: S_ED = 1, p = 1 at the right edge
+  r->hybridep->data_bytes = 24e6;
+  r->hybridep->expert_bytes = 8e6;
+  r->hybridep->levels[0].bandwidth_Bps = 0.156e9;
+  model.setResults(r, true);
+  panel.resize(390, 220);
+  panel.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&panel));
+  QCOMPARE(panel.dataBox()->text(), QString("24 MB"));
+  QCOMPARE(panel.bandwidthBox(0)->text(), QString("0.156 GB/s"));
+  for (QDoubleSpinBox* box : panel.findChildren<QDoubleSpinBox*>()) {
+    auto* edit = box->findChild<QLineEdit*>();
+    QVERIFY(edit);
+    QVERIFY2(box->fontMetrics().horizontalAdvance(box->text()) <= edit->width(),
+             qPrintable(QString("'%1' in %2 px").arg(box->text()).arg(edit->width())));
+  }
+  panel.plot()->replot();
+  const QRect plotArea = panel.plot()->axisRect()->rect();
+  int atEdge = 0;
+  for (int i = 0; i < panel.plot()->itemCount(); ++i)
+    if (auto* label = qobject_cast<QCPItemText*>(panel.plot()->item(i)); label && label->text().startsWith("S=")) {
+      const QPointF anchor = label->position->pixelPosition();
+      const int w = QFontMetrics(label->font()).horizontalAdvance(label->text());
+      const Qt::Alignment h = label->positionAlignment() & Qt::AlignHorizontal_Mask;
+      const double left = h == Qt::AlignRight ? anchor.x() - w : h == Qt::AlignLeft ? anchor.x() : anchor.x() - w / 2.0;
+      QVERIFY2(left >= plotArea.left() && left + w <= plotArea.right() + 1, qPrintable(label->text()));
+      atEdge += label->position->coords().x() > 0.85;
+    }
+  QVERIFY(atEdge > 0);  // the case that was cut
+
+}

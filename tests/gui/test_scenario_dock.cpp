@@ -1,0 +1,118 @@
+// The Scenario dock in a narrow column (offscreen): no key is elided and no value is
+// squeezed to a word a line. Keys wrap after their '.' and '_' separators into the key
+// column and the row holds the lines; values keep room for several words. Expected line
+// counts from a greedy packing of the key's parts written here with QFontMetrics.
+#include <QHeaderView>
+#include <QTreeView>
+#include <QtTest>
+#include <functional>
+
+#include "gui/key_delegate.h"
+#include "gui/scenario_dock.h"
+#include "gui/scenario_document.h"
+#include "gui/scenario_tree_model.h"
+#include "gui_test_util.h"
+
+namespace t = fl::gui::test;
+using fl::gui::ScenarioTreeModel;
+
+namespace {
+
+// Lines `key` takes in `width` px: parts end after '.', '_' or a space and go whole onto the
+// line if they fit, else onto a new one; a part wider than a line starts a new one and
+// is broken between characters.
+int keyLines(const QFontMetrics& fm, const QString& key, int width) {
+  QStringList parts;
+  QString part;
+  for (const QChar c : key) {
+    part += c;
+    if (c == u'.' || c == u'_' || c == u' ') parts << part, part.clear();
+  }
+  if (!part.isEmpty()) parts << part;
+  int lines = 0, used = width + 1;
+  for (const QString& p : parts) {
+    const int w = fm.horizontalAdvance(p);
+    if (used + w <= width) {
+      used += w;
+    } else if (w <= width) {
+      ++lines, used = w;
+    } else {
+      ++lines, used = 0;
+      for (const QChar c : p) {
+        const int cw = fm.horizontalAdvance(c);
+        if (used + cw > width) ++lines, used = 0;
+        used += cw;
+      }
+    }
+  }
+  return std::max(1, lines);
+}
+
+}  // namespace
+
+class TestScenarioDock : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() { t::isolateSettings(); }
+
+  void keysAndValuesWhole_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<int>("width");
+    for (const char* file : {"default.yaml", "xdc-ablation-24-8.yaml", "wsc-4x4-paper.yaml", "cais-4gpu.yaml"})
+      for (int width : {240, 270, 330, 440})
+        QTest::addRow("%s at %d px", file, width) << QString(file) << width;
+  }
+
+  void keysAndValuesWhole() {
+    QFETCH(QString, file);
+    QFETCH(int, width);
+    fl::gui::ScenarioDocument doc;
+    doc.load(QStringLiteral(FABRICLAB_SCENARIOS "/") + file);
+    fl::gui::ScenarioDock dock(&doc);
+    dock.resize(width, 2400);  // every row in view
+    dock.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dock));
+    QTreeView* tree = dock.view();
+    QCoreApplication::processEvents();
+    tree->doItemsLayout();
+    QCoreApplication::processEvents();
+    int keys = 0, wrapped = 0;
+    std::function<void(const QModelIndex&)> walk = [&](const QModelIndex& parent) {
+      for (int r = 0; r < tree->model()->rowCount(parent); ++r) {
+        const QModelIndex key = tree->model()->index(r, ScenarioTreeModel::KeyColumn, parent);
+        const QModelIndex value = tree->model()->index(r, ScenarioTreeModel::ValueColumn, parent);
+        const QRect keyCell = tree->visualRect(key);
+        const QString text = key.data().toString();
+        if (keyCell.isValid() && !text.isEmpty()) {
+          QFont f = tree->font();
+          if (const QVariant v = key.data(Qt::FontRole); v.isValid()) f = v.value<QFont>();
+          const QFontMetrics fm(f);
+          const int lines = keyLines(fm, text, keyCell.width() - 8);
+          QVERIFY2(keyCell.height() >= lines * fm.height(),
+                   qPrintable(QString("%1: %2 lines in %3 px wide, row %4 px").arg(text).arg(lines).arg(keyCell.width()).arg(keyCell.height())));
+          QVERIFY2(keyCell.right() <= tree->viewport()->width() + 1, qPrintable(text));
+          ++keys;
+          wrapped += lines > 1;
+          // Values: room for several words (a description wrapped a word a line below ~120 px).
+          if (!value.data().toString().isEmpty())
+            QVERIFY2(tree->visualRect(value).width() >= 120,
+                     qPrintable(QString("%1: value column %2 px").arg(text).arg(tree->visualRect(value).width())));
+        }
+        if (tree->isExpanded(key)) walk(key);
+      }
+    };
+    walk(QModelIndex());
+    QVERIFY(keys >= 20);
+    if (width <= 270) QVERIFY(wrapped > 0);  // the narrow rows do wrap (else the check above proves little)
+  }
+
+  // The break rule itself: after each separator, nothing else changed.
+  void breakable() {
+    QCOMPARE(fl::gui::KeyDelegate::breakable("die_injection.bandwidth"),
+             QString("die_\u200Binjection.\u200Bbandwidth"));
+    QCOMPARE(fl::gui::KeyDelegate::breakable("name"), QString("name"));
+  }
+};
+
+QTEST_MAIN(TestScenarioDock)
+#include "test_scenario_dock.moc"
