@@ -120,6 +120,19 @@ class TestPackage : public QObject {
     QVERIFY(text.contains(QStringLiteral("<release version=\"" FABRICLAB_VERSION "\"")));
   }
 
+  // GPL-3.0-or-later (QCustomPlot is GPL-3.0): the licence text at the top of the tree, the
+  // metainfo's project_license, and a machine-readable Debian copyright file whose licence
+  // paragraph points to Debian's copy of the text.
+  void licenceIsGpl3OrLater() {
+    QVERIFY(readAll(QStringLiteral(FABRICLAB_SOURCE_DIR "/LICENSE")).contains("GNU GENERAL PUBLIC LICENSE\n                       Version 3, 29 June 2007"));
+    QVERIFY(readAll(kPackaging + "/" + kAppId + ".metainfo.xml").contains("<project_license>GPL-3.0-or-later</project_license>"));
+    const QByteArray copyright = readAll(kPackaging + "/copyright");
+    QVERIFY(copyright.startsWith("Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n"));
+    QVERIFY(copyright.contains("\nFiles: *\n"));
+    QCOMPARE(copyright.count("\nLicense: GPL-3+\n"), 2);  // the Files paragraph and the stand-alone one
+    QVERIFY(copyright.contains("/usr/share/common-licenses/GPL-3"));
+  }
+
   // The MIME type compiled with update-mime-database into a scratch XDG data dir, then
   // asked of Qt's MIME database (which reads that dir first): scenario names and contents
   // are claimed, other YAML is left alone.
