@@ -156,6 +156,7 @@ struct Reader {
   template <class... T> void operator()(T&... v) { (get(v), ...); }
   void raw(void* p, std::size_t n) {
     if (n > in.size() - at) throw std::runtime_error("results: truncated data");
+    if (n == 0) return;  // an empty vector's data() may be null: memcpy(nullptr, ..., 0) is undefined
     std::memcpy(p, in.data() + at, n);
     at += n;
   }

@@ -120,6 +120,41 @@ class TestPackage : public QObject {
     QVERIFY(text.contains(QStringLiteral("<release version=\"" FABRICLAB_VERSION "\"")));
   }
 
+  // Every screenshot the metainfo names (an https URL into the repository) is a picture in
+  // packaging/screenshots/ of the size it declares, with a caption.
+  void metainfoScreenshotsExist() {
+    const QString text = QString::fromUtf8(readAll(kPackaging + "/" + kAppId + ".metainfo.xml"));
+    const QRegularExpression shot(QStringLiteral(
+        "<screenshot[^>]*>\\s*<caption>([^<]+)</caption>\\s*<image type=\"source\" width=\"(\\d+)\" "
+        "height=\"(\\d+)\">https://[^<]+/packaging/screenshots/([^</]+\\.png)</image>"));
+    int count = 0;
+    for (const QRegularExpressionMatch& m : shot.globalMatch(text)) {
+      ++count;
+      const QByteArray png = readAll(kPackaging + "/screenshots/" + m.captured(4));
+      QVERIFY2(png.startsWith("\x89PNG\r\n\x1a\n"), qPrintable(m.captured(4) + " is not a PNG in packaging/screenshots"));
+      const auto be32 = [&](int at) {
+        return (uchar(png[at]) << 24) | (uchar(png[at + 1]) << 16) | (uchar(png[at + 2]) << 8) | uchar(png[at + 3]);
+      };
+      QCOMPARE(int(be32(16)), m.captured(2).toInt());
+      QCOMPARE(int(be32(20)), m.captured(3).toInt());
+    }
+    QCOMPARE(count, int(text.count(QStringLiteral("<screenshot"))) - 1);  // "<screenshots>" counted too
+    QVERIFY(count >= 2);
+  }
+
+  // GPL-3.0-or-later (QCustomPlot is GPL-3.0): the licence text at the top of the tree, the
+  // metainfo's project_license, and a machine-readable Debian copyright file whose licence
+  // paragraph points to Debian's copy of the text.
+  void licenceIsGpl3OrLater() {
+    QVERIFY(readAll(QStringLiteral(FABRICLAB_SOURCE_DIR "/LICENSE")).contains("GNU GENERAL PUBLIC LICENSE\n                       Version 3, 29 June 2007"));
+    QVERIFY(readAll(kPackaging + "/" + kAppId + ".metainfo.xml").contains("<project_license>GPL-3.0-or-later</project_license>"));
+    const QByteArray copyright = readAll(kPackaging + "/copyright");
+    QVERIFY(copyright.startsWith("Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n"));
+    QVERIFY(copyright.contains("\nFiles: *\n"));
+    QCOMPARE(copyright.count("\nLicense: GPL-3+\n"), 2);  // the Files paragraph and the stand-alone one
+    QVERIFY(copyright.contains("/usr/share/common-licenses/GPL-3"));
+  }
+
   // The MIME type compiled with update-mime-database into a scratch XDG data dir, then
   // asked of Qt's MIME database (which reads that dir first): scenario names and contents
   // are claimed, other YAML is left alone.
