@@ -4,7 +4,8 @@
 // forwards what the outer ones gathered), then the dispatch all-to-all (level by level),
 // expert compute (which waits for the gathered experts and the tokens), and the combine
 // all-to-all (innermost level first). Every stage waits only for what this GPU receives,
-// so GPUs drift apart only as far as their peers let them.
+// so GPUs drift apart only as far as their peers let them. A GPU's peers and bundle route
+// per level and kind are built once and reused by every layer (the solver's shared routes).
 //
 // Not modelled: deeper prefetch (AG of layer l+1 during layer l; spec 1.10 leaves it
 // open), the backward pass and DDP all-reduce (§VI: an additive constant per iteration).
