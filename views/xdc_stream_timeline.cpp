@@ -29,13 +29,13 @@ const KindStyle kKinds[] = {
     {"all_gather", 0, QColor(0x00, 0x9e, 0x73), "all-gather"},
     {"dispatch", 0, QColor(0xe6, 0x9f, 0x00), "dispatch A2A"},
     {"combine", 0, QColor(0xd5, 0x5e, 0x00), "combine A2A"},
-    // workload.xdc.pass training: the backward pass and the gradient all-reduce (layer -1).
-    {"combine_backward", 0, QColor(0xf0, 0xe4, 0x42), "combine A2A backward"},
-    {"expert_backward", 1, QColor(0x88, 0x22, 0x55), "expert backward"},
-    {"dispatch_backward", 0, QColor(0xb0, 0x80, 0x00), "dispatch A2A backward"},
-    {"pre_expert_backward", 1, QColor(0x00, 0x72, 0xb2), "pre-expert backward"},
-    {"expert_grad", 0, QColor(0x44, 0xaa, 0x99), "expert gradients to owners"},
-    {"all_reduce", 0, QColor(0x66, 0x66, 0x66), "gradient all-reduce"},
+    // workload.xdc.pass training: the backward pass (bwd) and the gradient all-reduce (layer -1).
+    {"combine_backward", 0, QColor(0xf0, 0xe4, 0x42), "combine bwd"},
+    {"expert_backward", 1, QColor(0x88, 0x22, 0x55), "expert bwd"},
+    {"dispatch_backward", 0, QColor(0xb0, 0x80, 0x00), "dispatch bwd"},
+    {"pre_expert_backward", 1, QColor(0x00, 0x72, 0xb2), "pre-expert bwd"},
+    {"expert_grad", 0, QColor(0x44, 0xaa, 0x99), "expert grads to owners"},
+    {"all_reduce", 0, QColor(0x66, 0x66, 0x66), "all-reduce"},
 };
 
 bool isBackward(const std::string& kind) {
