@@ -1,6 +1,7 @@
 // HybridEP at scale (issue 23): one training iteration (forward, 12 layers of
 // Mistral-Small shapes) of cross_dc_moe on the flow model over 1000 DCs x 8 GPUs (EP and
-// the model's hybrid choice) and 1000 DCs x 1 GPU, each in its own forked process so its
+// the model's hybrid choice; hybrid again with workload.xdc.pass training, for reference:
+// twice the traffic, no target) and 1000 DCs x 1 GPU, each in its own forked process so its
 // peak RSS is its own; targets < 10 s and < 2 GiB on one core. Then the stream model's
 // curve (every candidate of every level) for clusters up to 1000 x 8: target < 10 ms.
 // `bench_xdc [SUBSTRING]` runs only the cases whose label contains it. CPU time is
@@ -22,21 +23,22 @@ namespace {
 
 const char* only = nullptr;
 
-Results runXdc(const char* preset, XdcScheme scheme, int layers) {
+Results runXdc(const char* preset, XdcScheme scheme, int layers, XdcPass pass) {
   Scenario s;
   applyTopologyPreset(preset, s.topology);
   s.workload.kind = WorkloadKind::CrossDcMoe;
   s.workload.xdc.data_bytes = 24'000'000;
   s.workload.xdc.layers = layers;
+  s.workload.xdc.pass = pass;
   s.scheme.ep = scheme;
   s.scheme.hybrid.compression_ratio = 50;
   s.run.bin = 100 * kMillisecond;
   return runScenario(s);
 }
 
-void runCase(const char* label, const char* preset, XdcScheme scheme, int layers) {
+void runCase(const char* label, const char* preset, XdcScheme scheme, int layers, XdcPass pass = XdcPass::Forward) {
   bench::forkedCase(
-      label, only, [&] { return runXdc(preset, scheme, layers); },
+      label, only, [&] { return runXdc(preset, scheme, layers, pass); },
       [&](const Results& r, const bench::CaseCost& c) {
         std::printf("%-34s wall %7.2f s  cpu %7.2f s  peak RSS %6.0f MiB  flows %11lld  recomputes %7lld  "
                     "makespan %9.1f ms  model %9.1f ms\n",
@@ -68,6 +70,7 @@ int main(int argc, char** argv) {
   runCase("1000 DCs x 1 GPU, ep, 12 layers", "xdc-1000", XdcScheme::Ep, 12);
   runCase("1000 DCs x 8 GPUs, hybrid, 12 layers", "xdc-1000x8", XdcScheme::Hybrid, 12);
   runCase("1000 DCs x 8 GPUs, ep, 12 layers", "xdc-1000x8", XdcScheme::Ep, 12);
+  runCase("1000 DCs x 8 GPUs, hybrid, training", "xdc-1000x8", XdcScheme::Hybrid, 12, XdcPass::Training);
   curveCase(4, 8);
   curveCase(1000, 1);
   curveCase(1000, 8);

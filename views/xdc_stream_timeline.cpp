@@ -6,6 +6,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <map>
+#include <set>
 #include <qcustomplot.h>
 
 #include "results/results.h"
@@ -28,7 +29,18 @@ const KindStyle kKinds[] = {
     {"all_gather", 0, QColor(0x00, 0x9e, 0x73), "all-gather"},
     {"dispatch", 0, QColor(0xe6, 0x9f, 0x00), "dispatch A2A"},
     {"combine", 0, QColor(0xd5, 0x5e, 0x00), "combine A2A"},
+    // workload.xdc.pass training: the backward pass (bwd) and the gradient all-reduce (layer -1).
+    {"combine_backward", 0, QColor(0xf0, 0xe4, 0x42), "combine bwd"},
+    {"expert_backward", 1, QColor(0x88, 0x22, 0x55), "expert bwd"},
+    {"dispatch_backward", 0, QColor(0xb0, 0x80, 0x00), "dispatch bwd"},
+    {"pre_expert_backward", 1, QColor(0x00, 0x72, 0xb2), "pre-expert bwd"},
+    {"expert_grad", 0, QColor(0x44, 0xaa, 0x99), "expert grads to owners"},
+    {"all_reduce", 0, QColor(0x66, 0x66, 0x66), "all-reduce"},
 };
+
+bool isBackward(const std::string& kind) {
+  return kind.find("backward") != std::string::npos || kind == "expert_grad" || kind == "all_reduce";
+}
 
 const KindStyle* styleOf(const std::string& kind) {
   for (const KindStyle& k : kKinds)
@@ -90,7 +102,12 @@ void XdcStreamTimeline::reload() {
   int layers = 0;
   double secondLayerEnd = 0;
   end_ = 0;
+  std::set<std::string> present;
+  Time backwardStart = -1, allReduce = 0;
   for (const HybridEpSpan& sp : timeline) {
+    present.insert(sp.kind);
+    if (isBackward(sp.kind) && backwardStart < 0) backwardStart = sp.start;
+    if (sp.kind == "all_reduce") allReduce += sp.end - sp.start;
     if (sp.kind == "pre_expert") pe[sp.layer] = {sp.start, sp.end};
     layers = std::max(layers, sp.layer + 1);
   }
@@ -106,7 +123,7 @@ void XdcStreamTimeline::reload() {
     rect->setClipToAxisRect(true);
     spans_.push_back({sp.layer, QString::fromStdString(sp.kind), k->row, rect});
     end_ = std::max(end_, ms(sp.end));
-    if (sp.layer <= 1) secondLayerEnd = std::max(secondLayerEnd, ms(sp.end));
+    if (sp.layer <= 1 && !isBackward(sp.kind)) secondLayerEnd = std::max(secondLayerEnd, ms(sp.end));
     if (sp.kind == "all_gather") {
       agTotal_ += sp.end - sp.start;
       if (auto it = pe.find(sp.layer); it != pe.end())
@@ -122,10 +139,14 @@ void XdcStreamTimeline::reload() {
                 .arg(formatTime(agTotal_), formatTime(agHidden_), formatPercent(double(agHidden_) / double(agTotal_)));
   else
     text += tr(" No expert all-gather (plain EP, or every domain of size 1).");
+  if (backwardStart >= 0)
+    text += tr(" Backward pass and gradient all-reduce from %1 (the all-reduce %2).")
+                .arg(formatTime(backwardStart), formatTime(allReduce));
   text += tr(" Double-click: whole iteration.");
   QStringList key;
   for (const KindStyle& k : kKinds)
-    key << QStringLiteral("<span style='color:%1'>&#9632;</span> %2").arg(k.colour.name(), tr(k.label));
+    if (present.count(k.kind) || !isBackward(k.kind))  // backward kinds only when modelled
+      key << QStringLiteral("<span style='color:%1'>&#9632;</span> %2").arg(k.colour.name(), tr(k.label));
   text = key.join(QStringLiteral(" &nbsp;")) + QStringLiteral("<br>") + text;
   summary_->setText(text);
   stack_->setCurrentWidget(stack_->widget(1));

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <tuple>
 
 namespace fl::netmodel {
 
@@ -68,23 +69,54 @@ std::int64_t FlowSolver::addBundle(std::span<const std::int32_t> route, std::spa
   return add(route, counts, bytes, latency, start, tag);
 }
 
-std::int64_t FlowSolver::add(std::span<const std::int32_t> route, std::span<const std::uint32_t> counts,
-                             std::int64_t bytes, Time latency, Time start, std::uint64_t tag) {
+std::int32_t FlowSolver::newFlow(std::int64_t bytes, Time latency, Time start, std::uint64_t tag) {
   if (bytes < 0) throw std::invalid_argument("FlowSolver: negative bytes");
-  for (std::int32_t l : route)
-    if (l < 0 || static_cast<std::size_t>(l) >= capacity_.size()) throw std::invalid_argument("FlowSolver: bad link id");
   const std::int32_t slot = takeSlot();
   Flow& f = flows_[static_cast<std::size_t>(slot)];
   f.id = nextId_++;
   f.tag = tag;
   f.bytes = bytes;
   f.start = double(start) * kPs;
+  f.latency = latency;
+  return slot;
+}
+
+std::int64_t FlowSolver::add(std::span<const std::int32_t> route, std::span<const std::uint32_t> counts,
+                             std::int64_t bytes, Time latency, Time start, std::uint64_t tag) {
+  for (std::int32_t l : route)
+    if (l < 0 || static_cast<std::size_t>(l) >= capacity_.size()) throw std::invalid_argument("FlowSolver: bad link id");
+  const std::int32_t slot = newFlow(bytes, latency, start, tag);
+  Flow& f = flows_[static_cast<std::size_t>(slot)];
   f.routeOff = static_cast<std::uint32_t>(routes_.size());
   f.hops = static_cast<std::uint32_t>(route.size());
-  f.latency = latency;
   routes_.insert(routes_.end(), route.begin(), route.end());
   if (counts.empty()) counts_.resize(routes_.size(), 1);  // a plain flow: one member
   else counts_.insert(counts_.end(), counts.begin(), counts.end());
+  schedule(slot);
+  return f.id;
+}
+
+std::int32_t FlowSolver::addSharedRoute(std::span<const std::int32_t> route, std::span<const std::uint32_t> counts) {
+  if (counts.size() != route.size()) throw std::invalid_argument("FlowSolver: one count per route entry");
+  for (std::size_t i = 0; i < route.size(); ++i) {
+    if (route[i] < 0 || static_cast<std::size_t>(route[i]) >= capacity_.size())
+      throw std::invalid_argument("FlowSolver: bad link id");
+    if (counts[i] == 0) throw std::invalid_argument("FlowSolver: a bundle route entry without members");
+  }
+  sharedRoutes_.push_back({static_cast<std::uint32_t>(sharedLinks_.size()), static_cast<std::uint32_t>(route.size())});
+  sharedLinks_.insert(sharedLinks_.end(), route.begin(), route.end());
+  sharedCounts_.insert(sharedCounts_.end(), counts.begin(), counts.end());
+  return static_cast<std::int32_t>(sharedRoutes_.size() - 1);
+}
+
+std::int64_t FlowSolver::addBundle(std::int32_t sharedRoute, std::int64_t bytes, Time latency, Time start,
+                                   std::uint64_t tag) {
+  if (sharedRoute < 0 || static_cast<std::size_t>(sharedRoute) >= sharedRoutes_.size())
+    throw std::invalid_argument("FlowSolver: no such shared route");
+  const std::int32_t slot = newFlow(bytes, latency, start, tag);
+  Flow& f = flows_[static_cast<std::size_t>(slot)];
+  std::tie(f.routeOff, f.hops) = sharedRoutes_[static_cast<std::size_t>(sharedRoute)];
+  f.shared = true;
   schedule(slot);
   return f.id;
 }
@@ -98,7 +130,7 @@ Time FlowSolver::routeLatency(std::span<const std::int32_t> route) const {
 void FlowSolver::release(std::int32_t slot) {
   Flow& f = flows_[static_cast<std::size_t>(slot)];
   f.live = false;
-  deadRouteInts_ += f.hops;
+  if (!f.shared) deadRouteInts_ += f.hops;
   freeSlots_.push_back(slot);
 }
 
@@ -108,7 +140,7 @@ void FlowSolver::compactRoutes() {
   pool.reserve(routes_.size() - deadRouteInts_);
   countPool.reserve(routes_.size() - deadRouteInts_);
   for (Flow& f : flows_) {
-    if (!f.live) continue;
+    if (!f.live || f.shared) continue;
     const auto r = route(f);
     const auto c = counts(f);
     f.routeOff = static_cast<std::uint32_t>(pool.size());
@@ -168,8 +200,8 @@ void FlowSolver::recompute() {
   std::vector<std::int32_t>& touched = busyLinks_;
   for (std::int32_t s : active_) {
     const Flow& f = flows_[static_cast<std::size_t>(s)];
-    const std::int32_t* r = routes_.data() + f.routeOff;
-    const std::uint32_t* c = counts_.data() + f.routeOff;
+    const std::int32_t* r = links(f);
+    const std::uint32_t* c = members(f);
     for (std::uint32_t h = 0; h < f.hops; ++h) {
       const auto li = static_cast<std::size_t>(r[h]);
       if (stamp_[li] != epoch_) {
@@ -226,8 +258,8 @@ void FlowSolver::recompute() {
       if (f.frozen) continue;
       f.frozen = true;
       f.rate = share;
-      const std::int32_t* r = routes_.data() + f.routeOff;
-      const std::uint32_t* c = counts_.data() + f.routeOff;
+      const std::int32_t* r = links(f);
+      const std::uint32_t* c = members(f);
       for (std::uint32_t h = 0; h < f.hops; ++h) {
         const auto ki = static_cast<std::size_t>(r[h]);
         residual_[ki] = std::max(0.0, residual_[ki] - share * c[h]);
@@ -241,8 +273,8 @@ void FlowSolver::recompute() {
     Flow& f = flows_[static_cast<std::size_t>(s)];
     f.finish = now + f.rem / f.rate;
     nextFinish_ = std::min(nextFinish_, f.finish);
-    const std::int32_t* r = routes_.data() + f.routeOff;
-    const std::uint32_t* c = counts_.data() + f.routeOff;
+    const std::int32_t* r = links(f);
+    const std::uint32_t* c = members(f);
     for (std::uint32_t h = 0; h < f.hops; ++h) rateSum_[static_cast<std::size_t>(r[h])] += f.rate * c[h];
   }
 }
@@ -272,8 +304,8 @@ void FlowSolver::run(const Delivered& delivered) {
           continue;
         }
         f.finish = t;
-        const std::int32_t* r = routes_.data() + f.routeOff;
-        const std::uint32_t* c = counts_.data() + f.routeOff;
+        const std::int32_t* r = links(f);
+        const std::uint32_t* c = members(f);
         for (std::uint32_t h = 0; h < f.hops; ++h) stats_[static_cast<std::size_t>(r[h])].bytes += f.bytes * c[h];
         deliverAt(t + double(f.latency) * kPs, s);
       }

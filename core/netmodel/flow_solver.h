@@ -48,6 +48,12 @@ class FlowSolver {
   // `latency` after the last byte leaves. Link bytes count bytes x counts[i].
   std::int64_t addBundle(std::span<const std::int32_t> route, std::span<const std::uint32_t> counts,
                          std::int64_t bytes, Time latency, Time start, std::uint64_t tag = 0);
+  // A bundle route kept for the solver's lifetime and shared by every bundle added with
+  // its id (one GPU's step repeats every layer): checked and stored once, and its bundles
+  // copy nothing. Returns the route's id (0, 1, ...).
+  std::int32_t addSharedRoute(std::span<const std::int32_t> route, std::span<const std::uint32_t> counts);
+  std::int64_t addBundle(std::int32_t sharedRoute, std::int64_t bytes, Time latency, Time start,
+                         std::uint64_t tag = 0);
   // The sum of the latencies along `route` (what addFlow adds to a flow).
   Time routeLatency(std::span<const std::int32_t> route) const;
 
@@ -75,6 +81,7 @@ class FlowSolver {
     std::uint32_t hops = 0;
     bool frozen = false;
     bool live = false;
+    bool shared = false;   // route in sharedLinks_ (kept), else in routes_ (recycled)
   };
   struct Event {
     double t;
@@ -88,9 +95,16 @@ class FlowSolver {
     }
   };
 
-  std::span<const std::int32_t> route(const Flow& f) const { return {routes_.data() + f.routeOff, f.hops}; }
-  std::span<const std::uint32_t> counts(const Flow& f) const { return {counts_.data() + f.routeOff, f.hops}; }
+  const std::int32_t* links(const Flow& f) const {
+    return (f.shared ? sharedLinks_.data() : routes_.data()) + f.routeOff;
+  }
+  const std::uint32_t* members(const Flow& f) const {
+    return (f.shared ? sharedCounts_.data() : counts_.data()) + f.routeOff;
+  }
+  std::span<const std::int32_t> route(const Flow& f) const { return {links(f), f.hops}; }
+  std::span<const std::uint32_t> counts(const Flow& f) const { return {members(f), f.hops}; }
   std::int32_t takeSlot();
+  std::int32_t newFlow(std::int64_t bytes, Time latency, Time start, std::uint64_t tag);
   std::int64_t add(std::span<const std::int32_t> route, std::span<const std::uint32_t> counts, std::int64_t bytes,
                    Time latency, Time start, std::uint64_t tag);  // counts empty: one member per entry
   void schedule(std::int32_t slot);
@@ -109,6 +123,9 @@ class FlowSolver {
   std::vector<std::int32_t> routes_;   // route pool
   std::vector<std::uint32_t> counts_;  // members per route entry (1 for a plain flow), beside routes_
   std::size_t deadRouteInts_ = 0;
+  std::vector<std::int32_t> sharedLinks_;    // shared routes, never recycled
+  std::vector<std::uint32_t> sharedCounts_;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> sharedRoutes_;  // offset, hops
   std::vector<std::int32_t> active_;   // slots transmitting
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;  // future starts
   std::vector<std::int32_t> startNow_;                            // starts due at since_

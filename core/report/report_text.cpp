@@ -34,7 +34,9 @@ std::string workloadOneLine(const Scenario& s) {
   }
   if (s.workload.kind == WorkloadKind::CrossDcMoe)
     return "MoE iteration across DCs " + valueText(s, "workload.xdc.model") + " (" +
-           std::to_string(s.workload.xdc.layers) + " layers), " + valueText(s, "scheme.ep") +
+           std::to_string(s.workload.xdc.layers) + " layers" +
+           (s.workload.xdc.pass == XdcPass::Training ? ", forward + backward + gradient all-reduce" : "") + "), " +
+           valueText(s, "scheme.ep") +
            (s.scheme.ep == XdcScheme::Hybrid ? " domains " + valueText(s, "scheme.hybrid.domains") +
                                                    ", compression " + valueText(s, "scheme.hybrid.compression_ratio")
                                              : std::string()) +

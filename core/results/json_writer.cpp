@@ -40,8 +40,12 @@ Json hybridEpJson(const HybridEpResults& h) {
               {"timeline", std::move(timeline)},
               {"input", Json{{"data_bytes", finite(h.data_bytes)}, {"expert_bytes", finite(h.expert_bytes)},
                              {"compression_ratio", finite(h.compression_ratio)},
-                             {"pre_expert_ns", finite(h.pre_expert_ns)}, {"layers", h.layers}}},
-              {"network_model", h.network_model}};
+                             {"pre_expert_ns", finite(h.pre_expert_ns)}, {"layers", h.layers},
+                             {"dense_bytes", finite(h.dense_bytes)}}},
+              {"network_model", h.network_model},
+              {"pass", h.pass},
+              {"grad_bytes", h.grad_bytes},
+              {"allreduce_bytes", h.allreduce_bytes}};
 }
 
 Json wscJson(const WscResults& x) {

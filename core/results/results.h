@@ -345,6 +345,9 @@ struct HybridEpResults {
   double pre_expert_ns = 0;      // Lat_PE per layer (given, or derived from the GPU)
   int layers = 1;
   std::string network_model;     // flow | packet: the model that ran the iteration
+  std::string pass = "forward";  // forward | training (+ backward and gradient all-reduce)
+  std::int64_t grad_bytes = 0, allreduce_bytes = 0;  // training: expert gradients to owners; all-reduce
+  double dense_bytes = 0;        // training: non-expert parameter bytes per layer all-reduced
 };
 
 struct Results;

@@ -67,7 +67,7 @@ template <class Ar> void fields(Ar& a, HybridEpSpan& v) { a(v.layer, v.kind, v.s
 template <class Ar> void fields(Ar& a, HybridEpResults& v) {
   a(v.scheme, v.levels, v.model_lat_ns, v.model_ep_lat_ns, v.curve, v.a2a_pairs, v.ag_pairs, v.a2a_bytes, v.ag_bytes,
     v.flows, v.timeline, v.data_bytes, v.expert_bytes, v.compression_ratio, v.pre_expert_ns, v.layers,
-    v.network_model);
+    v.network_model, v.pass, v.grad_bytes, v.allreduce_bytes, v.dense_bytes);
 }
 template <class Ar> void fields(Ar& a, TpResults& v) { a(v.scheme, v.model, v.layer, v.sublayer); }
 template <class Ar> void fields(Ar& a, CaisResults& v) {
@@ -95,14 +95,14 @@ static_assert(sizeof(LinkDirectionResult) == 328, "LinkDirectionResult changed: 
 static_assert(sizeof(SwitchResult) == 392, "SwitchResult changed: update results_codec.cpp");
 static_assert(sizeof(PipelineResults) == 256, "PipelineResults changed: update results_codec.cpp");
 static_assert(sizeof(MoeResults) == 120, "MoeResults changed: update results_codec.cpp");
-static_assert(sizeof(HybridEpResults) == 232, "HybridEpResults changed: update results_codec.cpp");
+static_assert(sizeof(HybridEpResults) == 288, "HybridEpResults changed: update results_codec.cpp");
 static_assert(sizeof(CaisResults) == 152, "CaisResults changed: update results_codec.cpp");
 static_assert(sizeof(TpResults) == 104, "TpResults changed: update results_codec.cpp");
 static_assert(sizeof(MergePortResult) == 184, "MergePortResult changed: update results_codec.cpp");
 static_assert(sizeof(WscResults) == 272, "WscResults changed: update results_codec.cpp");
 static_assert(sizeof(LinkPhaseResult) == 88, "LinkPhaseResult changed: update results_codec.cpp");
 static_assert(sizeof(PacketFollow) == 104, "PacketFollow changed: update results_codec.cpp");
-static_assert(sizeof(Results) == 2040, "Results changed: update results_codec.cpp");
+static_assert(sizeof(Results) == 2096, "Results changed: update results_codec.cpp");
 
 template <class T> constexpr bool kPlain = std::is_arithmetic_v<T> || std::is_enum_v<T> ||
                                            std::is_same_v<T, PipelineTask> || std::is_same_v<T, ReductionEntryRecord> ||

@@ -173,6 +173,9 @@ struct MoeSpec {
 // One training iteration (forward) of an MoE model across datacenters (HybridEP, seed
 // 004): workload.xdc.model fills hidden, experts, expert_bytes, top_k and layers (the
 // paper's Table II, core/xdc/xdc_models.cpp); explicit keys win.
+// forward: the forward pass only (the paper's stream model); training: + backward pass and
+// the gradient all-reduce (xdc/async_communicator.h).
+enum class XdcPass { Forward, Training };
 struct XdcSpec {
   std::string model = "mistral-small";
   int hidden = 768;
@@ -183,6 +186,8 @@ struct XdcSpec {
   std::int64_t data_bytes = 0;   // D per GPU per all-to-all; 0 = tokens x hidden x 4 B x top_k
   int layers = 12;
   Time pre_expert = 0;           // Lat_PE per layer; 0 = derived from the GPU (xdc/pre_expert.h)
+  XdcPass pass = XdcPass::Forward;
+  std::int64_t dense_bytes = 0;  // non-expert parameter bytes per MoE layer (all-reduced); 0 = derived
   bool operator==(const XdcSpec&) const = default;
 };
 

@@ -99,6 +99,22 @@ void addXdcKeys(std::vector<ParamSpec>& t) {
                "(1 ms lies in the range (0.76, 1.62) ms where the model reproduces every Table VI choice, spec 2.7)"),
       "derived from the GPU: (2 attention + 1 dense FFN block) GEMM MACs of tokens x hidden / (FP32 rate x "
       "gpu.tensor_efficiency / 2); core/xdc/pre_expert.h"));
+  t.push_back(choice<XdcPass>(
+      "workload.xdc.pass", FIELD(workload.xdc.pass), {{"forward", XdcPass::Forward}, {"training", XdcPass::Training}},
+      "cross_dc_moe: forward = the forward pass of every MoE layer (what the paper's stream model predicts); "
+      "training = the iteration: + the backward pass mirrored (combine and dispatch all-to-alls backward, expert "
+      "and pre-expert compute x 2, expert gradients back to their owners in the domain) and the data-parallel "
+      "all-reduce of the dense gradients (and of the shared expert when compressed); flow or auto network model",
+      "seed 004 §VI (backward: DDP all-reduce, an additive constant), §IV-B (shared expert all-reduced in "
+      "backward); backward compute = 2 x forward is the usual estimate, unconfirmed (the paper does not say); "
+      "default forward: the paper's model and tables cover the forward pass"));
+  t.push_back(zeroMeans(
+      quantity("workload.xdc.dense_bytes", Q::Bytes, FIELD(workload.xdc.dense_bytes), kNonNegative,
+               "cross_dc_moe, training: non-expert (dense) parameter bytes per MoE layer whose gradients DDP "
+               "all-reduces over every GPU",
+               "seed 004 §V-A (PyTorch DDP, no ZeRO); derived value: the pre-expert blocks of core/xdc/pre_expert.h "
+               "in fp32, unconfirmed (the paper gives only expert sizes)"),
+      "((m+1) attention 4 H^2 + m dense FFN 8 H^2) x 4 B, m = 1: 64 H^2 bytes"));
   t.push_back(choice<XdcScheme>("scheme.ep", FIELD(scheme.ep), {{"ep", XdcScheme::Ep}, {"hybrid", XdcScheme::Hybrid}},
                                 "cross_dc_moe: ep = plain expert parallelism (tokens only, p = 1); hybrid = HybridEP's "
                                 "expert domains (experts all-gathered inside, tokens all-to-all across)",

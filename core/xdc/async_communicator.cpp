@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <span>
 #include <stdexcept>
 
 #include "xdc/domain_partition.h"
@@ -11,24 +12,60 @@ namespace fl::xdc {
 
 namespace {
 
-enum Kind : std::uint64_t { PreExpertDone, AgRecv, DispatchRecv, CombineRecv, ExpertDone, EncodeDone };
-enum class Stage { AllGather, Dispatch, Expert, Combine, Done };
+// Communication stages; each has its own receive counters and tag kind.
+enum Comm : int { kAg, kDispatch, kCombine, kCombineGrad, kDispatchGrad, kExpertGrad, kArScatter, kArGather, kComms };
+enum class Group { Domain, Across, Level };  // AG peers, A2A peers, every other worker of the level
+struct CommSpec {
+  Group group;
+  bool inward;        // innermost level first
+  const char* span;
+  bool alwaysSpan;    // record the span even without peers (the all-to-alls, as before)
+  bool allGatherBytes, allReduceBytes;  // payload per peer: else the all-to-all chunk
+};
+constexpr CommSpec kComm[kComms] = {
+    {Group::Domain, false, "all_gather", false, true, false},
+    {Group::Across, false, "dispatch", true, false, false},
+    {Group::Across, true, "combine", true, false, false},
+    {Group::Across, false, "combine_backward", true, false, false},  // the combine mirrored
+    {Group::Across, true, "dispatch_backward", true, false, false},
+    {Group::Domain, true, "expert_grad", false, true, false},        // the all-gather mirrored
+    {Group::Level, true, "all_reduce", false, false, true},          // reduce-scatter
+    {Group::Level, false, "all_reduce", false, false, true},         // all-gather
+};
 
-// Tag: GPU (32 bits) | kind (4) | level (8) | layer parity (1). For the compute timers the
-// GPU is the one computing; for a send it is the sender (its bundle reaches all its peers).
-std::uint64_t tagOf(std::int64_t gpu, Kind k, int level, int parity) {
-  return std::uint64_t(gpu) | (std::uint64_t(k) << 32) | (std::uint64_t(level) << 36) | (std::uint64_t(parity) << 44);
+// Compute timers.
+enum Timer : int { kPreExpert, kExpert, kExpertBwd, kPreExpertBwd, kNoTimer = -1 };
+constexpr const char* kTimerSpan[] = {"pre_expert", "expert", "expert_backward", "pre_expert_backward"};
+
+// A phase: a communication stage and a compute timer that start together; it is done when
+// both are. A step (one layer's forward, one layer's backward, or the all-reduce) is a
+// sequence of phases.
+struct Phase {
+  int comm;  // -1: none
+  int timer;
+};
+constexpr Phase kForward[] = {{kAg, kPreExpert}, {kDispatch, kNoTimer}, {-1, kExpert}, {kCombine, kNoTimer}};
+constexpr Phase kBackward[] = {
+    {kCombineGrad, kNoTimer}, {-1, kExpertBwd}, {kDispatchGrad, kNoTimer}, {kExpertGrad, kPreExpertBwd}};
+constexpr Phase kAllReduce[] = {{kArScatter, kNoTimer}, {kArGather, kNoTimer}};
+
+// Tag: GPU (32 bits) | kind (4) | level (8) | step parity (1). Kind 0: SREncode done, 1: a
+// compute timer, 2 + c: the receives of comm stage c. For a timer the GPU is the one
+// computing; for a send it is the sender (its bundle reaches all its peers).
+constexpr std::uint64_t kEncodeDone = 0, kTimerDone = 1, kRecv = 2;
+std::uint64_t tagOf(std::int64_t gpu, std::uint64_t kind, int level, int parity) {
+  return std::uint64_t(gpu) | (kind << 32) | (std::uint64_t(level) << 36) | (std::uint64_t(parity) << 44);
 }
 
 struct GpuState {
-  int layer = 0;
-  Stage stage = Stage::AllGather;
-  int level = -1;  // the level of the current AG / A2A step
-  bool preExpertDone = false, allGatherDone = false;
-  Time spanStart = 0, peStart = 0;
-  // Receives per layer parity, kind (AG, dispatch, combine) and level: a peer may run one
-  // layer ahead (never two: it would need this GPU's combine of the next layer).
-  std::vector<std::array<std::array<int, 3>, 2>> received;  // [level][parity][kind]
+  int step = 0;    // forward layers 0..L-1, then (training) backward L..2L-1 and the all-reduce
+  int phase = 0;
+  int level = -1;  // the level of the current communication step
+  bool commDone = false, timerDone = false, done = false;
+  Time phaseStart = 0;
+  // Receives per step parity, comm stage and level: a peer may run one step ahead
+  // (never two: it would need this GPU's sends of the step between).
+  std::vector<std::array<std::array<int, kComms>, 2>> received;  // [level][parity][comm]
 };
 
 class Communicator {
@@ -38,25 +75,74 @@ class Communicator {
     if (p.domains.size() != p.workers.size()) throw std::invalid_argument("communicator: one domain size per level");
     state_.resize(static_cast<std::size_t>(gpus_));
     for (GpuState& g : state_) g.received.resize(static_cast<std::size_t>(levels_));
-    StepBytes b = stepBytes(p);
-    agBytes_ = std::move(b.allGather);
-    chunk_ = std::move(b.chunk);
+    steps_.resize(static_cast<std::size_t>(gpus_) * static_cast<std::size_t>(levels_) * 3);
+    bytes_ = stepBytes(p);
+    stepCount_ = p.training ? 2 * p.layers + (p.allReduce > 0 ? 1 : 0) : p.layers;
+    durations_ = {p.preExpert, p.expertCompute, p.expertBackward, p.preExpertBackward};
   }
 
   CommunicatorResult run() {
     for (std::int64_t g = 0; g < gpus_; ++g) {
-      if (plan_.encode > 0) timer(g, plan_.encode, EncodeDone);
-      else startLayer(g, 0);
+      if (plan_.encode > 0) solver_.addFlow({}, 0, plan_.encode, tagOf(g, kEncodeDone, 0, 0));
+      else startStep(g, 0);
     }
     solver_.run([this](std::int64_t, std::uint64_t tag, Time at) { onEvent(tag, at); });
     return result_;
   }
 
  private:
-  void timer(std::int64_t g, Time at, Kind k) { solver_.addFlow({}, 0, at, tagOf(g, k, 0, 0)); }
+  std::span<const Phase> phases(int step) const {
+    if (step < plan_.layers) return kForward;
+    if (step < 2 * plan_.layers) return kBackward;
+    return kAllReduce;
+  }
+  int layerOf(int step) const {
+    if (step < plan_.layers) return step;
+    if (step < 2 * plan_.layers) return 2 * plan_.layers - 1 - step;
+    return -1;
+  }
 
-  void span(std::int64_t g, int layer, const char* kind, Time start, Time end) {
-    if (g == 0) result_.gpu0.push_back({layer, kind, start, end});
+  void span(std::int64_t g, int step, const char* kind, Time start, Time end) {
+    if (g == 0) result_.gpu0.push_back({layerOf(step), kind, start, end});
+  }
+
+  int peerCount(int level, Group group) const {
+    const int sf = plan_.workers[std::size_t(level)], s = plan_.domains[std::size_t(level)];
+    return group == Group::Domain ? s - 1 : group == Group::Across ? sf / s - 1 : sf - 1;
+  }
+
+  // A GPU's peers, bundle route and latency for one level and group: the same every layer
+  // and pass, so built on first use and kept (the solver's shared routes), not rebuilt
+  // per send and delivery (at 1000 x 8 GPUs that rebuilding was half the instructions).
+  struct Step {
+    std::int32_t route = -1;  // the solver's shared route; -1: not built yet
+    std::uint32_t peerOff = 0, peers = 0;
+    Time latency = 0;
+  };
+  const Step& step(std::int64_t g, int level, Group group) {
+    Step& st = steps_[(std::size_t(g) * std::size_t(levels_) + std::size_t(level)) * 3 + std::size_t(group)];
+    if (st.route >= 0) return st;
+    if (group == Group::Level) {  // every other worker of the level: AG peers with one domain
+      std::vector<int> whole = plan_.workers;
+      peers(g, level, PairKind::AllGather, plan_.workers, whole, to_);
+    } else {
+      peers(g, level, group == Group::Domain ? PairKind::AllGather : PairKind::AllToAll, plan_.workers,
+            plan_.domains, to_);
+    }
+    st.peerOff = static_cast<std::uint32_t>(peerPool_.size());
+    st.peers = static_cast<std::uint32_t>(to_.size());
+    for (std::int64_t to : to_) peerPool_.push_back(static_cast<std::int32_t>(to));
+    if (!to_.empty()) {
+      // Members at one level cross links of the same levels: one latency for the bundle.
+      routes_.route(static_cast<int>(g), static_cast<int>(to_.front()), route_);
+      st.latency = solver_.routeLatency(route_);
+      routes_.fanOut(static_cast<int>(g), to_, bundleRoute_, bundleCounts_);
+    } else {
+      bundleRoute_.clear();
+      bundleCounts_.clear();
+    }
+    st.route = solver_.addSharedRoute(bundleRoute_, bundleCounts_);
+    return st;
   }
 
   // One GPU's chunks to all its peers of a level leave together as one bundle (flow_solver.h):
@@ -64,123 +150,111 @@ class Communicator {
   // In these symmetric iterations they would get equal max-min rates as separate flows
   // too; one bundle per sender and step instead of one flow per pair is what keeps
   // 1000 DCs x 8 GPUs (16 million messages a layer) at seconds.
-  void send(std::int64_t from, PairKind kind, int level, std::int64_t bytes, Kind recvKind, int parity, Time now) {
-    peers(from, level, kind, plan_.workers, plan_.domains, to_);
-    if (to_.empty()) return;
-    // Members at one level cross links of the same levels: one latency for the bundle.
-    routes_.route(static_cast<int>(from), static_cast<int>(to_.front()), route_);
-    const Time latency = solver_.routeLatency(route_);
-    routes_.fanOut(static_cast<int>(from), to_, bundleRoute_, bundleCounts_);
-    solver_.addBundle(bundleRoute_, bundleCounts_, bytes, latency, now, tagOf(from, recvKind, level, parity));
-    (kind == PairKind::AllGather ? result_.agBytes : result_.a2aBytes) += bytes * std::int64_t(to_.size());
-    result_.flows += std::int64_t(to_.size());
+  void send(std::int64_t from, int comm, int level, int parity, Time now) {
+    const CommSpec& c = kComm[comm];
+    const Step& st = step(from, level, c.group);
+    if (st.peers == 0) return;
+    const auto l = std::size_t(level);
+    const std::int64_t bytes = c.allGatherBytes ? bytes_.allGather[l] : c.allReduceBytes ? bytes_.allReduce[l] : bytes_.chunk[l];
+    solver_.addBundle(st.route, bytes, st.latency, now, tagOf(from, kRecv + std::uint64_t(comm), level, parity));
+    const std::int64_t total = bytes * std::int64_t(st.peers);
+    if (comm == kAg) result_.agBytes += total;
+    else if (comm == kExpertGrad) result_.gradBytes += total;
+    else if (c.allReduceBytes) result_.allReduceBytes += total;
+    else result_.a2aBytes += total;
+    result_.flows += std::int64_t(st.peers);
   }
 
-  void startLayer(std::int64_t g, Time now) {
+  void startStep(std::int64_t g, Time now) {
     GpuState& s = state_[std::size_t(g)];
-    if (s.layer == plan_.layers) {
-      s.stage = Stage::Done;
+    if (s.step == stepCount_) {
+      s.done = true;
       result_.makespan = std::max(result_.makespan, now);
       return;
     }
-    s.stage = Stage::AllGather;
+    s.phase = 0;
+    startPhase(g, now);
+  }
+
+  void startPhase(std::int64_t g, Time now) {
+    GpuState& s = state_[std::size_t(g)];
+    const Phase& ph = phases(s.step)[std::size_t(s.phase)];
     s.level = -1;
-    s.preExpertDone = s.allGatherDone = false;
-    s.peStart = s.spanStart = now;
-    timer(g, now + plan_.preExpert, PreExpertDone);
+    s.commDone = ph.comm < 0;
+    s.timerDone = ph.timer < 0;
+    s.phaseStart = now;
+    if (ph.timer >= 0) solver_.addFlow({}, 0, now + durations_[std::size_t(ph.timer)], tagOf(g, kTimerDone, 0, 0));
     advance(g, now);
   }
 
-  int peerCount(int level, Stage st) const {
-    const int sf = plan_.workers[std::size_t(level)], s = plan_.domains[std::size_t(level)];
-    return st == Stage::AllGather ? s - 1 : sf / s - 1;
+  void finishPhase(std::int64_t g, Time now) {
+    GpuState& s = state_[std::size_t(g)];
+    const auto ph = phases(s.step);
+    if (++s.phase < static_cast<int>(ph.size())) {
+      startPhase(g, now);
+      return;
+    }
+    // Only this step's stages: a peer one step ahead may already have filled another's.
+    const int parity = s.step & 1;
+    for (auto& perLevel : s.received)
+      for (const Phase& p : ph)
+        if (p.comm >= 0) perLevel[std::size_t(parity)][std::size_t(p.comm)] = 0;
+    ++s.step;
+    startStep(g, now);
   }
 
-  // Moves GPU g through every step whose receives are complete.
+  // Moves GPU g through every communication step whose receives are complete.
   void advance(std::int64_t g, Time now) {
     GpuState& s = state_[std::size_t(g)];
-    const int parity = s.layer & 1;
-    for (;;) {
-      if (s.stage == Stage::AllGather || s.stage == Stage::Dispatch || s.stage == Stage::Combine) {
-        const int kind = s.stage == Stage::AllGather ? 0 : s.stage == Stage::Dispatch ? 1 : 2;
-        if (s.level >= 0 && s.received[std::size_t(s.level)][std::size_t(parity)][std::size_t(kind)] <
-                                peerCount(s.level, s.stage))
+    if (s.done) return;
+    const Phase& ph = phases(s.step)[std::size_t(s.phase)];
+    if (!s.commDone) {
+      const CommSpec& c = kComm[ph.comm];
+      const int parity = s.step & 1;
+      for (;;) {
+        if (s.level >= 0 &&
+            s.received[std::size_t(s.level)][std::size_t(parity)][std::size_t(ph.comm)] < peerCount(s.level, c.group))
           return;  // waiting for this level's receives
-        // Next level with peers (combine walks inward-out: innermost level first).
-        const bool inward = s.stage == Stage::Combine;
-        int next = s.level < 0 ? (inward ? levels_ - 1 : 0) : s.level + (inward ? -1 : 1);
-        while (next >= 0 && next < levels_ && peerCount(next, s.stage) == 0) next += inward ? -1 : 1;
-        if (next >= 0 && next < levels_) {
-          s.level = next;
-          if (s.stage == Stage::AllGather)
-            send(g, PairKind::AllGather, next, agBytes_[std::size_t(next)], AgRecv, parity, now);
-          else
-            send(g, PairKind::AllToAll, next, chunk_[std::size_t(next)],
-                 s.stage == Stage::Dispatch ? DispatchRecv : CombineRecv, parity, now);
-          continue;
-        }
-        // The stage is complete.
-        if (s.stage == Stage::AllGather) {
-          if (!s.allGatherDone && s.level >= 0) span(g, s.layer, "all_gather", s.spanStart, now);  // had peers
-          s.allGatherDone = true;
-          if (!s.preExpertDone) return;  // the A2A needs the pre-expert output
-          s.stage = Stage::Dispatch;
-        } else if (s.stage == Stage::Dispatch) {
-          span(g, s.layer, "dispatch", s.spanStart, now);
-          s.stage = Stage::Expert;
-          s.spanStart = now;
-          timer(g, now + plan_.expertCompute, ExpertDone);
-          return;
-        } else {
-          span(g, s.layer, "combine", s.spanStart, now);
-          for (auto& perLevel : s.received) perLevel[std::size_t(parity)] = {};
-          ++s.layer;
-          startLayer(g, now);
-          return;
-        }
-        s.level = -1;
-        s.spanStart = now;
-        continue;
+        int next = s.level < 0 ? (c.inward ? levels_ - 1 : 0) : s.level + (c.inward ? -1 : 1);
+        while (next >= 0 && next < levels_ && peerCount(next, c.group) == 0) next += c.inward ? -1 : 1;
+        if (next < 0 || next >= levels_) break;
+        s.level = next;
+        send(g, ph.comm, next, parity, now);
       }
-      return;  // Expert or Done: timers move these on
+      s.commDone = true;
+      if (s.level >= 0 || c.alwaysSpan) span(g, s.step, c.span, s.phaseStart, now);
     }
+    if (s.timerDone) finishPhase(g, now);
   }
 
   void onEvent(std::uint64_t tag, Time at) {
     const auto g = static_cast<std::int64_t>(tag & 0xffffffffu);
-    const auto kind = static_cast<Kind>((tag >> 32) & 0xf);
+    const std::uint64_t kind = (tag >> 32) & 0xf;
     const int level = static_cast<int>((tag >> 36) & 0xff);
     const int parity = static_cast<int>((tag >> 44) & 1);
     GpuState& s = state_[std::size_t(g)];
-    switch (kind) {
-      case EncodeDone: startLayer(g, at); return;
-      case PreExpertDone:
-        s.preExpertDone = true;
-        span(g, s.layer, "pre_expert", s.peStart, at);
-        if (s.stage == Stage::AllGather && s.allGatherDone) {
-          s.stage = Stage::Dispatch;
-          s.level = -1;
-          s.spanStart = at;
-          advance(g, at);
-        }
-        return;
-      case ExpertDone:
-        span(g, s.layer, "expert", s.spanStart, at);
-        s.stage = Stage::Combine;
-        s.level = -1;
-        s.spanStart = at;
-        advance(g, at);
-        return;
-      case AgRecv: case DispatchRecv: case CombineRecv:
-        // g's bundle reached every peer of this step.
-        peers(g, level, kind == AgRecv ? PairKind::AllGather : PairKind::AllToAll, plan_.workers, plan_.domains,
-              delivered_);
-        for (std::int64_t to : delivered_) {
-          GpuState& d = state_[std::size_t(to)];
-          ++d.received[std::size_t(level)][std::size_t(parity)][std::size_t(kind - AgRecv)];
-          if ((d.layer & 1) == parity) advance(to, at);
-        }
-        return;
+    if (kind == kEncodeDone) {
+      startStep(g, at);
+      return;
+    }
+    if (kind == kTimerDone) {
+      s.timerDone = true;
+      span(g, s.step, kTimerSpan[phases(s.step)[std::size_t(s.phase)].timer], s.phaseStart, at);
+      if (s.commDone) finishPhase(g, at);
+      return;
+    }
+    // g's bundle reached every peer of this step. A receive moves its GPU on only when it
+    // completes the step's count (advance() is a no-op before that).
+    const int comm = static_cast<int>(kind - kRecv);
+    const Group group = kComm[comm].group;
+    const Step& st = step(g, level, group);
+    const int need = peerCount(level, group);
+    const std::uint32_t off = st.peerOff, n = st.peers;
+    for (std::uint32_t i = 0; i < n; ++i) {
+      const std::int32_t to = peerPool_[off + i];  // by index: advance() may grow the pool
+      GpuState& d = state_[std::size_t(to)];
+      const int got = ++d.received[std::size_t(level)][std::size_t(parity)][std::size_t(comm)];
+      if (got == need && (d.step & 1) == parity) advance(to, at);
     }
   }
 
@@ -189,11 +263,15 @@ class Communicator {
   netmodel::FlowSolver& solver_;
   int levels_;
   std::int64_t gpus_;
+  int stepCount_ = 0;
+  std::array<Time, 4> durations_{};
   std::vector<GpuState> state_;
-  std::vector<std::int64_t> agBytes_, chunk_;
+  StepBytes bytes_;
   std::vector<std::int32_t> route_, bundleRoute_;
   std::vector<std::uint32_t> bundleCounts_;
-  std::vector<std::int64_t> to_, delivered_;  // peer buffers: a send's, a delivery's
+  std::vector<std::int64_t> to_;      // peer buffer
+  std::vector<Step> steps_;           // [gpu][level][group]
+  std::vector<std::int32_t> peerPool_;
   CommunicatorResult result_;
 };
 
@@ -209,6 +287,12 @@ StepBytes stepBytes(const CommunicatorPlan& p) {
     b.allGather.push_back(std::llround(gathered));
     b.chunk.push_back(std::llround(p.data * s / sf));
     gathered *= s;
+  }
+  double share = p.allReduce;  // reduce-scatter innermost first: each level splits what is left
+  b.allReduce.assign(p.workers.size(), 0);
+  for (std::size_t l = p.workers.size(); l-- > 0;) {
+    share /= p.workers[l];
+    b.allReduce[l] = std::llround(share);
   }
   return b;
 }

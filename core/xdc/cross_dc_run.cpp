@@ -28,7 +28,7 @@ constexpr double kEncodeFused = 0.7, kDecodeFused = 0.55;
 // hybridep.* from the setup and what the network model measured.
 HybridEpResults hybridEpResults(const Scenario& s, const CrossDcSetup& setup, std::int64_t a2aBytes,
                                 std::int64_t agBytes, std::int64_t flows, const std::vector<StreamSpan>& gpu0,
-                                const char* model) {
+                                const char* model, std::int64_t gradBytes = 0, std::int64_t allReduceBytes = 0) {
   const XdcSpec& x = s.workload.xdc;
   const Prediction& pred = setup.prediction;
   HybridEpResults h;
@@ -55,6 +55,10 @@ HybridEpResults hybridEpResults(const Scenario& s, const CrossDcSetup& setup, st
   h.pre_expert_ns = toNs(setup.plan.preExpert);
   h.layers = x.layers;
   h.network_model = model;
+  h.pass = setup.plan.training ? "training" : "forward";
+  h.grad_bytes = gradBytes;
+  h.allreduce_bytes = allReduceBytes;
+  h.dense_bytes = setup.plan.training ? denseBytes(x) : 0;
   return h;
 }
 
@@ -150,6 +154,17 @@ CrossDcSetup prepareCrossDc(const Scenario& s, const topo::Topology& t) {
   plan.preExpert = preExpertTime(s);
   plan.expertCompute = decode;
   plan.encode = encode;
+  if (x.pass == XdcPass::Training) {
+    // Backward compute = 2 x forward (input and weight gradients), unconfirmed: the paper
+    // does not describe its backward pass. The expert GEMMs Eq. 7 hides in the forward pass
+    // sit between the backward all-to-alls, which wait for them.
+    plan.training = true;
+    plan.preExpertBackward = 2 * plan.preExpert;
+    plan.expertBackward = 2 * derivedExpertCompute(plan.data, x.hidden, gpuSpecFor(s.gpu));
+    // DDP's all-reduce: the dense gradients, and the shared expert's when experts travel
+    // compressed (spec 1.9: kept in sync by an all-reduce in the backward pass).
+    plan.allReduce = double(x.layers) * (denseBytes(x) + (compressed ? double(x.expert_bytes) : 0));
+  }
   return setup;
 }
 
@@ -166,6 +181,7 @@ double simulatedPackets(const Scenario& s, const CrossDcSetup& setup) {
 bool runsOnFlow(const Scenario& s, const topo::Topology& t) {
   if (s.network.model == NetworkModel::Flow) return true;
   if (s.network.model != NetworkModel::Auto) return false;
+  if (s.workload.xdc.pass == XdcPass::Training) return true;  // the packet plan is forward only
   return simulatedPackets(s, prepareCrossDc(s, t)) > kAutoPacketLimit;
 }
 
@@ -191,7 +207,8 @@ Results runCrossDcMoe(const Scenario& s, const topo::Topology& t) {
   r.events = solver.recomputes();
   netmodel::fillFlowLinkResults(t, solver.links(), s.run.bin, r.makespan, r);
   r.direction_balance = computeDirectionBalance(r);
-  r.hybridep = hybridEpResults(s, setup, run.a2aBytes, run.agBytes, run.flows, run.gpu0, "flow");
+  r.hybridep = hybridEpResults(s, setup, run.a2aBytes, run.agBytes, run.flows, run.gpu0, "flow", run.gradBytes,
+                               run.allReduceBytes);
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
   return r;
 }

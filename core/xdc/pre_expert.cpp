@@ -22,4 +22,17 @@ Time derivedPreExpert(const XdcSpec& x, const GpuSpec& gpu) {
   return static_cast<Time>(std::llround(macs / macPerSecond * double(kSecond)));
 }
 
+Time derivedExpertCompute(double dataBytes, int hidden, const GpuSpec& gpu) {
+  const double macPerSecond = gpu.flops(Dtype::Fp32) * gpu.tensor_efficiency / 2;
+  if (!(macPerSecond > 0) || hidden <= 0) return 0;
+  const double tokens = dataBytes / (4.0 * hidden);
+  return static_cast<Time>(std::llround(ffnMacs(tokens, hidden) / macPerSecond * double(kSecond)));
+}
+
+double denseBytes(const XdcSpec& x) {
+  if (x.dense_bytes > 0) return double(x.dense_bytes);
+  const double h = x.hidden, m = kDenseBlocksBeforeMoe;
+  return ((m + 1) * 4 * h * h + m * 8 * h * h) * 4.0;
+}
+
 }  // namespace fl::xdc

@@ -27,4 +27,14 @@ double ffnMacs(double tokens, double hidden);
 // Lat_PE for the spec's tokens and hidden size on `gpu`.
 Time derivedPreExpert(const XdcSpec& x, const GpuSpec& gpu);
 
+// The forward expert GEMMs of one layer on one GPU: the tokens it receives, D / (4 B x H)
+// (balanced gate: it receives what it sends; fp32 activations), through an expert of two
+// GEMMs with M = 4H: 2 D H MACs at the same rate. Eq. 7 hides these under the forward
+// communication; the backward pass (training) charges 2 x this.
+Time derivedExpertCompute(double dataBytes, int hidden, const GpuSpec& gpu);
+
+// Non-expert parameter bytes per MoE layer, what DDP all-reduces: the pre-expert blocks
+// ((m+1) attention Q/K/V/O 4 H^2 + m dense FFN 8 H^2 parameters) in fp32.
+double denseBytes(const XdcSpec& x);
+
 }  // namespace fl::xdc

@@ -44,6 +44,7 @@ class TestFlowModel : public QObject {
   void agreesWithThePacketModel();
   void bundleIsItsMembers();
   void bundleMembersShareOneRate();
+  void sharedRouteRepeats();
 };
 
 void TestFlowModel::singleFlow() {
@@ -261,6 +262,32 @@ void TestFlowModel::bundleMembersShareOneRate() {
   QCOMPARE(done.at(f), 2 * ms);
   QCOMPARE(s.links()[0].bins.at(0), 1'500'000);
   QCOMPARE(s.links()[1].bytes, 2'000'000);
+}
+
+void TestFlowModel::sharedRouteRepeats() {
+  // The bundle of bundleIsItsMembers on a shared route, sent again from each delivery
+  // (as a GPU repeats a step every layer): each send takes 1 ms at 1 GB/s per member plus
+  // 2 us of latency, so the third ends at 3 x 1.002 ms; link 0 carries 3 x 3 MB, links
+  // 1-3 3 MB each. Bad routes are refused where they are registered.
+  FlowSolver s({3e9, 1e9, 1e9, 1e9}, {1 * us, 1 * us, 1 * us, 1 * us}, 1 * ms);
+  const std::int32_t route[] = {0, 1, 2, 3};
+  const std::uint32_t counts[] = {3, 1, 1, 1};
+  const std::int32_t id = s.addSharedRoute(route, counts);
+  QCOMPARE(id, 0);
+  s.addBundle(id, 1'000'000, 2 * us, 0, 1);
+  std::vector<Time> at;
+  s.run([&](std::int64_t, std::uint64_t tag, Time t) {
+    at.push_back(t);
+    if (tag < 3) s.addBundle(id, 1'000'000, 2 * us, t, tag + 1);
+  });
+  QCOMPARE(at, (std::vector<Time>{1002 * us, 2004 * us, 3006 * us}));
+  QCOMPARE(s.links()[0].bytes, 9'000'000);
+  for (std::size_t l = 1; l < 4; ++l) QCOMPARE(s.links()[l].bytes, 3'000'000);
+  const std::int32_t bad[] = {0, 7};
+  const std::uint32_t one[] = {1, 1}, none[] = {1, 0};
+  QVERIFY_THROWS_EXCEPTION(std::invalid_argument, s.addSharedRoute(bad, one));
+  QVERIFY_THROWS_EXCEPTION(std::invalid_argument, s.addSharedRoute(route, std::span<const std::uint32_t>(none, 2)));
+  QVERIFY_THROWS_EXCEPTION(std::invalid_argument, s.addBundle(5, 1, 0, 0));
 }
 
 QTEST_GUILESS_MAIN(TestFlowModel)

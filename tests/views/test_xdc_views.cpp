@@ -68,6 +68,7 @@ class TestXdcViews : public QObject {
   void curveFromResults();
   void timelineHiddenAllGather();
   void narrowCurveWhole();
+  void timelineShowsBackward();
   void recordedIterationOverlaps();
   void screenshots();
 };
@@ -274,6 +275,40 @@ void TestXdcViews::timelineHiddenAllGather() {
       QCOMPARE(s.rect->bottomRight->coords().x(), 25.0);
     }
   }
+}
+
+void TestXdcViews::timelineShowsBackward() {
+  // A training iteration's spans (workload.xdc.pass training): the backward kinds drawn on
+  // their streams (compute: expert_backward, pre_expert_backward), named in the key and
+  // the summary only when present; the all-reduce (layer -1) 30 ms from 40 ms.
+  RunModel model;
+  XdcStreamTimeline view(&model);
+  auto r = hybridResults({{2, 2}});
+  const Time ms = kMillisecond;
+  r->makespan = 70 * ms;
+  r->hybridep->timeline = {{0, "pre_expert", 0, 10 * ms},          {0, "dispatch", 10 * ms, 12 * ms},
+                           {0, "expert", 12 * ms, 13 * ms},          {0, "combine", 13 * ms, 20 * ms},
+                           {0, "combine_backward", 20 * ms, 22 * ms}, {0, "expert_backward", 22 * ms, 24 * ms},
+                           {0, "dispatch_backward", 24 * ms, 30 * ms}, {0, "expert_grad", 30 * ms, 35 * ms},
+                           {0, "pre_expert_backward", 30 * ms, 40 * ms}, {-1, "all_reduce", 40 * ms, 55 * ms},
+                           {-1, "all_reduce", 55 * ms, 70 * ms}};
+  model.setResults(r, true);
+  QCOMPARE(int(view.spans().size()), 11);
+  for (const auto& s : view.spans()) {
+    const bool compute = s.kind == "pre_expert" || s.kind == "expert" || s.kind == "expert_backward" ||
+                         s.kind == "pre_expert_backward";
+    QCOMPARE(s.row, compute ? 1 : 0);
+  }
+  QVERIFY2(view.summaryText().contains("expert bwd"), qPrintable(view.summaryText()));
+  QVERIFY(view.summaryText().contains("gradient all-reduce"));
+  QVERIFY(view.summaryText().contains("from 20"));
+  QVERIFY(view.summaryText().contains("(the all-reduce 30"));
+  // Forward only: no backward kinds in the key.
+  r = hybridResults({{2, 2}});
+  r->hybridep->timeline = {{0, "pre_expert", 0, 10 * ms}, {0, "dispatch", 10 * ms, 12 * ms}};
+  model.setResults(r, true);
+  QVERIFY(!view.summaryText().contains("backward") && !view.summaryText().contains("bwd"));
+  QVERIFY(!view.summaryText().contains("all-reduce"));
 }
 
 void TestXdcViews::recordedIterationOverlaps() {

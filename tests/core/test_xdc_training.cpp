@@ -1,0 +1,169 @@
+// cross_dc_moe with workload.xdc.pass: training (HybridEP, seed 004 §VI): the forward pass,
+// the backward pass mirrored and the gradient all-reduce, against closed forms written
+// here on clusters where every transfer has the link to itself: 2 DCs x 1 GPU, 10 Gb/s
+// between them (B = 1.25 GB/s), D = 24 MB, P_E = 8 MB, Lat_PE = 1 ms, 3 layers, an A100.
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include "results/json_writer.h"
+#include "scenario/scenario_io.h"
+#include "sim/run.h"
+
+using namespace fl;
+
+namespace {
+
+constexpr double D = 24e6, P = 8e6, B = 1.25e9, PE = 1e-3, H = 768, L = 3;
+// Expert GEMMs of one layer: the D / (4 B x H) tokens a GPU receives through two H x 4H
+// GEMMs, 2 D H MACs, at the A100's FP32 rate x 0.7 / 2 MAC/s (5.40 ms); backward twice.
+const double kExpert = 2 * D * H / (19.5e12 * 0.7 / 2);
+// Dense parameters per layer: 2 attention blocks (4 H^2) + 1 FFN block (8 H^2), fp32.
+const double kDense = (2 * 4 * H * H + 8 * H * H) * 4;
+
+// scheme: ep, or a hybrid domain list such as [2, 1].
+std::string yaml(int dcs, int gpus, const std::string& scheme, const std::string& pass, const std::string& dcLatency,
+                 double compression = 1) {
+  const bool ep = scheme == "ep";
+  return "fabriclab: 1\nname: t\ngpu: {preset: a100}\ntopology:\n  kind: hierarchy\n  levels:\n"
+         "    - {name: dc, count: " + std::to_string(dcs) + ", bandwidth: 10 Gb/s, latency: " + dcLatency + "}\n"
+         "    - {name: gpu, count: " + std::to_string(gpus) + ", bandwidth: 16 GB/s, latency: 0 ns}\n"
+         "workload:\n  kind: cross_dc_moe\n  xdc:\n    model: custom\n    hidden: 768\n    data_bytes: 24 MB\n"
+         "    expert_bytes: 8 MB\n    layers: 3\n    pre_expert_ns: 1 ms\n    pass: " + pass + "\n"
+         "scheme:\n  ep: " + (ep ? "ep" : "hybrid") + "\n  hybrid:\n    domains: " + (ep ? "auto" : scheme) +
+         "\n    compression_ratio: " + std::to_string(compression) +
+         "\nnetwork: {model: flow}\nrun:\n  bin: 10 ms\n";
+}
+
+double sumOf(const HybridEpResults& h, const std::string& kind) {
+  double ns = 0;
+  for (const HybridEpSpan& s : h.timeline)
+    if (s.kind == kind) ns += toNs(s.end - s.start);
+  return ns;
+}
+
+}  // namespace
+
+class TestXdcTraining : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void iterationByHand_data();
+  void iterationByHand();
+  void allReduceOfTwoDcs();
+  void bytesOnTwoLevels();
+  void sharedExpertAllReduced();
+  void timelineMirrorsTheForwardPass();
+  void forwardIsTheDefault();
+};
+
+void TestXdcTraining::iterationByHand_data() {
+  QTest::addColumn<QString>("scheme");
+  QTest::addColumn<double>("hop");  // one transfer's latency: up and down 2 x the DC link's
+  QTest::newRow("ep") << "ep" << 0.0;
+  QTest::newRow("ep, 1 ms links") << "ep" << 2e-3;
+  QTest::newRow("hybrid [2, 1]") << "[2, 1]" << 0.0;
+  QTest::newRow("hybrid [2, 1], 1 ms links") << "[2, 1]" << 2e-3;
+}
+
+void TestXdcTraining::iterationByHand() {
+  // EP, per layer: forward PE + dispatch + combine (D/2 each way), backward the two
+  // all-to-alls again around 2 x the expert GEMMs, then 2 x PE. Hybrid with both DCs in one
+  // domain: no all-to-all; the all-gather of P_E beside PE, its mirror (expert gradients
+  // back to the owner) beside 2 x PE. Then the all-reduce: M/2 each way twice (M / B).
+  QFETCH(QString, scheme);
+  QFETCH(double, hop);
+  const Results r = runScenario(parseScenario(yaml(2, 1, scheme.toStdString(), "training",
+                                                   hop > 0 ? "1 ms" : "0 ns"), "t.yaml"));
+  const double a2a = D / 2 / B + hop, m = L * kDense;
+  const double layer = scheme == "ep" ? PE + 2 * a2a + 2 * a2a + 2 * kExpert + 2 * PE
+                                      : std::max(PE, P / B + hop) + 2 * kExpert + std::max(2 * PE, P / B + hop);
+  const double want = (L * layer + m / B + 2 * hop) * 1e9;
+  const double sim = toNs(r.makespan);
+  QVERIFY2(std::fabs(sim - want) <= 1e-6 * want, qPrintable(QString("sim %1 ns, by hand %2 ns").arg(sim).arg(want)));
+  QCOMPARE(QString::fromStdString(r.hybridep->pass), QString("training"));
+}
+
+void TestXdcTraining::allReduceOfTwoDcs() {
+  // A 2-worker ring all-reduce moves 2 (N-1)/N M = M over the link: M / B, plus one
+  // latency per step (the reduce-scatter and the all-gather), here 2 x 2 ms.
+  const Results r = runScenario(parseScenario(yaml(2, 1, "ep", "training", "1 ms"), "t.yaml"));
+  const HybridEpResults& h = *r.hybridep;
+  const double m = L * kDense;
+  QCOMPARE(h.dense_bytes, kDense);
+  const double want = (m / B + 2 * 2e-3) * 1e9;
+  QVERIFY2(std::fabs(sumOf(h, "all_reduce") - want) <= 1e-6 * want, qPrintable(QString::number(sumOf(h, "all_reduce"))));
+  QCOMPARE(double(h.allreduce_bytes), 2 * m);  // each GPU sends M/2 twice
+}
+
+void TestXdcTraining::bytesOnTwoLevels() {
+  // 2 DCs x 4 GPUs, domains [2, 2]: the backward all-to-alls repeat the forward bytes, the
+  // expert gradients go back exactly as the experts came (ag_bytes), and the hierarchical
+  // all-reduce sends 2 (G - 1) M in all: per GPU 2 M (1/2 x 3/4 ... telescoping to 1 - 1/G).
+  const std::string scheme = "[2, 2]";
+  const Results fwd = runScenario(parseScenario(yaml(2, 4, scheme, "forward", "0 ns"), "t.yaml"));
+  const Results train = runScenario(parseScenario(yaml(2, 4, scheme, "training", "0 ns"), "t.yaml"));
+  const double g = 8, m = L * kDense;
+  // Per GPU per layer and pass: level 0 none (S = SF = 2), level 1 D (4 - 2) / 4.
+  QCOMPARE(double(fwd.hybridep->a2a_bytes), L * g * 2 * (D * 2 / 4));
+  QCOMPARE(double(train.hybridep->a2a_bytes), L * g * 4 * (D * 2 / 4));
+  // All-gather: P (2 - 1) at level 0, then 2 P (2 - 1) at level 1 (forwarding what level 0 gathered).
+  QCOMPARE(double(train.hybridep->ag_bytes), L * g * (P + 2 * P));
+  QCOMPARE(train.hybridep->grad_bytes, train.hybridep->ag_bytes);
+  QCOMPARE(double(train.hybridep->allreduce_bytes), 2 * (g - 1) * m);
+  QCOMPARE(fwd.hybridep->grad_bytes, 0);
+  QCOMPARE(fwd.hybridep->allreduce_bytes, 0);
+  QVERIFY(train.makespan > fwd.makespan);
+}
+
+void TestXdcTraining::sharedExpertAllReduced() {
+  // With SR compression (ratio 50) the shared expert is all-reduced with the dense
+  // gradients (spec 1.9): M = layers x (dense + P_E); the expert gradients travel as the
+  // compressed payload, P_E / 50.
+  const std::string scheme = "[2, 1]";
+  const Results r = runScenario(parseScenario(yaml(2, 1, scheme, "training", "0 ns", 50), "t.yaml"));
+  QCOMPARE(double(r.hybridep->allreduce_bytes), 2 * (2 - 1) * L * (kDense + P));  // 2 (G - 1) M
+  QCOMPARE(double(r.hybridep->grad_bytes), L * 2 * (P / 50));
+}
+
+void TestXdcTraining::timelineMirrorsTheForwardPass() {
+  // GPU 0's spans: the forward pass of layers 0..2, the backward of 2..0, then the
+  // all-reduce (layer -1); each backward layer as combine_backward, expert_backward,
+  // dispatch_backward, pre_expert_backward in that order.
+  const Results r = runScenario(parseScenario(yaml(2, 1, "ep", "training", "0 ns"), "t.yaml"));
+  std::vector<std::pair<int, std::string>> backward;
+  bool seenBackward = false;
+  for (const HybridEpSpan& s : r.hybridep->timeline) {
+    const bool isBackward = s.kind.find("backward") != std::string::npos || s.kind == "all_reduce";
+    if (!isBackward) QVERIFY2(!seenBackward, "a forward span after the backward pass began");
+    seenBackward = seenBackward || isBackward;
+    if (isBackward) backward.push_back({s.layer, s.kind});
+  }
+  std::vector<std::pair<int, std::string>> want;
+  for (int layer = 2; layer >= 0; --layer)
+    for (const char* k : {"combine_backward", "expert_backward", "dispatch_backward", "pre_expert_backward"})
+      want.push_back({layer, k});
+  want.push_back({-1, "all_reduce"});
+  want.push_back({-1, "all_reduce"});
+  QCOMPARE(backward, want);
+  // The spans tile GPU 0's iteration: the last ends at the makespan.
+  QCOMPARE(r.hybridep->timeline.back().end, r.makespan);
+}
+
+void TestXdcTraining::forwardIsTheDefault() {
+  Scenario s = parseScenario(yaml(2, 1, "ep", "forward", "0 ns"), "t.yaml");
+  QVERIFY(s.workload.xdc.pass == XdcPass::Forward);
+  QVERIFY(Scenario{}.workload.xdc.pass == XdcPass::Forward);
+  const Results r = runScenario(s);
+  for (const HybridEpSpan& sp : r.hybridep->timeline) QVERIFY(sp.kind.find("backward") == std::string::npos);
+  // Forward EP by hand: 3 x (PE + 2 x D/2 / B).
+  const double want = L * (PE + 2 * D / 2 / B) * 1e9;
+  QVERIFY(std::fabs(toNs(r.makespan) - want) <= 1e-6 * want);
+  const auto j = resultsToJson(r, s);
+  QCOMPARE(QString::fromStdString(j["hybridep"]["pass"].get<std::string>()), QString("forward"));
+  QVERIFY(j["hybridep"].contains("allreduce_bytes"));
+  QVERIFY(j["hybridep"].contains("grad_bytes"));
+}
+
+QTEST_GUILESS_MAIN(TestXdcTraining)
+#include "test_xdc_training.moc"
