@@ -51,8 +51,10 @@ HotColdPanel::HotColdPanel(RunModel* model, QWidget* parent) : QWidget(parent), 
   runA_ = new QComboBox(controls);
   runB_ = new QComboBox(controls);
   colour_ = new QComboBox(controls);
-  colour_->addItems({tr("class"), tr("utilisation")});
-  colour_->setToolTip(tr("class: hot / cold / idle at the threshold; utilisation: one viridis scale for both panels"));
+  // No "Colour:" label: the items say it, so the controls keep to one row at 1024 x 768.
+  colour_->addItems({tr("by class"), tr("by utilisation")});
+  colour_->setToolTip(tr("Colour the lanes by class (hot / cold / idle at the threshold) or by utilisation (one "
+                         "viridis scale for both panels)"));
   hot_ = new QDoubleSpinBox(controls);
   hot_->setRange(1, 100);
   hot_->setSuffix(QStringLiteral(" %"));
@@ -66,7 +68,7 @@ HotColdPanel::HotColdPanel(RunModel* model, QWidget* parent) : QWidget(parent), 
   flow->addWidget(phaseBBox_ = labelled(tr("vs"), phaseB_, controls));
   flow->addWidget(runsBox_ = labelled(tr("of"), runA_, controls));
   flow->addWidget(runBBox_ = labelled(tr("vs"), runB_, controls));
-  flow->addWidget(labelled(tr("Colour:"), colour_, controls));
+  flow->addWidget(colour_);
   flow->addWidget(labelled(tr("Hot ≥"), hot_, controls));
   layout->addWidget(controls);
   overlay_ = new HotColdOverlay(this);
@@ -96,6 +98,12 @@ HotColdPanel::HotColdPanel(RunModel* model, QWidget* parent) : QWidget(parent), 
   });
   overlay_->setTopology(model_->topologyShared());
   syncRuns();
+  update();
+}
+
+void HotColdPanel::setPreview(std::shared_ptr<const Results> preview) {
+  if (preview == preview_) return;
+  preview_ = std::move(preview);
   update();
 }
 
@@ -146,8 +154,8 @@ void HotColdPanel::update() {
       if (i >= 0 && i < static_cast<int>(runs_.size()))
         panels.push_back({runs_[static_cast<size_t>(i)], pa, phaseTitle(pa) + QStringLiteral(" · ") + c->currentText()});
     }
-  } else if (const auto r = model_->resultsShared(); r && r->wsc) {
-    const QString m = QString::fromStdString(r->wsc->mapping);
+  } else if (const auto r = preview_ && preview_->wsc ? preview_ : model_->resultsShared(); r && r->wsc) {
+    const QString m = QString::fromStdString(r->wsc->mapping) + (r == preview_ ? tr(" · preview") : QString());
     panels.push_back({r, pa, phaseTitle(pa) + QStringLiteral(" · ") + m});
     panels.push_back({r, pb, phaseTitle(pb) + QStringLiteral(" · ") + m});
   }

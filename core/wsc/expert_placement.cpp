@@ -51,7 +51,8 @@ void checkExpertPlacement(const WscSpec& w, int dies) {
     const auto& list = on[static_cast<std::size_t>(d)];
     if (static_cast<int>(list.size()) <= slots) continue;
     std::string experts;
-    for (std::size_t k = 0; k < list.size(); ++k) experts += (k ? ", " : "") + str(list[k]);
+    for (std::size_t k = 0; k < list.size() && k < 8; ++k) experts += (k ? ", " : "") + str(list[k]);
+    if (list.size() > 8) experts += ", ...";
     const char* at = w.expert_placement == WscExpertPlacement::Explicit ? key : "workload.wsc.expert_slots";
     throw ValidationError(at, at,
                           "at most " + str(slots) + " experts per die (workload.wsc.expert_slots" +
