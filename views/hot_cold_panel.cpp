@@ -5,6 +5,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QVBoxLayout>
+#include <QResizeEvent>
 
 #include "views/flow_layout.h"
 #include "views/hot_cold_overlay.h"
@@ -36,9 +37,9 @@ QWidget* labelled(const QString& text, QWidget* w, QWidget* parent) {
 }  // namespace
 
 HotColdPanel::HotColdPanel(RunModel* model, QWidget* parent) : QWidget(parent), model_(model) {
-  auto* layout = new QVBoxLayout(this);
-  layout->setContentsMargins(4, 4, 4, 4);
-  auto* controls = new QWidget(this);
+  layout_ = new QBoxLayout(QBoxLayout::TopToBottom, this);
+  layout_->setContentsMargins(4, 4, 4, 4);
+  auto* controls = controls_ = new QWidget(this);
   auto* flow = new FlowLayout(controls);
   mode_ = new QComboBox(controls);
   mode_->addItems({tr("Two phases"), tr("Two runs")});
@@ -70,9 +71,9 @@ HotColdPanel::HotColdPanel(RunModel* model, QWidget* parent) : QWidget(parent), 
   flow->addWidget(runBBox_ = labelled(tr("vs"), runB_, controls));
   flow->addWidget(colour_);
   flow->addWidget(labelled(tr("Hot ≥"), hot_, controls));
-  layout->addWidget(controls);
+  layout_->addWidget(controls, 0, Qt::AlignTop);
   overlay_ = new HotColdOverlay(this);
-  layout->addWidget(overlay_, 1);
+  layout_->addWidget(overlay_, 1);
 
   for (QComboBox* c : {mode_, phaseA_, phaseB_, runA_, runB_, colour_})
     connect(c, &QComboBox::currentIndexChanged, this, [this] {
@@ -99,6 +100,17 @@ HotColdPanel::HotColdPanel(RunModel* model, QWidget* parent) : QWidget(parent), 
   overlay_->setTopology(model_->topologyShared());
   syncRuns();
   update();
+}
+
+// A wide, short dock (the bottom area beside side docks, 1024 x 768): the controls as a
+// column on the left, so the wafers get the dock's whole height; else a row on top.
+void HotColdPanel::resizeEvent(QResizeEvent* e) {
+  QWidget::resizeEvent(e);
+  const bool beside = width() >= 2 * height() && width() >= 480;
+  if (beside == controlsBeside_) return;
+  controlsBeside_ = beside;
+  layout_->setDirection(beside ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom);
+  controls_->setMaximumWidth(beside ? 170 : QWIDGETSIZE_MAX);
 }
 
 void HotColdPanel::setPreview(std::shared_ptr<const Results> preview) {

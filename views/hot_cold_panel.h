@@ -13,6 +13,7 @@
 
 #include "results/results.h"
 
+class QBoxLayout;
 class QComboBox;
 class QDoubleSpinBox;
 
@@ -41,6 +42,10 @@ class HotColdPanel : public QWidget {
   QComboBox* runBCombo() const { return runB_; }
   QComboBox* colourCombo() const { return colour_; }
   QDoubleSpinBox* hotSpin() const { return hot_; }
+  bool controlsBeside() const { return controlsBeside_; }  // a column left of the wafers
+
+ protected:
+  void resizeEvent(QResizeEvent* e) override;
 
  private:
   void update();
@@ -54,6 +59,9 @@ class HotColdPanel : public QWidget {
   QStringList labels_;
   std::vector<std::shared_ptr<const Results>> runs_;
   std::shared_ptr<const Results> preview_;
+  QBoxLayout* layout_;
+  QWidget* controls_;
+  bool controlsBeside_ = false;
   bool syncing_ = false;
   bool runsPicked_ = false;
   double runThreshold_ = -1;  // the last run's workload.wsc.hot_threshold  // the user chose the pair: new runs do not change it

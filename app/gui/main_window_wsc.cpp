@@ -103,7 +103,8 @@ void MainWindow::buildWscDocks() {
         hotCold->raise();
         mapping->raise();
         // Room for the two wafers: the bottom docks' default 260 px left them about 70 px
-        // tall at 1024 x 768; 45 % of the window (300 to 440 px) gives them 160 px or more.
+        // tall at 1024 x 768; 45 % of the window (300 to 440 px) gives them 150 px or more
+        // (the canvas, shorter, fits its wafer above its legend; its splitter gives it back).
         resizeDocks({hotCold}, {std::clamp(height() * 45 / 100, 300, 440)}, Qt::Vertical);
       });
     }

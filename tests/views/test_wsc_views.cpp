@@ -96,6 +96,8 @@ class TestWscViews : public QObject {
   void previewThrottleKeepsLatest();
   void hotColdStacksWhenNarrow_data();
   void hotColdStacksWhenNarrow();
+  void hotColdControlsBesideWhenShort_data();
+  void hotColdControlsBesideWhenShort();
 };
 
 void TestWscViews::dieColoursFollowExplicitGroups() {
@@ -608,6 +610,36 @@ void TestWscViews::hotColdStacksWhenNarrow() {
   if (stacked) QCOMPARE(rects[0].width(), size.width() - 32.0);
   else QCOMPARE(rects[0].height(), rects[1].height());
   fl::test::saveArtefact(view, QStringLiteral("wsc-hotcold-%1x%2").arg(size.width()).arg(size.height()), size);
+}
+
+// The dock's controls: a column left of the wafers when the panel is at least twice as
+// wide as tall (and 480 px wide), else a row above them.
+void TestWscViews::hotColdControlsBesideWhenShort_data() {
+  QTest::addColumn<QSize>("size");
+  QTest::addColumn<bool>("beside");
+  QTest::newRow("900x300") << QSize(900, 300) << true;
+  QTest::newRow("640x320") << QSize(640, 320) << true;
+  QTest::newRow("560x300") << QSize(560, 300) << false;
+  QTest::newRow("400x600") << QSize(400, 600) << false;
+}
+
+void TestWscViews::hotColdControlsBesideWhenShort() {
+  QFETCH(QSize, size);
+  QFETCH(bool, beside);
+  const Run r = run(wafer4x4("{kind: er}"));
+  views::RunModel model;
+  model.setTopology(r.topology);
+  model.setResults(r.results, true);
+  views::HotColdPanel panel(&model);
+  panel.resize(size);
+  panel.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&panel));
+  QCOMPARE(panel.controlsBeside(), beside);
+  const QRect overlay = panel.overlay()->geometry();
+  const QRect mode(panel.modeCombo()->mapTo(&panel, QPoint(0, 0)), panel.modeCombo()->size());
+  if (beside) QVERIFY(mode.right() < overlay.left());   // the controls left of the wafers
+  else QVERIFY(mode.bottom() < overlay.top());           // above them
+  fl::test::saveArtefact(panel, QStringLiteral("wsc-hotcold-panel-%1x%2").arg(size.width()).arg(size.height()), size);
 }
 
 QTEST_MAIN(TestWscViews)
