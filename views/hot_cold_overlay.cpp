@@ -130,11 +130,51 @@ void HotColdOverlay::paintEvent(QPaintEvent*) {
                tr("Hot and cold links appear here for a wafer-scale inference run (workload.kind wsc_inference)."));
     return;
   }
-  const double gap = 16;
-  const double w = (width() - gap * (panelCount() + 1)) / panelCount();
-  for (int i = 0; i < panelCount(); ++i)
-    paintPanel(p, i, QRectF(gap + i * (w + gap), 4, w, height() - kLegend - 8));
+  const auto rects = panelRects();
+  for (int i = 0; i < panelCount(); ++i) paintPanel(p, i, rects[static_cast<size_t>(i)]);
   paintLegend(p, QRectF(8, height() - kLegend, width() - 16, kLegend));
+}
+
+namespace {
+constexpr double kGap = 16;  // between panels and at the sides
+
+std::vector<QRectF> layoutPanels(int n, double width, double height, bool stack) {
+  std::vector<QRectF> out;
+  if (n <= 0) return out;
+  const double top = 4, h = height - kLegend - 8;
+  if (!stack) {
+    const double w = (width - kGap * (n + 1)) / n;
+    for (int i = 0; i < n; ++i) out.emplace_back(kGap + i * (w + kGap), top, w, h);
+  } else {
+    const double each = (h - kGap / 2 * (n - 1)) / n;
+    for (int i = 0; i < n; ++i) out.emplace_back(kGap, top + i * (each + kGap / 2), width - 2 * kGap, each);
+  }
+  return out;
+}
+
+double scaleIn(WaferGrid g, const QRectF& panel) {
+  g.fit(panel.adjusted(0, kCaption + 2, 0, 0));
+  return g.scale();
+}
+}  // namespace
+
+bool HotColdOverlay::stacked() const {
+  if (panelCount() < 2 || !grid_.dies()) return false;
+  const auto side = layoutPanels(panelCount(), width(), height(), false);
+  const auto stack = layoutPanels(panelCount(), width(), height(), true);
+  return scaleIn(grid_, stack.front()) > scaleIn(grid_, side.front());
+}
+
+std::vector<QRectF> HotColdOverlay::panelRects() const {
+  return layoutPanels(panelCount(), width(), height(), stacked());
+}
+
+double HotColdOverlay::diePixels() const {
+  const auto rects = panelRects();
+  if (rects.empty() || !grid_.dies()) return 0;
+  WaferGrid g = grid_;
+  g.fit(rects.front().adjusted(0, kCaption + 2, 0, 0));
+  return g.dieRect(0).width();
 }
 
 void HotColdOverlay::paintPanel(QPainter& p, int panel, const QRectF& area) {

@@ -5,7 +5,9 @@
 // bytes) or cold, or by utilisation on one viridis scale shared by both panels. Intra-FTD
 // links are drawn solid, inter-FTD links dashed. A panel is a run (a sweep point) and a
 // phase, so the pair is either two phases of one run (all-reduce vs dispatch: the
-// complementary hot and cold links) or one phase of two runs (baseline vs ER).
+// complementary hot and cold links) or one phase of two runs (baseline vs ER). The pair
+// sits side by side or one above the other, whichever draws the dies larger (a narrow,
+// tall dock stacks them).
 #pragma once
 #include <QString>
 #include <QWidget>
@@ -37,6 +39,7 @@ class HotColdOverlay : public QWidget {
   void setColourBy(ColourBy c);
 
   int panelCount() const { return static_cast<int>(panels_.size()); }
+  QString caption(int panel) const { return panel >= 0 && panel < panelCount() ? panels_[static_cast<size_t>(panel)].caption : QString(); }
   // What a lane is drawn as: "hot", "cold", "idle" ("" when the link has no figures).
   QString laneClass(int panel, int link, int direction) const;
   double laneUtilisation(int panel, int link, int direction) const;
@@ -46,6 +49,12 @@ class HotColdOverlay : public QWidget {
   double hotThreshold(int panel) const;
   // Lane counts per class over a panel (both directions of every die-to-die link).
   int countOf(int panel, const QString& cls) const;
+
+  // Where each panel is drawn (widget coordinates, caption included), and whether the
+  // panels are stacked one above the other.
+  std::vector<QRectF> panelRects() const;
+  bool stacked() const;
+  double diePixels() const;  // the width of a die's box as drawn, in widget pixels
 
   QSize minimumSizeHint() const override { return {240, 140}; }
 

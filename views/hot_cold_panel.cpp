@@ -5,6 +5,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QVBoxLayout>
+#include <QResizeEvent>
 
 #include "views/flow_layout.h"
 #include "views/hot_cold_overlay.h"
@@ -36,9 +37,9 @@ QWidget* labelled(const QString& text, QWidget* w, QWidget* parent) {
 }  // namespace
 
 HotColdPanel::HotColdPanel(RunModel* model, QWidget* parent) : QWidget(parent), model_(model) {
-  auto* layout = new QVBoxLayout(this);
-  layout->setContentsMargins(4, 4, 4, 4);
-  auto* controls = new QWidget(this);
+  layout_ = new QBoxLayout(QBoxLayout::TopToBottom, this);
+  layout_->setContentsMargins(4, 4, 4, 4);
+  auto* controls = controls_ = new QWidget(this);
   auto* flow = new FlowLayout(controls);
   mode_ = new QComboBox(controls);
   mode_->addItems({tr("Two phases"), tr("Two runs")});
@@ -51,8 +52,10 @@ HotColdPanel::HotColdPanel(RunModel* model, QWidget* parent) : QWidget(parent), 
   runA_ = new QComboBox(controls);
   runB_ = new QComboBox(controls);
   colour_ = new QComboBox(controls);
-  colour_->addItems({tr("class"), tr("utilisation")});
-  colour_->setToolTip(tr("class: hot / cold / idle at the threshold; utilisation: one viridis scale for both panels"));
+  // No "Colour:" label: the items say it, so the controls keep to one row at 1024 x 768.
+  colour_->addItems({tr("by class"), tr("by utilisation")});
+  colour_->setToolTip(tr("Colour the lanes by class (hot / cold / idle at the threshold) or by utilisation (one "
+                         "viridis scale for both panels)"));
   hot_ = new QDoubleSpinBox(controls);
   hot_->setRange(1, 100);
   hot_->setSuffix(QStringLiteral(" %"));
@@ -66,11 +69,11 @@ HotColdPanel::HotColdPanel(RunModel* model, QWidget* parent) : QWidget(parent), 
   flow->addWidget(phaseBBox_ = labelled(tr("vs"), phaseB_, controls));
   flow->addWidget(runsBox_ = labelled(tr("of"), runA_, controls));
   flow->addWidget(runBBox_ = labelled(tr("vs"), runB_, controls));
-  flow->addWidget(labelled(tr("Colour:"), colour_, controls));
+  flow->addWidget(colour_);
   flow->addWidget(labelled(tr("Hot ≥"), hot_, controls));
-  layout->addWidget(controls);
+  layout_->addWidget(controls, 0, Qt::AlignTop);
   overlay_ = new HotColdOverlay(this);
-  layout->addWidget(overlay_, 1);
+  layout_->addWidget(overlay_, 1);
 
   for (QComboBox* c : {mode_, phaseA_, phaseB_, runA_, runB_, colour_})
     connect(c, &QComboBox::currentIndexChanged, this, [this] {
@@ -96,6 +99,23 @@ HotColdPanel::HotColdPanel(RunModel* model, QWidget* parent) : QWidget(parent), 
   });
   overlay_->setTopology(model_->topologyShared());
   syncRuns();
+  update();
+}
+
+// A wide, short dock (the bottom area beside side docks, 1024 x 768): the controls as a
+// column on the left, so the wafers get the dock's whole height; else a row on top.
+void HotColdPanel::resizeEvent(QResizeEvent* e) {
+  QWidget::resizeEvent(e);
+  const bool beside = width() >= 2 * height() && width() >= 480;
+  if (beside == controlsBeside_) return;
+  controlsBeside_ = beside;
+  layout_->setDirection(beside ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom);
+  controls_->setMaximumWidth(beside ? 170 : QWIDGETSIZE_MAX);
+}
+
+void HotColdPanel::setPreview(std::shared_ptr<const Results> preview) {
+  if (preview == preview_) return;
+  preview_ = std::move(preview);
   update();
 }
 
@@ -146,8 +166,8 @@ void HotColdPanel::update() {
       if (i >= 0 && i < static_cast<int>(runs_.size()))
         panels.push_back({runs_[static_cast<size_t>(i)], pa, phaseTitle(pa) + QStringLiteral(" · ") + c->currentText()});
     }
-  } else if (const auto r = model_->resultsShared(); r && r->wsc) {
-    const QString m = QString::fromStdString(r->wsc->mapping);
+  } else if (const auto r = preview_ && preview_->wsc ? preview_ : model_->resultsShared(); r && r->wsc) {
+    const QString m = QString::fromStdString(r->wsc->mapping) + (r == preview_ ? tr(" · preview") : QString());
     panels.push_back({r, pa, phaseTitle(pa) + QStringLiteral(" · ") + m});
     panels.push_back({r, pb, phaseTitle(pb) + QStringLiteral(" · ") + m});
   }

@@ -3,7 +3,8 @@
 // complementary hot and cold links, seed 003 §V-A); "Two runs" puts one phase of two
 // finished runs (sweep points) side by side on one colour scale, baseline and ER by
 // default when a sweep has both. Colour by class (hot threshold adjustable, the run's
-// by default) or by utilisation.
+// by default) or by utilisation. While a mapping-editor drag is previewed (setPreview),
+// "Two phases" shows the previewed run, its captions marked "preview".
 #pragma once
 #include <QStringList>
 #include <QWidget>
@@ -12,6 +13,7 @@
 
 #include "results/results.h"
 
+class QBoxLayout;
 class QComboBox;
 class QDoubleSpinBox;
 
@@ -28,6 +30,10 @@ class HotColdPanel : public QWidget {
   // The finished runs that "Two runs" offers (sweep points, by label; null: not finished).
   void setRuns(const QStringList& labels, const std::vector<std::shared_ptr<const Results>>& runs);
 
+  // The run a mapping-editor drag previews (null: back to the shown run).
+  void setPreview(std::shared_ptr<const fl::Results> preview);
+  bool showsPreview() const { return preview_ != nullptr; }
+
   HotColdOverlay* overlay() const { return overlay_; }
   QComboBox* modeCombo() const { return mode_; }  // 0: two phases, 1: two runs
   QComboBox* phaseACombo() const { return phaseA_; }
@@ -36,6 +42,10 @@ class HotColdPanel : public QWidget {
   QComboBox* runBCombo() const { return runB_; }
   QComboBox* colourCombo() const { return colour_; }
   QDoubleSpinBox* hotSpin() const { return hot_; }
+  bool controlsBeside() const { return controlsBeside_; }  // a column left of the wafers
+
+ protected:
+  void resizeEvent(QResizeEvent* e) override;
 
  private:
   void update();
@@ -48,6 +58,10 @@ class HotColdPanel : public QWidget {
   QWidget *phaseBBox_, *runsBox_, *runBBox_;
   QStringList labels_;
   std::vector<std::shared_ptr<const Results>> runs_;
+  std::shared_ptr<const Results> preview_;
+  QBoxLayout* layout_;
+  QWidget* controls_;
+  bool controlsBeside_ = false;
   bool syncing_ = false;
   bool runsPicked_ = false;
   double runThreshold_ = -1;  // the last run's workload.wsc.hot_threshold  // the user chose the pair: new runs do not change it

@@ -1,18 +1,19 @@
 #include "views/mapping_panel.h"
 
 #include <QCheckBox>
-#include <QElapsedTimer>
+#include <QComboBox>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QVBoxLayout>
 
 #include "mapping/mapping.h"
 #include "scenario/input_error.h"
 #include "scenario/schema.h"
+#include "scenario/validate.h"
 #include "views/format_units.h"
 #include "views/run_model.h"
 #include "views/topology_canvas.h"
-#include "views/wafer_mapping_overlay.h"
-#include "wsc/wsc_run.h"
+#include "wsc/expert_placement.h"
 
 namespace fl::views {
 
@@ -32,12 +33,30 @@ QString change(Time before, Time after) {
       .arg(pct, 0, 'f', 1);
 }
 
-// One iteration without a balancer: the mapping's own phase times, quickly.
-Scenario previewScenario(Scenario s) {
-  s.workload.wsc.iterations = 1;
-  s.balancer.kind = BalancerKind::None;
-  s.sweep.clear();
-  return s;
+// The class drawn for a previewed link: the hottest of its all-reduce, dispatch and
+// combine classes (hot over cold over idle); "" when it has no wafer-phase figures.
+QString hottestClass(const LinkDirectionResult& l) {
+  int rank = -1;
+  for (const LinkPhaseResult& f : l.phases) {
+    if (f.phase != "all_reduce" && f.phase != "dispatch" && f.phase != "combine") continue;
+    rank = std::max(rank, f.cls == "hot" ? 2 : f.cls == "cold" ? 1 : 0);
+  }
+  return rank == 2 ? QStringLiteral("hot") : rank == 1 ? QStringLiteral("cold") : rank == 0 ? QStringLiteral("idle") : QString();
+}
+
+// Each directed die-to-die link of a run (die d is node 2d, its router 2d + 1).
+std::vector<WaferMappingOverlay::PreviewLane> previewLanes(const Results& r, const topo::Topology& t) {
+  std::vector<WaferMappingOverlay::PreviewLane> out;
+  for (const LinkDirectionResult& l : r.links) {
+    if (l.link < 0 || l.link >= static_cast<int>(t.links().size())) continue;
+    const topo::Link& k = t.link(l.link);
+    if (k.kind != topo::LinkKind::Mesh && k.kind != topo::LinkKind::Border) continue;
+    const QString cls = hottestClass(l);
+    if (cls.isEmpty()) continue;
+    const int a = static_cast<int>(k.a) / 2, b = static_cast<int>(k.b) / 2;
+    out.push_back({l.direction == 0 ? a : b, l.direction == 0 ? b : a, cls});
+  }
+  return out;
 }
 
 }  // namespace
@@ -51,10 +70,19 @@ MappingPanel::MappingPanel(RunModel* model, TopologyCanvas* canvas, QWidget* par
   show_->setObjectName(QStringLiteral("mappingShow"));
   rings_ = new QCheckBox(tr("Ring paths"), this);
   rings_->setChecked(true);
+  auto* modeRow = new QWidget(this);
+  auto* modeLayout = new QHBoxLayout(modeRow);
+  modeLayout->setContentsMargins(0, 0, 0, 0);
+  modeLayout->addWidget(new QLabel(tr("Drag moves"), modeRow));
+  mode_ = new QComboBox(modeRow);
+  mode_->setObjectName(QStringLiteral("mappingDragMode"));
+  mode_->addItems({tr("dies (swap TP groups)"), tr("experts (between dies)")});
+  modeLayout->addWidget(mode_, 1);
   summary_ = wrapped(this);
   auto* hint = wrapped(this);
-  hint->setText(tr("Drag a die onto another to swap them between TP groups (or ring positions); Edit > Undo "
-                   "takes a swap back."));
+  hint->setText(tr("Dies: drag a die onto another to swap them between TP groups (or ring positions). Experts: "
+                   "drag an expert chip onto another die to move it there, or onto another die's expert to "
+                   "exchange the two. Edit > Undo takes an edit back."));
   refusal_ = makeErrorLabel(this);
   refusal_->setObjectName(QStringLiteral("mappingRefusal"));
   refusal_->hide();
@@ -62,10 +90,9 @@ MappingPanel::MappingPanel(RunModel* model, TopologyCanvas* canvas, QWidget* par
   preview_->setObjectName(QStringLiteral("mappingPreview"));
   die_ = wrapped(this);
   experts_ = wrapped(this);
-  experts_->setText(tr("Experts: expert e sits on die e mod N (workload.wsc.experts); the schema has no expert "
-                       "placement key, so experts are listed per die but not moved by hand."));
-  experts_->setStyleSheet(QStringLiteral("QLabel { color: palette(mid); }"));
-  for (QWidget* w : {static_cast<QWidget*>(show_), static_cast<QWidget*>(rings_), static_cast<QWidget*>(hint),
+  experts_->setObjectName(QStringLiteral("mappingExperts"));
+  previewRun_ = new WscDragPreview(this);
+  for (QWidget* w : {static_cast<QWidget*>(show_), static_cast<QWidget*>(rings_), modeRow, static_cast<QWidget*>(hint),
                      static_cast<QWidget*>(summary_),
                      static_cast<QWidget*>(refusal_), static_cast<QWidget*>(preview_), static_cast<QWidget*>(die_),
                      static_cast<QWidget*>(experts_)})
@@ -75,9 +102,23 @@ MappingPanel::MappingPanel(RunModel* model, TopologyCanvas* canvas, QWidget* par
   connect(show_, &QCheckBox::toggled, overlay_, &WaferMappingOverlay::setShown);
   connect(rings_, &QCheckBox::toggled, overlay_, &WaferMappingOverlay::setRingsShown);
   connect(overlay_, &WaferMappingOverlay::swapRequested, this, [this](int a, int b) { requestSwap(a, b); });
-  connect(overlay_, &WaferMappingOverlay::swapHovered, this, [this](int a, int b) {
-    preview_->setText(b < 0 ? QString() : previewSwap(a, b));
+  connect(mode_, &QComboBox::currentIndexChanged, this, [this](int i) {
+    overlay_->setDragMode(i == 1 ? WaferMappingOverlay::DragMode::Experts : WaferMappingOverlay::DragMode::Dies);
   });
+  connect(overlay_, &WaferMappingOverlay::swapHovered, this, [this](int a, int b) {
+    if (b < 0 || !previewSwap(a, b)) endPreview();
+  });
+  connect(overlay_, &WaferMappingOverlay::expertHovered, this, [this](int e, int die, int other) {
+    if (die < 0) return endPreview();
+    const bool swap = other >= 0;
+    const ExpertDies dies = swap ? swapExperts(expertDies_, e, other) : moveExpert(expertDies_, e, die);
+    const QString label = swap ? tr("Experts %1 ↔ %2").arg(e).arg(other) : tr("Expert %1 → die %2").arg(e).arg(die);
+    if (!previewExperts(dies, label)) endPreview();
+  });
+  connect(overlay_, &WaferMappingOverlay::dragEnded, this, &MappingPanel::endPreview);
+  connect(overlay_, &WaferMappingOverlay::expertMoveRequested, this, [this](int e, int d) { requestExpertMove(e, d); });
+  connect(overlay_, &WaferMappingOverlay::expertSwapRequested, this, [this](int a, int b) { requestExpertSwap(a, b); });
+  connect(previewRun_, &WscDragPreview::ready, this, &MappingPanel::showPreview);
   connect(overlay_, &WaferMappingOverlay::dieClicked, this,
           [this](int die) { model_->select(SelectionKind::Node, 2 * die); });  // die d is node 2d
   connect(model_, &RunModel::resultsChanged, this, &MappingPanel::updateFromResults);
@@ -94,9 +135,23 @@ bool MappingPanel::mappingFromRun() const {
   return false;
 }
 
+void MappingPanel::setDragMode(WaferMappingOverlay::DragMode mode) {
+  mode_->setCurrentIndex(mode == WaferMappingOverlay::DragMode::Experts ? 1 : 0);
+}
+
 void MappingPanel::setScenario(const Scenario& s) {
   scenario_ = s;
   if (s.workload.kind != WorkloadKind::WscInference) return;
+  expertDies_ = expertDiesOf(s);
+  const int dies = endpointCount(s.topology);
+  overlay_->setExperts(expertsOnDies(expertDies_, dies));
+  experts_->setText(tr("Experts: %1 routed experts, %2 (at most %3 per die, workload.wsc.expert_slots).")
+                        .arg(s.workload.wsc.experts)
+                        .arg(s.workload.wsc.expert_placement == WscExpertPlacement::Explicit
+                                 ? tr("placed by hand (workload.wsc.expert_placement explicit)")
+                                 : tr("expert e on die e mod %1 (workload.wsc.expert_placement modulo)").arg(dies))
+                        .arg(wsc::expertSlots(s.workload.wsc, dies)));
+  updateSelection();
   if (!mappingFromRun()) {
     try {
       const mapping::Mapping m = mapping::buildMapping(s.mapping, s.topology, s.workload.wsc.tp, s.workload.wsc.all_gather);
@@ -166,30 +221,91 @@ QString MappingPanel::requestSwap(int dieA, int dieB) {
   return {};
 }
 
-QString MappingPanel::previewSwap(int dieA, int dieB) {
-  const topo::Topology* t = model_->topology();
-  if (!scenario_ || !t || scenario_->network.model != NetworkModel::Analytical) return {};
+bool MappingPanel::previewSwap(int dieA, int dieB) {
+  if (!scenario_ || scenario_->network.model != NetworkModel::Analytical) return false;
   const DieLists groups = swapDies(overlay_->groups(), dieA, dieB);
-  if (!mappingEditRefusal(*scenario_, groups).isEmpty()) return tr("Swap %1 ↔ %2: refused on drop").arg(dieA).arg(dieB);
-  QElapsedTimer clock;
-  clock.start();
-  try {
-    Scenario before = previewScenario(*scenario_);
-    before.mapping.kind = MappingKind::Explicit;
-    before.mapping.groups = overlay_->groups();
-    const Results a = wsc::runWscAnalytical(before, *t);
-    const Results b = wsc::runWscAnalytical(previewScenario(withExplicitGroups(*scenario_, groups)), *t);
-    lastPreviewMs_ = static_cast<double>(clock.nsecsElapsed()) / 1e6;
-    return tr("Swap %1 ↔ %2 (analytical, one iteration): all-reduce %3; dispatch %4; communication %5. "
-              "Previewed in %6 ms.")
-        .arg(dieA)
-        .arg(dieB)
-        .arg(change(a.wsc->allreduce, b.wsc->allreduce), change(a.wsc->dispatch, b.wsc->dispatch),
-             change(a.wsc->comm, b.wsc->comm))
-        .arg(lastPreviewMs_, 0, 'f', 1);
-  } catch (const std::exception& e) {
-    return tr("Swap %1 ↔ %2: no preview (%3)").arg(dieA).arg(dieB).arg(QString::fromUtf8(e.what()));
+  if (!mappingEditRefusal(*scenario_, groups).isEmpty()) {
+    preview_->setText(tr("Swap %1 ↔ %2: refused on drop").arg(dieA).arg(dieB));
+    return false;
   }
+  Scenario after = withExplicitGroups(*scenario_, groups);
+  return requestPreview(after, tr("Swap %1 ↔ %2").arg(dieA).arg(dieB));
+}
+
+bool MappingPanel::previewExperts(const ExpertDies& dies, const QString& label) {
+  if (!scenario_ || scenario_->network.model != NetworkModel::Analytical) return false;
+  if (const QString why = expertEditRefusal(*scenario_, dies); !why.isEmpty()) {
+    preview_->setText(tr("%1: refused on drop (%2)").arg(label, why));
+    return false;
+  }
+  Scenario after = withExplicitExperts(*scenario_, dies);
+  if (!overlay_->groups().empty()) after = withExplicitGroups(after, overlay_->groups());  // the shown mapping
+  return requestPreview(after, label);
+}
+
+// Against the shown mapping and placement, as explicit keys (a sweep point's mapping too).
+bool MappingPanel::requestPreview(const Scenario& after, const QString& label) {
+  if (!scenario_ || !model_->topologyShared() || overlay_->groups().empty()) return false;
+  const Scenario before = withExplicitGroups(*scenario_, overlay_->groups());
+  if (preview_->text().isEmpty()) preview_->setText(tr("%1: previewing…").arg(label));
+  previewRun_->request(before, after, model_->topologyShared(), label);
+  return true;
+}
+
+void MappingPanel::showPreview(const WscDragPreview::Outcome& o) {
+  if (!o.error.isEmpty() || !o.before || !o.after || !o.before->wsc || !o.after->wsc) {
+    preview_->setText(tr("%1: no preview (%2)").arg(o.label, o.error));
+    return;
+  }
+  lastPreviewMs_ = o.ms;
+  const WscResults &a = *o.before->wsc, &b = *o.after->wsc;
+  preview_->setText(tr("%1 (analytical, one iteration): all-reduce %2; dispatch %3; combine %4; communication %5. "
+                       "Previewed in %6 ms on a worker thread; the canvas's links show its hot / cold / idle "
+                       "classes until the drop.")
+                        .arg(o.label)
+                        .arg(change(a.allreduce, b.allreduce), change(a.dispatch, b.dispatch),
+                             change(a.combine, b.combine), change(a.comm, b.comm))
+                        .arg(o.ms, 0, 'f', 1));
+  if (const topo::Topology* t = model_->topology())
+    overlay_->setPreviewLanes(previewLanes(*o.after, *t),
+                              tr("Preview: %1").arg(o.label));
+  emit previewResults(o.after);
+}
+
+void MappingPanel::endPreview() {
+  previewRun_->cancel();
+  preview_->clear();
+  overlay_->clearPreviewLanes();
+  emit previewResults(nullptr);
+}
+
+QString MappingPanel::applyExperts(const ExpertDies& dies, const QString& label) {
+  QString reason = !scenario_ ? tr("no scenario") : expertEditRefusal(*scenario_, dies);
+  if (reason.isEmpty() && applyExperts_) reason = applyExperts_(dies, label);
+  if (!reason.isEmpty()) {
+    showRefusal(tr("%1 refused: %2").arg(label, reason));
+    return reason;
+  }
+  refusal_->hide();
+  expertDies_ = dies;
+  overlay_->setExperts(expertsOnDies(dies, endpointCount(scenario_->topology)));
+  updateSelection();
+  return {};
+}
+
+QString MappingPanel::requestExpertMove(int expert, int die) {
+  if (expert < 0 || expert >= static_cast<int>(expertDies_.size())) {
+    const QString why = tr("no expert %1 (workload.wsc.experts = %2)").arg(expert).arg(expertDies_.size());
+    showRefusal(tr("Move of expert %1 refused: %2").arg(expert).arg(why));
+    return why;
+  }
+  if (expertDies_[static_cast<std::size_t>(expert)] == die) return {};
+  return applyExperts(moveExpert(expertDies_, expert, die), tr("Move of expert %1 to die %2").arg(expert).arg(die));
+}
+
+QString MappingPanel::requestExpertSwap(int expertA, int expertB) {
+  return applyExperts(swapExperts(expertDies_, expertA, expertB),
+                      tr("Exchange of experts %1 and %2").arg(expertA).arg(expertB));
 }
 
 void MappingPanel::showRefusal(const QString& reason) {
@@ -202,9 +318,9 @@ void MappingPanel::updateSelection() {
   const topo::Topology* t = model_->topology();
   if (!t || t->kind != "mesh" || model_->selectionKind() != SelectionKind::Node || !scenario_) return die_->clear();
   const int die = model_->selectedId() / 2;
-  const int dies = t->meshRows * t->meshCols, experts = scenario_->workload.wsc.experts;
   QStringList list;
-  for (int e = die; e < experts; e += std::max(1, dies)) list << QString::number(e);
+  for (std::size_t e = 0; e < expertDies_.size(); ++e)
+    if (expertDies_[e] == die) list << QString::number(e);
   die_->setText(tr("Die %1: TP group %2, ring position %3, FTD %4; experts %5")
                     .arg(die)
                     .arg(overlay_->groupOf(die))

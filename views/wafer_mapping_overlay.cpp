@@ -6,10 +6,12 @@
 #include <QPainter>
 #include <QTimer>
 #include <algorithm>
+#include <cmath>
 
 #include "mapping/full_token_domain.h"
 #include "views/colour_map.h"
 #include "views/device_item.h"
+#include "views/hot_cold_overlay.h"
 #include "views/topology_canvas.h"
 #include "views/wafer_grid.h"
 
@@ -25,7 +27,7 @@ class MappingOverlayItem : public QGraphicsObject {
   QRectF boundingRect() const override {
     QRectF r;
     for (const QRectF& d : o_->dieRects_) r |= d;
-    return r.adjusted(-40, -60, 40, 40);
+    return r.adjusted(-40, -60, 40, 80);  // below: the preview's caption
   }
   void paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) override;
   void changed() {
@@ -60,7 +62,23 @@ void MappingOverlayItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWi
       p->setBrush(Qt::NoBrush);
       p->drawPolyline(pts.data(), static_cast<int>(pts.size()));
     }
-  // Die faces: the group's colour, group and ring position on it.
+  // The previewed links: two lanes per die pair, each on the right of its direction of
+  // travel (as the canvas draws them), under the faces, which hide the centre parts.
+  for (const auto& lane : o_->lanes_) {
+    const QRectF a = o_->dieSceneRect(lane.from), b = o_->dieSceneRect(lane.to);
+    if (a.isEmpty() || b.isEmpty()) continue;
+    const QLineF l(a.center(), b.center());
+    if (l.length() <= 0) continue;
+    const double w = std::min(a.width(), a.height()) * 0.10;
+    const QPointF n(-l.dy() / l.length() * w * 0.8, l.dx() / l.length() * w * 0.8);
+    const bool hot = lane.cls == QLatin1String("hot");
+    const QColor c = hot ? hotColour() : lane.cls == QLatin1String("cold") ? coldColour() : idleColour();
+    p->setPen(QPen(c, hot ? w * 1.3 : w, Qt::SolidLine, Qt::FlatCap));
+    p->drawLine(QLineF(l.p1() + n, l.p2() + n));
+  }
+  // Die faces: the group's colour, group and ring position on it (expert mode: the die,
+  // its group and its experts as chips).
+  const bool expertMode = o_->mode_ == WaferMappingOverlay::DragMode::Experts;
   for (int d = 0; d < static_cast<int>(rects.size()); ++d) {
     const QRectF r = rects[static_cast<size_t>(d)];
     if (r.isEmpty()) continue;
@@ -69,6 +87,25 @@ void MappingOverlayItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWi
     p->setPen(QPen(c.darker(170), 1.5));
     p->setBrush(c);  // opaque: the canvas's own die label under it would blur the group's
     p->drawRoundedRect(r, 6, 6);
+    if (expertMode) {
+      p->setPen(QColor(20, 20, 28));
+      p->setFont(sceneFont(r.height() * 0.17, true));
+      const QRectF top = r.adjusted(4, 2, -4, -r.height() * 0.72);
+      p->drawText(top, Qt::AlignLeft | Qt::AlignVCenter, QString::number(d));
+      if (g >= 0) p->drawText(top, Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("G%1").arg(g));
+      const auto chips = o_->chipRects(d);  // empty unless d has experts
+      for (size_t k = 0; k < chips.size(); ++k) {
+        const int e = o_->experts_[static_cast<size_t>(d)][k];
+        const bool picked = e == o_->dragExpert_ || e == o_->dragOther_;
+        p->setPen(QPen(picked ? selectionColour() : QColor(60, 60, 70), picked ? 3 : 1));
+        p->setBrush(QColor(250, 250, 252, 235));
+        p->drawRoundedRect(chips[k], 3, 3);
+        p->setPen(QColor(20, 20, 28));
+        p->setFont(sceneFont(std::min(chips[k].height() * 0.62, chips[k].width() * 0.42)));
+        p->drawText(chips[k], Qt::AlignCenter, QString::number(e));
+      }
+      continue;
+    }
     p->setPen(QColor(20, 20, 28));
     p->setFont(sceneFont(r.height() * 0.30, true));
     p->drawText(r.adjusted(0, -r.height() * 0.08, 0, 0), Qt::AlignCenter, g >= 0 ? QStringLiteral("G%1").arg(g) : QStringLiteral("?"));
@@ -101,12 +138,46 @@ void MappingOverlayItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWi
     p->drawRoundedRect(o_->dieSceneRect(o_->dragFrom_).adjusted(-3, -3, 3, 3), 7, 7);
     if (o_->dragTo_ >= 0) p->drawRoundedRect(o_->dieSceneRect(o_->dragTo_).adjusted(-3, -3, 3, 3), 7, 7);
     p->setPen(QPen(selectionColour(), 3, Qt::DashLine));
-    p->drawLine(o_->dieSceneRect(o_->dragFrom_).center(), o_->dragPos_);
+    const QRectF chip = o_->expertChipRect(o_->dragExpert_);
+    p->drawLine(chip.isEmpty() ? o_->dieSceneRect(o_->dragFrom_).center() : chip.center(), o_->dragPos_);
+  }
+  if (!o_->laneCaption_.isEmpty() && !o_->lanes_.empty()) {
+    const QRectF all = boundingRect();
+    const QRectF box(all.left() + 40, all.bottom() - 60, all.width() - 80, 54);
+    p->setPen(Qt::NoPen);
+    p->setBrush(QColor(20, 22, 30, 220));
+    p->drawRoundedRect(box, 6, 6);
+    p->setFont(sceneFont(14, true));
+    p->setPen(QColor(250, 250, 250));
+    const QRectF text = box.adjusted(8, 4, -8, -4);
+    p->drawText(text, Qt::AlignLeft | Qt::AlignTop,
+                p->fontMetrics().elidedText(o_->laneCaption_, Qt::ElideRight, static_cast<int>(text.width())));
+    // The key: the lane colours of the hot / cold overlay.
+    p->setFont(sceneFont(13));
+    double x = text.left();
+    const double y = text.bottom() - 9;
+    for (const auto& [colour, name] : {std::pair{hotColour(), QObject::tr("hot")}, std::pair{coldColour(), QObject::tr("cold")},
+                                       std::pair{idleColour(), QObject::tr("idle")}}) {
+      p->setPen(QPen(colour, 5, Qt::SolidLine, Qt::FlatCap));
+      p->drawLine(QPointF(x, y), QPointF(x + 22, y));
+      p->setPen(QColor(235, 235, 240));
+      p->drawText(QPointF(x + 27, y + 5), name);
+      x += 34 + p->fontMetrics().horizontalAdvance(name) + 10;
+    }
+    p->drawText(QPointF(x, y + 5), p->fontMetrics().elidedText(QObject::tr("(hottest of all-reduce, dispatch, combine)"),
+                                                             Qt::ElideRight, static_cast<int>(std::max(0.0, text.right() - x))));
   }
   if (!o_->message_.isEmpty()) {
     const QRectF all = boundingRect();
-    p->setFont(sceneFont(16, true));
-    const QRectF box(all.left() + 40, all.top() + 4, all.width() - 80, 46);
+    p->setFont(sceneFont(14, true));
+    // As tall as the wrapped reason needs (a key path and what was expected), up to 6 lines.
+    const double w = all.width() - 80;
+    const double h = std::min(6.0 * p->fontMetrics().height(),
+                              static_cast<double>(p->fontMetrics()
+                                                      .boundingRect(QRect(0, 0, static_cast<int>(w - 16), 10000),
+                                                                    Qt::TextWordWrap, o_->message_)
+                                                      .height())) + 8;
+    const QRectF box(all.left() + 40, all.top() + 4, w, std::max(46.0, h));
     p->setPen(QPen(QColor(190, 30, 30), 2));
     p->setBrush(QColor(255, 236, 236, 240));
     p->drawRoundedRect(box, 6, 6);
@@ -220,8 +291,10 @@ bool WaferMappingOverlay::pressAt(const QPointF& scenePos) {
   if (!shown_ || !editable_) return false;
   const int d = dieAtScene(scenePos);
   if (d < 0 || groupOf(d) < 0) return false;
+  dragExpert_ = mode_ == DragMode::Experts ? expertAtScene(scenePos) : -1;
+  if (mode_ == DragMode::Experts && dragExpert_ < 0) return false;  // not on a chip: the canvas selects
   dragFrom_ = d;
-  dragTo_ = -1;
+  dragTo_ = dragOther_ = -1;
   dragPos_ = scenePos;
   refresh();
   return true;
@@ -232,7 +305,13 @@ void WaferMappingOverlay::moveTo(const QPointF& scenePos) {
   dragPos_ = scenePos;
   const int d = dieAtScene(scenePos);
   const int to = d == dragFrom_ ? -1 : d;
-  if (to != dragTo_) {
+  if (dragExpert_ >= 0) {
+    const int other = to >= 0 ? expertAtScene(scenePos) : -1;
+    if (to != dragTo_ || other != dragOther_) {
+      dragTo_ = to, dragOther_ = other;
+      emit expertHovered(dragExpert_, dragTo_, dragOther_);
+    }
+  } else if (to != dragTo_) {
     dragTo_ = to;
     emit swapHovered(dragFrom_, dragTo_);
   }
@@ -241,12 +320,85 @@ void WaferMappingOverlay::moveTo(const QPointF& scenePos) {
 
 void WaferMappingOverlay::releaseAt(const QPointF& scenePos) {
   if (dragFrom_ < 0) return;
-  const int from = dragFrom_, to = dieAtScene(scenePos);
-  dragFrom_ = dragTo_ = -1;
+  const int from = dragFrom_, to = dieAtScene(scenePos), expert = dragExpert_;
+  const int other = to >= 0 && to != from && expert >= 0 ? expertAtScene(scenePos) : -1;
+  dragFrom_ = dragTo_ = dragExpert_ = dragOther_ = -1;
   refresh();
   emit dragEnded();
-  if (to >= 0 && to != from) emit swapRequested(from, to);
-  else if (to == from) emit dieClicked(from);  // a click, not a drag: the canvas would have selected it
+  if (to >= 0 && to != from) {
+    if (expert < 0) emit swapRequested(from, to);
+    else if (other >= 0) emit expertSwapRequested(expert, other);
+    else emit expertMoveRequested(expert, to);
+  } else if (to == from) {
+    emit dieClicked(from);  // a click, not a drag: the canvas would have selected it
+  }
+}
+
+void WaferMappingOverlay::setDragMode(DragMode mode) {
+  mode_ = mode;
+  refresh();
+}
+
+void WaferMappingOverlay::setExperts(const std::vector<std::vector<int>>& onDie) {
+  experts_ = onDie;
+  dieOfExpert_.clear();
+  for (size_t d = 0; d < experts_.size(); ++d)
+    for (int e : experts_[d]) {
+      if (e < 0) continue;
+      if (e >= static_cast<int>(dieOfExpert_.size())) dieOfExpert_.resize(static_cast<size_t>(e) + 1, -1);
+      dieOfExpert_[static_cast<size_t>(e)] = static_cast<int>(d);
+    }
+  refresh();
+}
+
+// A die's chips: a grid under its label row, about square cells, one per expert.
+std::vector<QRectF> WaferMappingOverlay::chipRects(int die) const {
+  const QRectF r = dieSceneRect(die);
+  if (r.isEmpty() || die >= static_cast<int>(experts_.size())) return {};
+  const int n = static_cast<int>(experts_[static_cast<size_t>(die)].size());
+  if (n == 0) return {};
+  const QRectF area = r.adjusted(r.width() * 0.05, r.height() * 0.28, -r.width() * 0.05, -r.height() * 0.05);
+  const int cols = std::max(1, static_cast<int>(std::ceil(std::sqrt(n * area.width() / area.height()))));
+  const int rows = (n + cols - 1) / cols;
+  const double h = area.height() / rows, w = std::min(area.width() / cols, h * 1.3);  // one expert: not a slab
+  std::vector<QRectF> out;
+  for (int k = 0; k < n; ++k)
+    out.emplace_back(QRectF(area.left() + (k % cols) * w, area.top() + (k / cols) * h, w, h).adjusted(1, 1, -1, -1));
+  return out;
+}
+
+QRectF WaferMappingOverlay::expertChipRect(int expert) const {
+  if (!shown_ || mode_ != DragMode::Experts || expert < 0 || expert >= static_cast<int>(dieOfExpert_.size())) return {};
+  const int d = dieOfExpert_[static_cast<size_t>(expert)];
+  if (d < 0) return {};
+  const auto& list = experts_[static_cast<size_t>(d)];
+  const auto chips = chipRects(d);
+  for (size_t k = 0; k < list.size() && k < chips.size(); ++k)
+    if (list[k] == expert) return chips[k];
+  return {};
+}
+
+int WaferMappingOverlay::expertAtScene(const QPointF& scenePos) const {
+  if (!shown_ || mode_ != DragMode::Experts) return -1;
+  const int d = dieAtScene(scenePos);
+  if (d < 0 || d >= static_cast<int>(experts_.size())) return -1;
+  const auto chips = chipRects(d);
+  for (size_t k = 0; k < chips.size(); ++k)
+    if (chips[k].contains(scenePos)) return experts_[static_cast<size_t>(d)][k];
+  return -1;
+}
+
+void WaferMappingOverlay::setPreviewLanes(std::vector<PreviewLane> lanes, const QString& caption) {
+  lanes_ = std::move(lanes);
+  laneCaption_ = caption;
+  refresh();
+}
+
+void WaferMappingOverlay::clearPreviewLanes() {
+  if (lanes_.empty() && laneCaption_.isEmpty()) return;
+  lanes_.clear();
+  laneCaption_.clear();
+  refresh();
 }
 
 bool WaferMappingOverlay::eventFilter(QObject* watched, QEvent* e) {

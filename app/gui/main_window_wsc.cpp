@@ -1,13 +1,15 @@
 // MainWindow's wafer-scale inference docks (seed 003, issue 20 "Views"): Mapping (the
-// mapping editor on the canvas; a swap is one undo step through the document), Hot/Cold
-// Links (two phases, or baseline vs ER on one scale) and Migrations (the animation and
-// the device-load plot). They apply to wsc_inference workloads only: the dock
-// applicability table (gui/dock_applicability.cpp) hides them for other workloads.
+// mapping editor on the canvas; a die swap or an expert move is one undo step through the
+// document; a drag's preview goes to Hot/Cold Links too), Hot/Cold Links (two phases, or
+// baseline vs ER on one scale; made taller when a wafer scenario opens) and Migrations
+// (the animation and the device-load plot). They apply to wsc_inference workloads only:
+// the dock applicability table (gui/dock_applicability.cpp) hides them for other workloads.
 #include <QAction>
 #include <QDockWidget>
 #include <QMenu>
 #include <QScrollArea>
 #include <QTimer>
+#include <algorithm>
 
 #include "gui/main_window.h"
 #include "gui/scenario_document.h"
@@ -39,12 +41,21 @@ void MainWindow::buildWscDocks() {
     if (error.isEmpty() && doc_->scenario().network.model == NetworkModel::Analytical) runNow();
     return error;
   });
+  mappingPanel->setApplyExperts([this](const views::ExpertDies& dies, const QString& label) {
+    std::string list = "[";
+    for (std::size_t e = 0; e < dies.size(); ++e) list += (e ? ", " : "") + std::to_string(dies[e]);
+    const QString error = doc_->editAll(
+        {{"workload.wsc.expert_placement", "explicit"}, {"workload.wsc.expert_dies", list + "]"}}, label);
+    if (error.isEmpty() && doc_->scenario().network.model == NetworkModel::Analytical) runNow();
+    return error;
+  });
   addDockWidget(Qt::RightDockWidgetArea, mapping);
 
   auto* hotCold = new QDockWidget(tr("Hot/Cold Links"), this);
   hotCold->setObjectName(QStringLiteral("HotColdDock"));
   auto* hotColdPanel = new views::HotColdPanel(model_, hotCold);
   hotCold->setWidget(hotColdPanel);
+  connect(mappingPanel, &views::MappingPanel::previewResults, hotColdPanel, &views::HotColdPanel::setPreview);
   auto* migrations = new QDockWidget(tr("Migrations"), this);
   migrations->setObjectName(QStringLiteral("MigrationsDock"));
   migrations->setWidget(new views::MigrationPanel(model_, migrations));
@@ -78,9 +89,13 @@ void MainWindow::buildWscDocks() {
     if (wsc && reset) {  // a wafer scenario opens on its own views
       // Queued: docks shown by the table join their tab bar only once the layout has run;
       // raised at once, the last one shown (Migrations) would still end up in front.
-      QTimer::singleShot(0, hotCold, [hotCold, mapping] {
+      QTimer::singleShot(0, hotCold, [this, hotCold, mapping] {
         hotCold->raise();
         mapping->raise();
+        // Room for the two wafers: the bottom docks' default 260 px left them about 70 px
+        // tall at 1024 x 768; 45 % of the window (300 to 440 px) gives them 150 px or more
+        // (the canvas, shorter, fits its wafer above its legend; its splitter gives it back).
+        resizeDocks({hotCold}, {std::clamp(height() * 45 / 100, 300, 440)}, Qt::Vertical);
       });
     }
     if (!wsc) mappingPanel->overlay()->setShown(false);

@@ -11,6 +11,7 @@
 #include "balance/topology_aware.h"
 #include "balance/trigger.h"
 #include "wsc/expert_load_trace.h"
+#include "wsc/expert_placement.h"
 #include "wsc/gating.h"
 
 namespace fl::balance {
@@ -58,8 +59,7 @@ BalancerPlan planBalancing(const Scenario& s, const mapping::Mapping& m, const t
     return wsc::expertPicks(w, static_cast<double>(m.groups.size()) * w.tokens_per_group, s.run.seed,
                             0xba1a0000ULL + static_cast<std::uint64_t>(i), trace);
   };
-  std::vector<std::vector<int>> native(static_cast<std::size_t>(w.experts));
-  for (int e = 0; e < w.experts; ++e) native[static_cast<std::size_t>(e)] = {e % N};
+  const std::vector<std::vector<int>> native = wsc::expertPlacement(w, N);
   auto current = native;
   std::vector<std::vector<int>> pendingHosts;
   int pendingUntil = -1;  // NI: the new placement serves from this iteration on
@@ -85,6 +85,7 @@ BalancerPlan planBalancing(const Scenario& s, const mapping::Mapping& m, const t
       for (std::size_t h = from; h < history.size(); ++h)
         for (std::size_t e = 0; e < picks.size(); ++e) predicted[e] += history[h][e] / static_cast<double>(history.size() - from);
       ExpertState state = initialState(predicted, N, b.shadow_slots);
+      state.hosts = native;  // workload.wsc.expert_placement (initialState assumes e mod N)
       const auto moves = b.kind == BalancerKind::Greedy ? greedyBalance(state, hops) : topologyAwareBalance(state, hops);
       int finish = i;
       bool copied = false;

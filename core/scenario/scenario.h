@@ -222,6 +222,8 @@ struct TpSpec {
 
 enum class WscStage { Prefill, Decode, Hybrid };
 enum class WscGating { UniformExact, Uniform, Zipf, Trace };
+// Where routed experts live (core/wsc/expert_placement.h).
+enum class WscExpertPlacement { Modulo, Explicit };
 
 // One decoder layer of MoE inference on a wafer-scale chip (seed 003 §III-B, spec
 // moentwine.md §2.1). workload.wsc.model fills hidden, expert_ffn, experts, top_k.
@@ -247,6 +249,9 @@ struct WscSpec {
   std::int64_t kv_bytes_per_token = 2048;  // FP16 KV cache per token per layer (Qwen3: 2 x 4 heads x 128 x 2 B)
   int context = 2048;                   // prefill: prompt length; decode: KV tokens each new token reads [U]
   double prefill_share = 0.5;           // hybrid: share of the T tokens that are prefill tokens [U]
+  WscExpertPlacement expert_placement = WscExpertPlacement::Modulo;  // expert e on die e mod N (spec §1.2)
+  std::vector<int> expert_dies;         // explicit: the die of expert e at entry e
+  int expert_slots = 0;                 // experts a die holds; 0 = ceil(E / N) + 1 [U]
   bool operator==(const WscSpec&) const = default;
 };
 

@@ -86,7 +86,7 @@ void addWscKeys(std::vector<ParamSpec>& t) {
   t.push_back(integer("workload.wsc.expert_ffn", FIELD(workload.wsc.expert_ffn), {1, 1'000'000},
                       "wsc_inference: expert FFN size F (an expert is 3 H F bytes at INT8)", spec + "§1.3"));
   t.push_back(integer("workload.wsc.experts", FIELD(workload.wsc.experts), {1, 65536},
-                      "wsc_inference: routed experts E, expert e on die e mod N", spec + "§1.2"));
+                      "wsc_inference: routed experts E, placed on dies by workload.wsc.expert_placement", spec + "§1.2"));
   t.push_back(integer("workload.wsc.top_k", FIELD(workload.wsc.top_k), {1, 1024},
                       "wsc_inference: experts per token k", spec + "§1.3"));
   t.push_back(integer("workload.wsc.moe_layers", FIELD(workload.wsc.moe_layers), {1, 10000},
@@ -143,6 +143,43 @@ void addWscKeys(std::vector<ParamSpec>& t) {
   t.push_back(real("workload.wsc.hot_threshold", "fraction", FIELD(workload.wsc.hot_threshold), {0, 1, true},
                    "wsc_inference: a link is hot in a phase at utilisation >= this, idle at 0, cold otherwise",
                    spec + "§2.7 (θ = 0.9)"));
+  t.push_back(choice<WscExpertPlacement>("workload.wsc.expert_placement", FIELD(workload.wsc.expert_placement),
+      {{"modulo", WscExpertPlacement::Modulo}, {"explicit", WscExpertPlacement::Explicit}},
+      "wsc_inference: the die holding each routed expert's weights: modulo (expert e on die e mod N) or explicit "
+      "(workload.wsc.expert_dies; the mapping editor writes it when an expert is dragged to another die)",
+      spec + "§1.2 [R]"));
+  {
+    ParamSpec p = base("workload.wsc.expert_dies", "die list", {0, 9'999'999},
+                       "wsc_inference, explicit: the die of every expert, entry e for expert e (die id = row x "
+                       "columns + column over the whole system); each die holds at most workload.wsc.expert_slots",
+                       spec + "§1.2");
+    p.scalar = false;
+    p.get = [](const Scenario& s) { return intListText(s.workload.wsc.expert_dies); };
+    p.set = [rules = p](Scenario& s, const YAML::Node& n, const ValueSource& src) {
+      if (n.IsSequence()) {
+        s.workload.wsc.expert_dies = readIntList(n, rules.path, rules, src);
+        return;
+      }
+      const std::string text = scalarText(n, rules.path, src, "a list of die ids such as [0, 1, 1, 3]");
+      YAML::Node list;  // a list arriving as text (--set, the GUI, a saved file)
+      try {
+        list = YAML::Load(text);
+      } catch (const YAML::Exception& e) {
+        throw InputError(src.at(n), rules.path, "a list of die ids such as [0, 1, 1, 3]", "'" + text + "'", e.msg);
+      }
+      if (!list.IsSequence())
+        throw InputError(src.at(n), rules.path, "a list of die ids such as [0, 1, 1, 3]", "'" + text + "'");
+      ValueSource inner = src;
+      inner.fallback = src.at(n), inner.useMarks = false;
+      s.workload.wsc.expert_dies = readIntList(list, rules.path, rules, inner);
+    };
+    t.push_back(p);
+  }
+  t.push_back(zeroMeans(integer("workload.wsc.expert_slots", FIELD(workload.wsc.expert_slots), {0, 65536},
+                                "wsc_inference: routed experts a die can hold (its native placement; a balancer's "
+                                "replicas use balancer.shadow_slots)", spec + "§1.2 [U]"),
+                        "ceil(experts / dies) + 1: the modulo placement's most plus one spare slot for a move by "
+                        "hand (our choice)"));
   t.push_back(choice<MappingKind>("mapping.kind", FIELD(mapping.kind),
       {{"baseline", MappingKind::Baseline}, {"er", MappingKind::Er}, {"her", MappingKind::Her},
        {"explicit", MappingKind::Explicit}},

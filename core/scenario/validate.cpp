@@ -14,6 +14,7 @@
 #include "scenario/quantity.h"
 #include "topology/hierarchy.h"
 #include "wsc/expert_load_trace.h"
+#include "wsc/expert_placement.h"
 
 namespace fl {
 namespace {
@@ -453,6 +454,7 @@ void checkWsc(const Scenario& s, const Checker& c) {
   if (mesh && s.mapping.kind == MappingKind::Her && s.topology.wafer_rows * s.topology.wafer_cols < 2)
     c.fail({"mapping.kind", "topology.wafer_rows", "topology.wafer_cols"}, "her on a system of at least 2 wafers",
            "1 wafer", "use er on one wafer");
+  wsc::checkExpertPlacement(w, static_cast<int>(dies));  // throws ValidationError
   if (mesh) mapping::buildMapping(s.mapping, s.topology, w.tp, w.all_gather);  // throws ValidationError
   else mapping::buildSwitchedMapping(s.mapping, static_cast<int>(dies), w.tp, w.all_gather);
 }

@@ -9,6 +9,7 @@
 #include "netmodel/link_results.h"
 #include "netmodel/plan_workload.h"
 #include "balance/balancer.h"
+#include "wsc/expert_placement.h"
 #include "network/network.h"
 
 namespace fl::wsc {
@@ -70,7 +71,7 @@ WscSetup prepareWsc(const Scenario& s, const topo::Topology& t) {
   }
   const GpuSpec gpu = gpuSpecFor(s.gpu);
   IterationInputs in;
-  in.hosts = {defaultHosts(w.experts, setup.mapping.dies())};
+  in.hosts = {expertPlacement(w, setup.mapping.dies())};
   if (s.balancer.kind != BalancerKind::None || s.balancer.load != BalancerLoad::Gating) {
     Scenario one = s;
     one.workload.wsc.iterations = 1;

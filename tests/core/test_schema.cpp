@@ -94,7 +94,8 @@ void TestSchema::contractKeys() {
       "workload.wsc.top_k", "workload.wsc.moe_layers", "workload.wsc.tp", "workload.wsc.tokens_per_group", "workload.wsc.stage",
       "workload.wsc.attention_params", "workload.wsc.kv_bytes_per_token", "workload.wsc.context", "workload.wsc.prefill_share",
       "workload.wsc.all_gather", "workload.wsc.gating", "workload.wsc.zipf_s", "workload.wsc.trace",
-      "workload.wsc.iterations", "workload.wsc.micro_batches", "workload.wsc.hot_threshold", "mapping.kind",
+      "workload.wsc.iterations", "workload.wsc.micro_batches", "workload.wsc.hot_threshold",
+      "workload.wsc.expert_placement", "workload.wsc.expert_dies", "workload.wsc.expert_slots", "mapping.kind",
       "mapping.groups", "mapping.ftds", "balancer.kind", "balancer.load", "balancer.zipf_s", "balancer.warmup",
       "balancer.period", "balancer.shadow_slots", "balancer.alpha", "balancer.interval", "balancer.window",
       // Follow One from a scenario or the CLI (scenario/follow_selector.h)

@@ -18,6 +18,7 @@
 #include "gui/scenario_document.h"
 #include "gui_test_util.h"
 #include "main_window_fixture.h"
+#include "views/hot_cold_overlay.h"
 #include "views/hot_cold_panel.h"
 #include "views/mapping_panel.h"
 #include "views/run_model.h"
@@ -199,7 +200,10 @@ class TestWscDocks : public QObject {
     auto* o = panel->overlay();
     QVERIFY(o->pressAt(o->dieSceneRect(0).center()));
     o->moveTo(o->dieSceneRect(9).center());
-    QVERIFY(panel->previewLabel()->text().contains("communication"));
+    // Previewed on a worker thread: the hover returns at once, the links recolour after.
+    QTRY_VERIFY_WITH_TIMEOUT(panel->previewLabel()->text().contains("communication"), 30000);
+    QCOMPARE(o->previewLanes().size(), size_t{2 * 2 * 8 * 7});  // every directed die-to-die link
+    QVERIFY(w->findChild<fl::views::HotColdPanel*>()->showsPreview());
     qInfo("8x8 preview of a swap (two analytical runs): %.1f ms", panel->lastPreviewMs());
     QElapsedTimer clock;
     clock.start();
@@ -210,6 +214,71 @@ class TestWscDocks : public QObject {
                              60000);
     qInfo("8x8 drop to rerun results: %lld ms (analytical: rerun at once, no debounce)", clock.elapsed());
     shots(*w, "wsc-8x8-er");
+  }
+
+  // An expert dragged to another die: one undo step writing the explicit placement; the
+  // rerun's die loads follow (Qwen3, 128 experts on 16 dies: die 0 with 9 of them is
+  // 9 / 8 = 1.125 x the mean under uniform_exact gating); undo restores modulo.
+  void expertMoveIsOneUndoStep() {
+    QTemporaryDir dir;
+    auto w = makeWindow();
+    QCOMPARE(w->openFile(t::writeFile(dir, "wsc.yaml", wafer("wsc-4x4", 4, "{kind: er}"))), QString());
+    QTRY_COMPARE_WITH_TIMEOUT(w->controller()->state(), State::Idle, 60000);
+    auto* panel = mappingPanel(*w);
+    panel->showCheck()->setChecked(true);
+    panel->dragModeCombo()->setCurrentIndex(1);  // experts
+    auto* o = panel->overlay();
+    QCOMPARE(o->dragMode(), fl::views::WaferMappingOverlay::DragMode::Experts);
+    const int before = w->document()->undoStack()->count();
+    const QRectF die0 = o->dieSceneRect(0);
+    const QPointF free(die0.center().x(), die0.top() + die0.height() * 0.12);
+    QVERIFY(o->pressAt(o->expertChipRect(15).center()));
+    o->moveTo(free);
+    o->releaseAt(free);
+    QCOMPARE(w->document()->undoStack()->count(), before + 1);
+    std::vector<int> expected;
+    for (int e = 0; e < 128; ++e) expected.push_back(e == 15 ? 0 : e % 16);
+    QCOMPARE(w->document()->scenario().workload.wsc.expert_placement, fl::WscExpertPlacement::Explicit);
+    QCOMPARE(w->document()->scenario().workload.wsc.expert_dies, expected);
+    QTRY_VERIFY_WITH_TIMEOUT(w->runModel()->results() && w->runModel()->results()->wsc &&
+                                 !w->runModel()->results()->wsc->load_max_over_mean.empty() &&
+                                 w->runModel()->results()->wsc->load_max_over_mean[0] > 1.01 &&
+                                 w->controller()->state() == State::Idle,
+                             60000);
+    QCOMPARE(w->runModel()->results()->wsc->load_max_over_mean[0], 9.0 / 8.0);
+    w->document()->undoStack()->undo();
+    QCOMPARE(w->document()->scenario().workload.wsc.expert_placement, fl::WscExpertPlacement::Modulo);
+    QVERIFY(w->document()->scenario().workload.wsc.expert_dies.empty());
+    QCOMPARE(o->experts()[0].size(), size_t{8});
+  }
+
+  // The bundled paper example: the Hot/Cold dock's two wafers get dies of at least 20 px
+  // (die numbers are drawn from 18 px) and whole titles at the three window sizes (at
+  // 1024 x 768 they were 70 px wafers, 11 px dies, with elided titles).
+  void hotColdLegibleOnPaperExample() {
+    for (const QSize size : {QSize(1024, 768), QSize(1280, 800), QSize(1920, 1080)}) {
+      auto w = makeWindow();
+      w->resize(size);
+      QTest::qWait(50);
+      QCOMPARE(w->openFile(QStringLiteral(FABRICLAB_SCENARIOS "/wsc-4x4-paper.yaml")), QString());
+      QTRY_COMPARE_WITH_TIMEOUT(w->controller()->state(), State::Idle, 60000);
+      auto* hot = w->findChild<fl::views::HotColdPanel*>();
+      QTest::qWait(100);
+      auto* view = hot->overlay();
+      QVERIFY(w->grab().save(t::artefactsDir() + QStringLiteral("/wsc-4x4-paper-hotcold-%1x%2.png").arg(size.width()).arg(size.height())));
+      QVERIFY(view->isVisible());
+      QCOMPARE(view->panelCount(), 2);
+      const auto rects = view->panelRects();
+      QFont bold = view->font();
+      bold.setBold(true);
+      const QFontMetrics fm(bold);
+      for (int i = 0; i < 2; ++i)
+        QVERIFY2(fm.horizontalAdvance(view->caption(i)) <= rects[static_cast<size_t>(i)].width(),
+                 qPrintable(QString("%1x%2: '%3' in %4 px").arg(size.width()).arg(size.height()).arg(view->caption(i)).arg(rects[static_cast<size_t>(i)].width())));
+      qInfo("%dx%d: hot/cold view %dx%d, %s, dies %.0f px", size.width(), size.height(), view->width(), view->height(),
+            view->stacked() ? "stacked" : "side by side", view->diePixels());
+      QVERIFY2(view->diePixels() >= 20, qPrintable(QString("%1 px dies at %2x%3").arg(view->diePixels()).arg(size.width()).arg(size.height())));
+    }
   }
 };
 

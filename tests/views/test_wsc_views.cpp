@@ -8,6 +8,7 @@
 // from the tests' own arithmetic over the mesh, not from the views.
 #include <QCheckBox>
 #include <QLabel>
+#include <QSignalSpy>
 #include <QtTest>
 #include <map>
 #include <memory>
@@ -18,6 +19,7 @@
 #include "scenario/scenario_io.h"
 #include "topology/topology.h"
 #include "views/hot_cold_overlay.h"
+#include "views/hot_cold_panel.h"
 #include "views/mapping_edit.h"
 #include "views/mapping_panel.h"
 #include "views/migration_animation.h"
@@ -25,6 +27,8 @@
 #include "views/run_model.h"
 #include "views/topology_canvas.h"
 #include "views/wafer_mapping_overlay.h"
+#include "views/wsc_drag_preview.h"
+#include "views/wsc_expert_edit.h"
 #include "wsc/wsc_run.h"
 
 using namespace fl;
@@ -85,6 +89,15 @@ class TestWscViews : public QObject {
   void hotColdClassFromBytes();
   void baselineVsErOnOneScale();
   void migrationStagesOnTheirLinks();
+  void expertDragMovesAndSwaps();
+  void refusedExpertEdits_data();
+  void refusedExpertEdits();
+  void previewLanesIdleWhereNoWalk();
+  void previewThrottleKeepsLatest();
+  void hotColdStacksWhenNarrow_data();
+  void hotColdStacksWhenNarrow();
+  void hotColdControlsBesideWhenShort_data();
+  void hotColdControlsBesideWhenShort();
 };
 
 void TestWscViews::dieColoursFollowExplicitGroups() {
@@ -374,6 +387,259 @@ void TestWscViews::migrationStagesOnTheirLinks() {
   anim.setTime(perIteration * 3 + perIteration / 2);
   fl::test::saveArtefact(anim, QStringLiteral("wsc-migrations"), QSize(700, 600));
   fl::test::saveArtefact(plot, QStringLiteral("wsc-load-plot"), QSize(700, 400));
+}
+
+namespace {
+
+// A point on die d's label row, where no expert chip is (chips fill the lower part).
+QPointF labelRow(const views::WaferMappingOverlay* o, int d) {
+  const QRectF r = o->dieSceneRect(d);
+  return {r.center().x(), r.top() + r.height() * 0.12};
+}
+
+void dragExpert(views::WaferMappingOverlay* o, int expert, const QPointF& to) {
+  QVERIFY(o->pressAt(o->expertChipRect(expert).center()));
+  QCOMPARE(o->draggedExpert(), expert);
+  o->moveTo(to);
+  o->releaseAt(to);
+}
+
+// Mixtral-8x22B (8 experts, top-2) at TP 1 on the 4x4: one FTD of all 16 dies, no
+// all-reduce, so a link carries bytes exactly where an XY walk between a die and an
+// expert's die goes.
+const QByteArray kTp1 = "fabriclab: 1\nname: tp1\ntopology: {preset: wsc-4x4}\ngpu: {preset: b200}\n"
+                        "network: {model: analytical}\nworkload: {kind: wsc_inference, wsc: {model: mixtral-8x22b, "
+                        "tp: 1, tokens_per_group: 256, gating: uniform_exact}}\nmapping: {kind: baseline}\n";
+
+}  // namespace
+
+// Expert mode: every chip sits on its expert's die; a chip dropped on another die's label
+// row moves the expert there, on another die's chip exchanges the two; a die beyond its
+// slots refuses. Qwen3: 128 experts, modulo 16 = 8 per die, slots ceil(128/16) + 1 = 9.
+void TestWscViews::expertDragMovesAndSwaps() {
+  const Run r = run(wafer4x4("{kind: er}"));
+  views::RunModel model;
+  model.setTopology(r.topology);
+  views::TopologyCanvas canvas(&model);
+  canvas.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&canvas));
+  views::MappingPanel panel(&model, &canvas);
+  panel.setScenario(r.scenario);
+  panel.showCheck()->setChecked(true);
+  panel.setDragMode(views::WaferMappingOverlay::DragMode::Experts);
+  views::ExpertDies handed;
+  int applied = 0;
+  panel.setApplyExperts([&](const views::ExpertDies& d, const QString&) {
+    handed = d, ++applied;
+    return QString();
+  });
+  auto* o = panel.overlay();
+  for (int e = 0; e < 128; ++e) {
+    const QRectF chip = o->expertChipRect(e);
+    QVERIFY(!chip.isEmpty());
+    QVERIFY(o->dieSceneRect(e % 16).contains(chip));
+    QCOMPARE(o->expertAtScene(chip.center()), e);
+  }
+  QCOMPARE(o->expertAtScene(labelRow(o, 0)), -1);
+  views::ExpertDies expected;
+  for (int e = 0; e < 128; ++e) expected.push_back(e % 16);
+  // Expert 15 (die 15) onto die 0.
+  dragExpert(o, 15, labelRow(o, 0));
+  expected[15] = 0;
+  QCOMPARE(handed, expected);
+  QCOMPARE(panel.expertDies(), expected);
+  QCOMPARE(o->experts()[0].size(), size_t{9});
+  QCOMPARE(o->experts()[15].size(), size_t{7});
+  QCOMPARE(o->dieSceneRect(0).contains(o->expertChipRect(15)), true);
+  // Expert 1 (die 1) onto expert 16's chip (die 0): they exchange dies.
+  dragExpert(o, 1, o->expertChipRect(16).center());
+  std::swap(expected[1], expected[16]);
+  QCOMPARE(handed, expected);
+  QCOMPARE(applied, 2);
+  // Die 0 is full (9): a tenth expert is refused and names the slots key.
+  dragExpert(o, 2, labelRow(o, 0));
+  QCOMPARE(applied, 2);
+  QVERIFY(!panel.refusalLabel()->isHidden());
+  QVERIFY2(panel.refusalLabel()->text().contains("workload.wsc.expert_slots"), qPrintable(panel.refusalLabel()->text()));
+  QCOMPARE(panel.expertDies(), expected);
+  // The edited scenario saves and reads back with the same placement.
+  const Scenario edited = views::withExplicitExperts(r.scenario, expected);
+  const Scenario back = parseScenario(saveScenarioText(edited), "saved.yaml");
+  QCOMPARE(back.workload.wsc.expert_dies, expected);
+  QCOMPARE(back.workload.wsc.expert_placement, WscExpertPlacement::Explicit);
+  fl::test::saveArtefact(canvas, QStringLiteral("wsc-expert-chips"), QSize(900, 800));
+}
+
+void TestWscViews::refusedExpertEdits_data() {
+  QTest::addColumn<QByteArray>("yaml");
+  QTest::addColumn<int>("expert");
+  QTest::addColumn<int>("die");
+  QTest::addColumn<QString>("reason");
+  QTest::newRow("die out of range") << wafer4x4("{kind: er}") << 3 << 16 << "workload.wsc.expert_dies[3]";
+  QTest::newRow("die full at 8 slots")
+      << wafer4x4("{kind: er}").replace("gating: uniform_exact", "gating: uniform_exact, expert_slots: 8") << 3 << 4
+      << "workload.wsc.expert_slots";
+  QTest::newRow("sweep over the model")
+      << wafer4x4("{kind: er}", "sweep:\n  - key: workload.wsc.model\n    values: [qwen3-235b, deepseek-v3]\n") << 3
+      << 4 << "workload.wsc.model";
+  QTest::newRow("no such expert") << wafer4x4("{kind: er}") << 128 << 4 << "no expert 128";
+}
+
+void TestWscViews::refusedExpertEdits() {
+  QFETCH(QByteArray, yaml);
+  QFETCH(int, expert);
+  QFETCH(int, die);
+  QFETCH(QString, reason);
+  const Scenario s = parseScenario(yaml.toStdString(), "test.yaml");
+  auto topology = std::shared_ptr<const topo::Topology>(topo::buildTopology(s.topology));
+  views::RunModel model;
+  model.setTopology(topology);
+  views::TopologyCanvas canvas(&model);
+  views::MappingPanel panel(&model, &canvas);
+  panel.setScenario(s);
+  bool applied = false;
+  panel.setApplyExperts([&](const views::ExpertDies&, const QString&) {
+    applied = true;
+    return QString();
+  });
+  const views::ExpertDies before = panel.expertDies();
+  QCOMPARE(before.size(), size_t{128});
+  const QString why = panel.requestExpertMove(expert, die);
+  QVERIFY2(why.contains(reason), qPrintable(why));
+  QVERIFY(!applied);
+  QVERIFY(panel.refusalLabel()->text().contains(reason));
+  QCOMPARE(panel.expertDies(), before);
+}
+
+// The drag preview: computed off the GUI call (nothing is drawn on return from the hover),
+// then every directed die-to-die link of the canvas drawn idle exactly where no XY walk
+// between a die and an expert's die goes; the Hot/Cold dock shows the previewed run
+// meanwhile (its dispatch panel idle where no dispatch walk goes) and the drawn run again
+// after the drop.
+void TestWscViews::previewLanesIdleWhereNoWalk() {
+  const Run r = run(kTp1);
+  views::RunModel model;
+  model.setTopology(r.topology);
+  model.setResults(r.results, true);
+  views::TopologyCanvas canvas(&model);
+  canvas.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&canvas));
+  views::MappingPanel panel(&model, &canvas);
+  views::HotColdPanel hot(&model);
+  QObject::connect(&panel, &views::MappingPanel::previewResults, &hot, &views::HotColdPanel::setPreview);
+  panel.setScenario(r.scenario);
+  panel.showCheck()->setChecked(true);
+  panel.setDragMode(views::WaferMappingOverlay::DragMode::Experts);
+  panel.setApplyExperts([](const views::ExpertDies&, const QString&) { return QString(); });
+  auto* o = panel.overlay();
+  // Expert 7 (die 7) over die 0: experts on dies 0-6.
+  QVERIFY(o->pressAt(o->expertChipRect(7).center()));
+  o->moveTo(labelRow(o, 0));
+  QVERIFY(o->previewLanes().empty());
+  QVERIFY(!hot.showsPreview());
+  QTRY_VERIFY_WITH_TIMEOUT(!o->previewLanes().empty(), 20000);
+  std::set<std::pair<int, int>> dispatch, any;
+  for (int u = 0; u < 16; ++u)
+    for (int v = 0; v <= 6; ++v)
+      if (u != v) {
+        for (auto l : xyWalk(u, v, 4)) dispatch.insert(l), any.insert(l);
+        for (auto l : xyWalk(v, u, 4)) any.insert(l);
+      }
+  QCOMPARE(o->previewLanes().size(), size_t{48});  // 24 links, both directions
+  for (const auto& lane : o->previewLanes())
+    QCOMPARE(lane.cls != "idle", any.count({lane.from, lane.to}) == 1);
+  QVERIFY(o->previewCaption().contains("Expert 7"));
+  QVERIFY(panel.previewLabel()->text().contains("communication"));
+  QVERIFY(hot.showsPreview());
+  QVERIFY(hot.overlay()->caption(1).contains("preview"));
+  QCOMPARE(hot.overlay()->countOf(1, "idle"), 48 - static_cast<int>(dispatch.size()));
+  fl::test::saveArtefact(canvas, QStringLiteral("wsc-expert-preview"), QSize(900, 800));
+  o->releaseAt(labelRow(o, 0));
+  QVERIFY(o->previewLanes().empty());
+  QVERIFY(!hot.showsPreview());
+  QVERIFY(!hot.overlay()->caption(1).contains("preview"));
+}
+
+// Requests made without the event loop running collapse into one preview of the last.
+void TestWscViews::previewThrottleKeepsLatest() {
+  const Run r = run(wafer4x4("{kind: er}"));
+  views::WscDragPreview preview;
+  QSignalSpy ready(&preview, &views::WscDragPreview::ready);
+  const DieLists tiles = {{0, 1, 5, 4}, {2, 3, 7, 6}, {8, 9, 13, 12}, {10, 11, 15, 14}};
+  for (int i = 1; i <= 5; ++i) {
+    Scenario after = views::withExplicitGroups(r.scenario, views::swapDies(tiles, 0, i));
+    preview.request(views::withExplicitGroups(r.scenario, tiles), after, r.topology, QString::number(i));
+  }
+  QCOMPARE(preview.started(), 0);
+  QVERIFY(ready.wait(20000));
+  QCOMPARE(preview.started(), 1);
+  QCOMPARE(ready.count(), 1);
+  QCOMPARE(ready.front().front().value<views::WscDragPreview::Outcome>().label, QString("5"));
+  // Swapping dies 0 and 5 in the baseline tiles keeps every group a tile (0 and 5 are in
+  // one): the same communication time.
+  QTRY_VERIFY(!preview.busy());
+  preview.cancel();
+}
+
+// The Hot/Cold overlay's pair: stacked when that draws the (square) 4 x 4 larger. Hand
+// arithmetic with 16 px gaps, a 22 px legend (+ 8) and 24 px captions: 300 x 600 side by
+// side gives dies an area 126 px wide, stacked 268 x 257: stacked; 900 x 300 side by side
+// 426 x 246, stacked 868 x 107: side by side.
+void TestWscViews::hotColdStacksWhenNarrow_data() {
+  QTest::addColumn<QSize>("size");
+  QTest::addColumn<bool>("stacked");
+  QTest::newRow("300x600") << QSize(300, 600) << true;
+  QTest::newRow("360x700") << QSize(360, 700) << true;
+  QTest::newRow("900x300") << QSize(900, 300) << false;
+  QTest::newRow("1200x420") << QSize(1200, 420) << false;
+}
+
+void TestWscViews::hotColdStacksWhenNarrow() {
+  QFETCH(QSize, size);
+  QFETCH(bool, stacked);
+  const Run r = run(wafer4x4("{kind: er}"));
+  views::HotColdOverlay view;
+  view.setTopology(r.topology);
+  view.setPanels({{r.results, "all_reduce", "All-reduce · er"}, {r.results, "dispatch", "Dispatch · er"}});
+  view.resize(size);
+  QCOMPARE(view.stacked(), stacked);
+  const auto rects = view.panelRects();
+  QCOMPARE(rects.size(), size_t{2});
+  QVERIFY(!rects[0].intersects(rects[1]));
+  for (const QRectF& p : rects) QVERIFY(QRectF(0, 0, size.width(), size.height()).contains(p));
+  if (stacked) QCOMPARE(rects[0].width(), size.width() - 32.0);
+  else QCOMPARE(rects[0].height(), rects[1].height());
+  fl::test::saveArtefact(view, QStringLiteral("wsc-hotcold-%1x%2").arg(size.width()).arg(size.height()), size);
+}
+
+// The dock's controls: a column left of the wafers when the panel is at least twice as
+// wide as tall (and 480 px wide), else a row above them.
+void TestWscViews::hotColdControlsBesideWhenShort_data() {
+  QTest::addColumn<QSize>("size");
+  QTest::addColumn<bool>("beside");
+  QTest::newRow("900x300") << QSize(900, 300) << true;
+  QTest::newRow("640x320") << QSize(640, 320) << true;
+  QTest::newRow("560x300") << QSize(560, 300) << false;
+  QTest::newRow("400x600") << QSize(400, 600) << false;
+}
+
+void TestWscViews::hotColdControlsBesideWhenShort() {
+  QFETCH(QSize, size);
+  QFETCH(bool, beside);
+  const Run r = run(wafer4x4("{kind: er}"));
+  views::RunModel model;
+  model.setTopology(r.topology);
+  model.setResults(r.results, true);
+  views::HotColdPanel panel(&model);
+  panel.resize(size);
+  panel.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&panel));
+  QCOMPARE(panel.controlsBeside(), beside);
+  const QRect overlay = panel.overlay()->geometry();
+  const QRect mode(panel.modeCombo()->mapTo(&panel, QPoint(0, 0)), panel.modeCombo()->size());
+  if (beside) QVERIFY(mode.right() < overlay.left());   // the controls left of the wafers
+  else QVERIFY(mode.bottom() < overlay.top());           // above them
+  fl::test::saveArtefact(panel, QStringLiteral("wsc-hotcold-panel-%1x%2").arg(size.width()).arg(size.height()), size);
 }
 
 QTEST_MAIN(TestWscViews)
