@@ -34,6 +34,8 @@ struct PlanItem {
   Time duration = 0;            // a local task's time (compute)
   std::uint8_t phase = 0;       // index into MessagePlan::phases
   std::uint8_t lane = 0;        // 0: none; items of one source in one lane run one at a time
+  bool background = false;      // low priority: uses only capacity nothing else wants (the
+                                // packet model's background class; Eq. 1 has no contention)
   std::vector<std::int32_t> deps;
   bool isTask() const { return src == dst; }
 };

@@ -419,6 +419,11 @@ void checkWsc(const Scenario& s, const Checker& c) {
            "balancer.kind none on a switched fabric (migration paths are laid on a wafer mesh; the paper hides "
            "NVL72's copies behind NVMe channels, spec §1.4)", "a balancer on topology.kind " +
            std::string(s.topology.kind == TopologyKind::NvSwitch ? "nvswitch" : "hierarchy"));
+  if (s.balancer.kind == BalancerKind::NonInvasive && s.balancer.migration_priority == MigrationPriority::Low &&
+      s.network.model != NetworkModel::Analytical && s.network.virtual_channels < 4)
+    c.fail({"network.virtual_channels", "balancer.migration_priority"},
+           "at least 4 virtual channels for NI copies at low priority (one request VC is reserved for them)",
+           str(s.network.virtual_channels), "or balancer.migration_priority: equal");
   if (w.top_k > w.experts)
     c.fail({"workload.wsc.top_k", "workload.wsc.experts", "workload.wsc.model"},
            "top_k at most experts (" + str(w.experts) + ")", str(w.top_k));

@@ -95,7 +95,8 @@ void TestSchema::contractKeys() {
       "workload.wsc.all_gather", "workload.wsc.gating", "workload.wsc.zipf_s", "workload.wsc.trace",
       "workload.wsc.iterations", "workload.wsc.micro_batches", "workload.wsc.hot_threshold", "mapping.kind",
       "mapping.groups", "mapping.ftds", "balancer.kind", "balancer.load", "balancer.zipf_s", "balancer.warmup",
-      "balancer.period", "balancer.shadow_slots", "balancer.alpha", "balancer.interval", "balancer.window"};
+      "balancer.period", "balancer.shadow_slots", "balancer.alpha", "balancer.interval", "balancer.window",
+      "balancer.migration_priority"};
   for (const char* k : keys) QVERIFY2(fl::findParam(k), k);
   QCOMPARE(fl::schema().size(), std::size(keys));  // and nothing else
   for (const fl::ParamSpec& p : fl::schema()) QVERIFY2(!p.doc.empty() && !p.type.empty(), p.path.c_str());
