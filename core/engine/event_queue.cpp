@@ -14,9 +14,6 @@ namespace {
 // simultaneous pairs, 75.3/67.7 and 70.1/66.5 s) and a 512-token run 9 % (six pairs);
 // 64 and 128 were slower than 256, 512 no better.
 constexpr std::size_t kBuckets = 256;
-// A step-capped ring (configure()): buckets at most this many steps wide, at most this many.
-constexpr Time kStepsPerBucket = 4;
-constexpr std::size_t kMaxBuckets = 8192;
 constexpr std::size_t kKeepCapacity = 256;  // events a ring slot may keep allocated (8 KiB):
                                             // bursts of same-time events are common
 // Function objects rather than function pointers, so that the sort and heap algorithms
@@ -26,23 +23,13 @@ constexpr auto later = [](const Event& a, const Event& b) { return before(b, a);
 constexpr auto earlier = [](const Event& a, const Event& b) { return before(a, b); };
 }  // namespace
 
-void EventQueue::configure(Time horizon, Time step) {
+void EventQueue::configure(Time horizon) {
   if (size_ != 0) throw std::logic_error("EventQueue::configure on a non-empty queue");
-  horizon = std::max<Time>(1, horizon);
-  const auto perBucket = static_cast<std::uint64_t>(horizon / static_cast<Time>(kBuckets) + 1);
+  const auto perBucket = static_cast<std::uint64_t>(std::max<Time>(1, horizon) / static_cast<Time>(kBuckets) + 1);
   shift_ = std::bit_width(perBucket - 1);  // smallest power of two >= perBucket
-  std::size_t buckets = kBuckets;
-  // Wafer meshes: 20-100 ns hops but 19-76 ps packets, so with 256 buckets over the
-  // horizon half of all events went through the current bucket's heap (14 % of a run).
-  if (step > 0 && (Time{1} << shift_) > kStepsPerBucket * step) {
-    const int stepShift = std::bit_width(static_cast<std::uint64_t>(step)) - 1;  // largest power of two <= step
-    const auto needed = static_cast<std::uint64_t>(horizon >> (stepShift)) + 1;
-    buckets = std::min<std::size_t>(kMaxBuckets, std::bit_ceil(needed));
-    shift_ = std::max(stepShift, static_cast<int>(std::bit_width((static_cast<std::uint64_t>(horizon) / buckets + 1) - 1)));
-  }
-  ring_.assign(buckets, {});
-  occupied_.assign(buckets / 64, 0);
-  mask_ = buckets - 1;
+  ring_.assign(kBuckets, {});
+  occupied_.assign(kBuckets / 64, 0);
+  mask_ = kBuckets - 1;
   base_ = 0;
   cursor_ = 0;
   sorted_.clear();

@@ -19,12 +19,8 @@ class EventQueue {
   EventQueue() { configure(1 << 20); }
 
   // Sizes the ring so that `horizon` (the longest common scheduling distance, e.g. the
-  // largest link latency) fits. `step` (0: none), the shortest common one (a packet's
-  // serialisation on the fastest link), caps the bucket width where the horizon's width
-  // would be several steps: events a step ahead then land in a later bucket (an O(1)
-  // append) rather than in the current one's heap, with more buckets covering the
-  // horizon. Only while empty.
-  void configure(Time horizon, Time step = 0);
+  // largest link latency) fits. Only while empty.
+  void configure(Time horizon);
 
   bool empty() const { return size_ == 0; }
   std::size_t size() const { return size_; }

@@ -68,7 +68,7 @@ class Partition {
   std::uint64_t currentOrder() const { return order_; }
   std::int64_t eventsProcessed() const { return events_; }
   Time nextTime() { return queue_.nextTime(); }
-  void configureQueue(Time horizon, Time step = 0) { queue_.configure(horizon, step); }
+  void configureQueue(Time horizon) { queue_.configure(horizon); }
   std::size_t pending() const { return queue_.size(); }
 
   void push(const Event& e) { queue_.push(e); }

@@ -41,8 +41,8 @@ ComponentId Simulator::add(Component& c, int partition) {
   return c.id_;
 }
 
-void Simulator::setHorizon(Time horizon, Time step) {
-  for (auto& p : partitions_) p->configureQueue(horizon, step);
+void Simulator::setHorizon(Time horizon) {
+  for (auto& p : partitions_) p->configureQueue(horizon);
 }
 
 void Simulator::scheduleInitial(Time at, ComponentId target, std::uint32_t kind,

@@ -35,7 +35,7 @@ class Simulator {
   // Smallest latency of any link joining two partitions; required when partitions > 1.
   void setLookahead(Time lookahead) { lookahead_ = lookahead; }
   // The longest common scheduling distance (largest link latency): sizes event queues.
-  void setHorizon(Time horizon, Time step = 0);  // EventQueue::configure
+  void setHorizon(Time horizon);
   Time lookahead() const { return lookahead_; }
 
   // Schedules an initial event from outside any component (time 0 set-up).

@@ -53,16 +53,13 @@ Results runFollowing(const Scenario& s, const topo::Topology& topology, const Fo
   Simulator sim(parts.parts);
   if (parts.parts > 1) sim.setLookahead(parts.lookahead);
   // Event queues are sized for the farthest common event: a packet's serialisation plus
-  // the longest link latency; and for the nearest: a packet's serialisation on the
-  // fastest link.
-  Time horizon = 0, step = 0;
+  // the longest link latency.
+  Time horizon = 0;
   for (const auto& l : topology.links()) {
     const double wire = static_cast<double>(net::WireFormat::from(s.network).wireBytes(net::Op::Write, s.network.packet_payload));
-    const Time serialise = transferTime(wire, l.bandwidth * l.efficiency);
-    horizon = std::max(horizon, l.latency + serialise);
-    if (serialise > 0) step = step == 0 ? serialise : std::min(step, serialise);
+    horizon = std::max(horizon, l.latency + transferTime(wire, l.bandwidth * l.efficiency));
   }
-  sim.setHorizon(horizon, step);
+  sim.setHorizon(horizon);
 
   // Refused before it starts when its estimate cannot fit; held to budgets derived from
   // the limit while it runs (recorded bins per link, packets alive at once).

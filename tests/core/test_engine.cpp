@@ -97,23 +97,18 @@ void TestEngine::queueOrderMatchesSort_data() {
   QTest::addColumn<qint64>("spread");
   QTest::addColumn<int>("burst");    // pushes and pops per round, at most
   QTest::addColumn<qint64>("lead");  // events land at least this far ahead
-  QTest::addColumn<qint64>("step");  // configure()'s shortest scheduling distance (0: none)
-  QTest::newRow("fine buckets, near events") << qint64(1000) << qint64(500) << 4 << qint64(0) << qint64(0);
-  QTest::newRow("fine buckets, far events (overflow heap)") << qint64(1000) << qint64(10'000'000) << 4 << qint64(0) << qint64(0);
-  QTest::newRow("coarse buckets, many ties") << qint64(1'000'000'000) << qint64(50) << 4 << qint64(0) << qint64(0);
-  QTest::newRow("mixed") << qint64(262'000) << qint64(1'000'000) << 4 << qint64(0) << qint64(0);
+  QTest::newRow("fine buckets, near events") << qint64(1000) << qint64(500) << 4 << qint64(0);
+  QTest::newRow("fine buckets, far events (overflow heap)") << qint64(1000) << qint64(10'000'000) << 4 << qint64(0);
+  QTest::newRow("coarse buckets, many ties") << qint64(1'000'000'000) << qint64(50) << 4 << qint64(0);
+  QTest::newRow("mixed") << qint64(262'000) << qint64(1'000'000) << 4 << qint64(0);
   // Bursts into later buckets fill them past insertion sort's reach: counting sorts by
   // source, then by time in one or two 8-bit digits, or none for one instant; spans
   // beyond two digits take the comparison sort.
-  QTest::newRow("bursts in 1 ns buckets (two time digits)") << qint64(262'000) << qint64(1000) << 64 << qint64(50'000) << qint64(0);
-  QTest::newRow("bursts within 200 ps (one time digit)") << qint64(262'000) << qint64(200) << 64 << qint64(50'000) << qint64(0);
-  QTest::newRow("bursts at one instant") << qint64(262'000) << qint64(1) << 64 << qint64(50'000) << qint64(0);
+  QTest::newRow("bursts in 1 ns buckets (two time digits)") << qint64(262'000) << qint64(1000) << 64 << qint64(50'000);
+  QTest::newRow("bursts within 200 ps (one time digit)") << qint64(262'000) << qint64(200) << 64 << qint64(50'000);
+  QTest::newRow("bursts at one instant") << qint64(262'000) << qint64(1) << 64 << qint64(50'000);
   QTest::newRow("bursts in wide buckets (comparison sort)")
-      << qint64(1'000'000'000) << qint64(300'000) << 64 << qint64(50'000'000) << qint64(0);
-  // Wafer meshes (sim/run.cpp): a 100 ns horizon with 19 ps steps gives 8192 buckets of
-  // 16 ps; events a step or a hop ahead, and some far beyond.
-  QTest::newRow("step-capped ring (wafer)") << qint64(100'076) << qint64(200'000) << 8 << qint64(0) << qint64(19);
-  QTest::newRow("step-capped ring, near events") << qint64(20'076) << qint64(100) << 16 << qint64(0) << qint64(19);
+      << qint64(1'000'000'000) << qint64(300'000) << 64 << qint64(50'000'000);
 }
 
 void TestEngine::queueOrderMatchesSort() {
@@ -121,9 +116,8 @@ void TestEngine::queueOrderMatchesSort() {
   QFETCH(qint64, spread);
   QFETCH(int, burst);
   QFETCH(qint64, lead);
-  QFETCH(qint64, step);
   EventQueue q;
-  q.configure(horizon, step);
+  q.configure(horizon);
   // Reference: an ordered set driven by the same operations (brute force, obviously right).
   auto cmp = [](const Event& a, const Event& b) { return before(a, b); };
   std::set<Event, decltype(cmp)> reference(cmp);
