@@ -4,11 +4,18 @@
 // balancer study (NI-Balancer, mixed load) in the analytical model (target < 5 s).
 // `bench_wsc [SUBSTRING]` runs only the cases whose label contains it.
 // Measured 2026-11-26 on the shared 2-core machine (load average ~20, so CPU time is the
-// figure to read): analytical 0.025 s CPU, 21 MiB; NI study 2.16 s CPU, 929 MiB (every
-// transfer's per-link record is kept for the results); packet 43.4 s CPU, 68 MiB, 197M
-// events: over its 30 s target. Callgrind on a 64-die packet run puts ~100 % in the
-// engine and network (Partition::runUntil 12 %, SwitchNode::tryArbitrate 11 %, event heap
-// 12 %, ~600 instructions per event) and nothing in the wsc plan or its agents.
+// figure to read): analytical 0.025 s CPU, 21 MiB; NI study 1.41 s CPU, 366 MiB (was
+// 929 MiB while every transfer's per-link record was kept; now summed as played, and the
+// rest is mostly the 100-iteration message plan); packet 41.2 s CPU, 89 MiB, 197M events:
+// over its 30 s target. Callgrind on a 64-die packet run (wsc-8x8, 64 tokens, 6.9M
+// events, 4 327M instructions, ~630 per event) puts ~100 % in the engine and network:
+// SwitchNode::tryArbitrate 12.5 %, Partition::runUntil 12 %, the current bucket's event
+// heap 14 % (half the events land less than a bucket ahead: 20-100 ns hops set 128-512 ps
+// buckets, wafer packets take 19-76 ps), EndpointNode::takeRequest 7 % (injection attempts
+// scanning credit-blocked jobs: with NVLink's 256-flit VCs one VC carries 4 KiB per 40 ns
+// credit round trip on a wafer hop, so the links run credit-limited). Buckets capped at a
+// packet's time cut instructions 10 % but ran 10-25 % slower (more memory touched), so
+// they were reverted.
 #include <cstdio>
 #include <string>
 

@@ -21,7 +21,7 @@ Time eq1Time(const topo::Topology& t, const std::vector<Hop>& route, std::int64_
   return total;
 }
 
-AnalyticalRun playAnalytical(const MessagePlan& plan, const topo::Topology& t) {
+AnalyticalRun playAnalytical(const MessagePlan& plan, const topo::Topology& t, const TransferSink& sink) {
   checkPlan(plan);
   AnalyticalRun run;
   const std::size_t n = plan.items.size();
@@ -56,11 +56,12 @@ AnalyticalRun playAnalytical(const MessagePlan& plan, const topo::Topology& t) {
         const Time ser = serialise(l, it.bytes);
         if (l.kind == topo::LinkKind::Local) {
           const Time s = k < lastTimed ? at : at - ser;
-          run.transfers.push_back({route[k].link, route[k].direction, std::max<Time>(s, ready),
-                                   std::max<Time>(s, ready) + ser, it.bytes, it.phase});
+          if (sink)
+            sink({route[k].link, route[k].direction, std::max<Time>(s, ready), std::max<Time>(s, ready) + ser, it.bytes,
+                  it.phase});
           continue;
         }
-        run.transfers.push_back({route[k].link, route[k].direction, at, at + ser, it.bytes, it.phase});
+        if (sink) sink({route[k].link, route[k].direction, at, at + ser, it.bytes, it.phase});
         at += ser + l.latency;
       }
     }

@@ -5,6 +5,7 @@
 // (so per-link counts match the packet model) but take no time. Items start when their
 // dependencies have ended; an item in a lane waits for its source's previous one there.
 #pragma once
+#include <functional>
 #include <vector>
 
 #include "netmodel/link_results.h"
@@ -16,10 +17,12 @@ namespace fl::netmodel {
 
 struct AnalyticalRun {
   PlanTiming timing;
-  std::vector<LinkTransfer> transfers;
 };
 
-AnalyticalRun playAnalytical(const MessagePlan& plan, const topo::Topology& t);
+// Each transfer's time on each link of its route goes to `sink` as it is played (in plan
+// order), e.g. LinkTally::add; nothing is kept per transfer.
+using TransferSink = std::function<void(const LinkTransfer&)>;
+AnalyticalRun playAnalytical(const MessagePlan& plan, const topo::Topology& t, const TransferSink& sink = {});
 
 // Eq. 1 for one transfer along `route` (for tests and tooltips).
 Time eq1Time(const topo::Topology& t, const std::vector<Hop>& route, std::int64_t bytes);

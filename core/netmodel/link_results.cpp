@@ -35,8 +35,24 @@ void addToBins(std::vector<std::int64_t>& v, Time start, Time end, std::int64_t 
 
 }  // namespace
 
-void fillLinkResults(const topo::Topology& t, const std::vector<LinkTransfer>& transfers,
-                     const std::vector<std::string>& phaseNames, Time bin, Time makespan, Results& r) {
+LinkTally::LinkTally(const topo::Topology& t, std::size_t planPhases, Time bin)
+    : links_(2 * t.links().size()), phaseBytes_(links_.size() * planPhases, 0), phases_(planPhases), bin_(bin) {}
+
+void LinkTally::add(const LinkTransfer& x) {
+  const auto i = static_cast<std::size_t>(2 * x.link + x.direction);
+  Link& d = links_[i];
+  d.bytes += x.bytes;
+  d.transfers += 1;
+  d.busy += x.end - x.start;
+  // As the packet model tags them (plan_workload.cpp): phases past the counters go untagged.
+  d.traffic[x.phase + 1 < net::kTrafficPhases ? static_cast<std::size_t>(x.phase + 1) : 0] += x.bytes;
+  phaseBytes_[i * phases_ + x.phase] += x.bytes;
+  addToBins(d.bins, x.start, x.end, x.bytes, bin_);
+}
+
+void fillLinkResults(const topo::Topology& t, const LinkTally& tally, const std::vector<std::string>& phaseNames,
+                     Time makespan, Results& r) {
+  const Time bin = tally.bin();
   r.links.clear();
   r.payload_bytes = r.wire_bytes = r.uplink_bytes = r.downlink_bytes = 0;
   r.uplink_payload_bytes = r.downlink_payload_bytes = 0;
@@ -56,23 +72,17 @@ void fillLinkResults(const topo::Topology& t, const std::vector<LinkTransfer>& t
       d.downlink = topo::isEndpoint(t.node(to).kind);
       d.capacity_Bps = l.bandwidth * l.efficiency;
     }
-  // Bins accumulate densely per link, so the transfers' order (plan order, not time
-  // order) does not matter; they are compressed into BinSeries below.
-  std::vector<std::vector<std::int64_t>> perBin(r.links.size());
-  for (const LinkTransfer& x : transfers) {
-    LinkDirectionResult& d = r.links[static_cast<std::size_t>(2 * x.link + x.direction)];
-    d.bytes += x.bytes;
-    d.payload_bytes += x.bytes;
-    d.packets += 1;
-    d.busy += x.end - x.start;
-    // As the packet model tags them (plan_workload.cpp): phases past the counters go untagged.
-    d.phase_payload_bytes[x.phase + 1 < net::kTrafficPhases ? static_cast<std::size_t>(x.phase + 1) : 0] += x.bytes;
-    addToBins(perBin[static_cast<std::size_t>(2 * x.link + x.direction)], x.start, x.end, x.bytes, bin);
-  }
+  // Bins accumulated densely per link (LinkTally), so the transfers' order (plan order, not
+  // time order) does not matter; they are compressed into BinSeries here.
   for (std::size_t i = 0; i < r.links.size(); ++i) {
     LinkDirectionResult& d = r.links[i];
-    for (std::size_t b = 0; b < perBin[i].size(); ++b)
-      if (perBin[i][b] != 0) d.bin_bytes.add(static_cast<std::int32_t>(b), perBin[i][b]);
+    const LinkTally::Link& x = tally.link(i);
+    d.bytes = d.payload_bytes = x.bytes;
+    d.packets = x.transfers;
+    d.busy = x.busy;
+    for (std::size_t p = 0; p < static_cast<std::size_t>(net::kTrafficPhases); ++p) d.phase_payload_bytes[p] = x.traffic[p];
+    for (std::size_t b = 0; b < x.bins.size(); ++b)
+      if (x.bins[b] != 0) d.bin_bytes.add(static_cast<std::int32_t>(b), x.bins[b]);
     d.utilization = makespan > 0 ? static_cast<double>(d.busy) / static_cast<double>(makespan) : 0;
     r.payload_bytes += d.payload_bytes;
     r.wire_bytes += d.bytes;

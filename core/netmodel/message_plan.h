@@ -2,12 +2,14 @@
 // network models"): transfers between endpoints and local tasks (compute), each with the
 // items it waits for. A network model (analytical_model.h, the packet model through
 // plan_workload.h, later flow_*) plays the plan and reports when each item started and
-// ended plus per-link transfers; fillLinkResults (link_results.h) turns those into the
-// Results every view and report reads, so per-link bytes agree across models (same routes).
+// ended plus per-link transfers, summed as they come (LinkTally); fillLinkResults
+// (link_results.h) turns those sums into the Results every view and report reads, so
+// per-link bytes agree across models (same routes).
 //
 // The contract a model implements:
 //   PlanTiming play(const MessagePlan&, const topo::Topology&, ...)  -> start/end per item,
-//   and per-link LinkTransfer records {link, direction, start, end, bytes, phase}.
+//   and per-link LinkTransfer records {link, direction, start, end, bytes, phase} handed to
+//   a sink as they are made (kept, they grow with transfers x hops x iterations).
 // Rules a plan obeys (checkPlan enforces them):
 //   - items are in dependency order: every dep has a lower index;
 //   - an item may wait only for items that end at its source endpoint (transfers into it,
@@ -34,6 +36,8 @@ struct PlanItem {
   Time duration = 0;            // a local task's time (compute)
   std::uint8_t phase = 0;       // index into MessagePlan::phases
   std::uint8_t lane = 0;        // 0: none; items of one source in one lane run one at a time
+  bool background = false;      // low priority: uses only capacity nothing else wants (the
+                                // packet model's background class; Eq. 1 has no contention)
   std::vector<std::int32_t> deps;
   bool isTask() const { return src == dst; }
 };

@@ -49,6 +49,7 @@ class PlanAgent : public work::Agent {
     m.bytes = it.bytes;
     m.tag = static_cast<std::uint64_t>(i);
     m.inOrder = it.lane > 0;
+    m.background = it.background;
     m.phase = it.phase + 1 < net::kTrafficPhases ? static_cast<std::uint8_t>(it.phase + 1) : 0;
     post(m);
     ++launched_;
@@ -90,6 +91,8 @@ PlanWorkload::PlanWorkload(std::shared_ptr<const MessagePlan> plan, net::Network
       dependents_[static_cast<std::size_t>(d)].push_back(static_cast<std::int32_t>(i));
       ++pending_[i];
     }
+  if (std::any_of(plan_->items.begin(), plan_->items.end(), [](const PlanItem& it) { return it.background; }))
+    net.enableBackgroundClass();
   for (int e = 0; e < net.endpointCount(); ++e) nodes_.push_back(net.topology().endpointNode(e));
   int index = 0;
   createAgents(net, sim, [&](net::EndpointNode& ep) { return std::make_unique<PlanAgent>(ep, *this, index++); });

@@ -2,7 +2,9 @@
 // transfers from that endpoint (a message per item, tagged with the item) once the items
 // it waits for have ended there, runs local tasks as timers, and counts an item ended when
 // its last byte is delivered. Items in a lane are posted in order (inOrder), so the endpoint
-// sends them one after another (lanes are not told apart: one send queue per die). Per-item start and end times come back as a PlanTiming.
+// sends them one after another (lanes are not told apart: one send queue per die).
+// Background items go at strict low priority (Network::enableBackgroundClass, enabled
+// here when the plan holds any). Per-item start and end times come back as a PlanTiming.
 #pragma once
 #include <memory>
 

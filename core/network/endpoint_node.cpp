@@ -19,7 +19,7 @@ void EndpointNode::wire() {
 }
 
 bool EndpointNode::idle() const {
-  if (!jobs_.empty() || !responses_.empty()) return false;
+  if (!jobs_.empty() || !backgroundJobs_.empty() || !responses_.empty()) return false;
   if (!std::all_of(portJobs_.begin(), portJobs_.end(), [](const auto& q) { return q.empty(); })) return false;
   if (!std::all_of(switchJobs_.begin(), switchJobs_.end(), [](const auto& q) { return q.empty(); })) return false;
   return std::all_of(portResponses_.begin(), portResponses_.end(),
@@ -85,13 +85,15 @@ void EndpointNode::post(const Message& m) {
     return;
   }
   const int port = portTowards(m.destination);
+  if (m.background && (port >= 0 || config().backgroundVc < 0))  // routed endpoints: not needed yet
+    throw std::logic_error("endpoint: a background message needs the class and an unrouted endpoint");
   if (port >= 0) {
     portJobs_[static_cast<std::size_t>(port)].push_back(j);
     out_[static_cast<std::size_t>(port)].stuckStamp = 0;
     tryInject(port);
     return;
   }
-  jobs_.push_back(j);
+  (m.background ? backgroundJobs_ : jobs_).push_back(j);
   unstickAll();
   tryInjectAll();
 }
@@ -183,6 +185,7 @@ void EndpointNode::tryInject(int port) {
   if (!switchJobs_.empty() && takeRequest(switchJobs_[static_cast<std::size_t>(switchOfPort_[static_cast<std::size_t>(port)])], port))
     return;
   if (takeRequest(jobs_, port)) return;
+  if (!backgroundJobs_.empty() && takeRequest(backgroundJobs_, port)) return;
   if (stuckEpoch_ == epoch) {
     o.stuckStamp = epoch;
     o.stuckResponses = front;
@@ -206,7 +209,7 @@ void EndpointNode::setOutstanding(int n) {
 // jobs, so it must come).
 bool EndpointNode::waitingForCredits(int port) const {
   const auto p = static_cast<std::size_t>(port);
-  return !out_[p].busy && (!jobs_.empty() || (routed_ && !portJobs_[p].empty()) || !responses_.empty() ||
+  return !out_[p].busy && (!jobs_.empty() || !backgroundJobs_.empty() || (routed_ && !portJobs_[p].empty()) || !responses_.empty() ||
                            !portResponses_[p].empty() ||
                            (!switchJobs_.empty() && !switchJobs_[static_cast<std::size_t>(switchOfPort_[p])].empty()));
 }
@@ -236,11 +239,16 @@ bool EndpointNode::takeRequest(RotatingQueue<Job>& jobs, int port) {
   // for another chip, a read while the outstanding limit is reached), without scanning a
   // long source queue at every injection.
   const std::size_t n = std::min<std::size_t>(jobs.size(), 16);
-  // A job is blocked on credits when no request VC has room for its packet: the fullest
-  // VC decides, so blocked jobs cost one comparison.
-  const int requestVcs = config().requestVcs();
+  // A job is blocked on credits when no request VC of its class has room for its packet:
+  // the fullest VC decides, so blocked jobs cost one comparison. Background jobs (their
+  // own queue) have the reserved VC only.
+  const bool background = &jobs == &backgroundJobs_;
+  const int requestVcs = config().foregroundRequestVcs();
   std::int32_t mostCredits = 0;
-  for (int v = 0; v < requestVcs; ++v) mostCredits = std::max(mostCredits, o.credits[static_cast<std::size_t>(v)]);
+  if (background)
+    mostCredits = o.credits[static_cast<std::size_t>(config().backgroundVc)];
+  else
+    for (int v = 0; v < requestVcs; ++v) mostCredits = std::max(mostCredits, o.credits[static_cast<std::size_t>(v)]);
   std::size_t i = 0;
   for (std::size_t tried = 0; tried < n && i < jobs.size(); ++tried) {
     Job& j = jobs[i];
@@ -285,7 +293,9 @@ bool EndpointNode::takeRequest(RotatingQueue<Job>& jobs, int port) {
     // without a division per step (the same VCs unless one node sends 2^32 packets and
     // vcSpread_ wraps).
     int vc = -1;
-    if (config().caisTrafficControl && isCaisClassed(m.op)) {
+    if (background) {
+      vc = config().backgroundVc;  // room checked above (mostCredits)
+    } else if (config().caisTrafficControl && isCaisClassed(m.op)) {
       vc = config().caisRequestVc(m.op, o.credits, flits);
     } else {
       for (int k = 0, v = config().vcFor(false, vcSpread_); k < requestVcs && vc < 0; ++k) {

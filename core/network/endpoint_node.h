@@ -37,6 +37,8 @@ struct Message {
                                 // below kTrafficPhases)
   std::uint8_t issueGate = 0;   // the issue gate its packets pass (EndpointNode::setIssueRate);
                                 // 0: none
+  bool background = false;      // low-priority class (Network::enableBackgroundClass): sent
+                                // only when nothing else can go, on the reserved request VC
 };
 
 // Issue gates: the SMs that post messages may issue fewer bytes per second than the links
@@ -105,6 +107,7 @@ class EndpointNode : public NetworkNode {
   EndpointAgent* agent_ = nullptr;
   IssueGate gates_[kIssueGates];
   RotatingQueue<Job> jobs_;                      // request-class work, served round-robin
+  RotatingQueue<Job> backgroundJobs_;            // background messages: only when jobs_ sends nothing
   // Endpoints whose links lead to different places (a GPU's NVLink and its own NIC):
   // work that must leave by one port waits in that port's queue.
   bool routed_ = false;

@@ -63,6 +63,14 @@ Network::Network(const topo::Topology& topology, const NetworkSpec& spec, Time b
 
 Network::~Network() = default;
 
+void Network::enableBackgroundClass() {
+  if (config_.requestVcs() < 2)
+    throw std::invalid_argument("network.virtual_channels: a background traffic class needs at least 4 virtual "
+                                "channels (two request VCs, one of them reserved), found " +
+                                std::to_string(config_.virtualChannels));
+  config_.backgroundVc = config_.requestVcs() - 1;
+}
+
 int Network::addGroup(std::vector<topo::NodeId> members) {
   MulticastGroup g;
   g.members = std::move(members);

@@ -37,6 +37,10 @@ class Network {
     config_.caisThrottleOff = throttleOff;
     config_.caisTrafficControl = trafficControl;
   }
+  // Reserves the last request VC for background messages (Message::background), which
+  // every port then sends at strict low priority. Set by a workload before the run
+  // (PlanWorkload, when its plan holds background items); needs two request VCs.
+  void enableBackgroundClass();
   PacketPool& pool(int partition) { return pools_[static_cast<std::size_t>(partition)]; }
   ComponentId componentOf(topo::NodeId n) const { return componentOf_[static_cast<std::size_t>(n)]; }
   int partitionOf(topo::NodeId n) const { return partitionOf_[static_cast<std::size_t>(n)]; }

@@ -46,8 +46,16 @@ struct NetworkConfig {
   // it at throttleOff; traffic control puts loads and reductions on separate request VCs.
   int caisThrottleOn = 0, caisThrottleOff = 0;  // 0: no throttling
   bool caisTrafficControl = false;
+  // Background traffic class (seed 003's NI-Balancer copies, spec moentwine.md §2.9): when
+  // a workload posts background messages, the last request VC is reserved for them and
+  // every output port grants them only when no other request or response can go (strict
+  // priority), so they use idle capacity only. -1: no background class (all request VCs
+  // carry ordinary traffic).
+  int backgroundVc = -1;
 
   int requestVcs() const { return virtualChannels / 2; }
+  // Request VCs for ordinary (foreground) traffic: 0 .. foregroundRequestVcs() - 1.
+  int foregroundRequestVcs() const { return backgroundVc >= 0 ? requestVcs() - 1 : requestVcs(); }
   // Traffic control: ld.cais and its fetches on the lower half of the request VCs,
   // red.cais, merged writes and sync packets on the upper half (specs/cais.md §2.11).
   int caisVcBase(Op op) const { return op == Op::CaisLoad || op == Op::CaisRead ? 0 : std::max(1, requestVcs() / 2); }
@@ -65,7 +73,8 @@ struct NetworkConfig {
   }
   int vcFor(bool response, std::uint32_t spread) const {
     const int half = virtualChannels / 2;
-    return (response ? half : 0) + static_cast<int>(spread % static_cast<std::uint32_t>(half));
+    const int n = response ? half : foregroundRequestVcs();
+    return (response ? half : 0) + static_cast<int>(spread % static_cast<std::uint32_t>(n));
   }
 };
 

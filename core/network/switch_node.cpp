@@ -267,7 +267,14 @@ void SwitchNode::tryArbitrate(int port) {
   }
   settleCredits(o);
   Request r;
-  if (!s.queue.grant([&](std::uint32_t vc, std::int32_t flits) { return o.credits[vc] >= flits; }, r)) {
+  // Strict priority for a background class: its VC is granted only when no other can go.
+  const auto background = static_cast<std::uint32_t>(config().backgroundVc);  // UINT32_MAX: none
+  const bool granted =
+      background == UINT32_MAX
+          ? s.queue.grant([&](std::uint32_t vc, std::int32_t flits) { return o.credits[vc] >= flits; }, r)
+          : s.queue.grant([&](std::uint32_t vc, std::int32_t flits) { return vc != background && o.credits[vc] >= flits; }, r) ||
+                s.queue.grant([&](std::uint32_t vc, std::int32_t flits) { return vc == background && o.credits[vc] >= flits; }, r);
+  if (!granted) {
     if (o.lazyCredits) wakeOnNextCredit(port);
     return;  // wait for credits
   }

@@ -3,7 +3,8 @@
 // queues: a packet requests its output(s) as soon as its head arrives, so a packet
 // waiting for a busy output (or a multicast waiting for its last replica) never blocks
 // packets behind it bound elsewhere; order is kept per (input, VC, output).
-// Deterministic routing from the topology, round-robin output arbitration, virtual
+// Deterministic routing from the topology, round-robin output arbitration (a
+// background class, if enabled, at strict low priority: NetworkConfig::backgroundVc), virtual
 // cut-through, and in-switch computing as NVLink SHARP ships it: multicast
 // (multimem.st), pull reduction (multimem.ld_reduce) and push reduction (multimem.red)
 // with a per-port reduction buffer.

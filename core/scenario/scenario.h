@@ -389,6 +389,7 @@ struct MappingSpec {
 // Expert balancing across iterations (seed 003 §V, core/balance/).
 enum class BalancerKind { None, Greedy, TopologyAware, NonInvasive };
 enum class BalancerLoad { Gating, Single, Mixed };
+enum class MigrationPriority { Low, Equal };
 
 struct BalancerSpec {
   BalancerKind kind = BalancerKind::None;
@@ -400,6 +401,7 @@ struct BalancerSpec {
   double alpha = 0.1;        // trigger: summed imbalance over this (0.1 x MoE layers, [U])
   int interval = 10;         // invasive balancers: iterations between migrations (beta, §VI-C1)
   int window = 8;            // prediction: mean over this many past iterations [U]
+  MigrationPriority migration_priority = MigrationPriority::Low;  // NI copies in the packet model (spec §2.9)
   bool operator==(const BalancerSpec&) const = default;
 };
 

@@ -226,6 +226,14 @@ void addWscKeys(std::vector<ParamSpec>& t) {
   t.push_back(integer("balancer.window", FIELD(balancer.window), {1, 1'000'000},
                       "wsc_inference: expert loads are predicted as the mean of this many past iterations",
                       spec + "§2.10 [U] (8)"));
+  t.push_back(choice<MigrationPriority>("balancer.migration_priority", FIELD(balancer.migration_priority),
+      {{"low", MigrationPriority::Low}, {"equal", MigrationPriority::Equal}},
+      "wsc_inference, non_invasive, packet model: low sends NI copies as a background class (the last request "
+      "VC reserved for them, granted at every port only when nothing else can go, so the phases' traffic is not "
+      "delayed beyond one packet per hop; the one VC carries network.vc_depth_flits per credit round trip, so "
+      "copies are slower where that is below a link's bandwidth-delay product); equal shares the links "
+      "round-robin with the phases' traffic",
+      spec + "§2.9 [R] (low: 'strict priority to AR and A2A packets'; seed 003 §V-A moves experts in the background)"));
 }
 
 }  // namespace fl::schema_build

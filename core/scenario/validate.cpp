@@ -421,9 +421,17 @@ void checkWsc(const Scenario& s, const Checker& c) {
   const bool mesh = s.topology.kind == TopologyKind::Mesh;
   if (!mesh && s.balancer.kind != BalancerKind::None)
     c.fail({"balancer.kind", "topology.kind", "topology.preset"},
-           "balancer.kind none on a switched fabric (migration paths are laid on a wafer mesh; the paper hides "
-           "NVL72's copies behind NVMe channels, spec §1.4)", "a balancer on topology.kind " +
+           "balancer.kind none on a switched fabric: migration paths and NI's Local / Global stages are laid on "
+           "a wafer mesh's cold links, and a switched fabric has none (every pair is the same 2 hops through a "
+           "switch, and each GPU's links carry both phases); the paper does balance NVL72 (seed 003 §VI-D: +26 % compute) but "
+           "moves its experts over dedicated NVMe channels, off the fabric (spec §1.4), which FabricLab does "
+           "not model", "a balancer on topology.kind " +
            std::string(s.topology.kind == TopologyKind::NvSwitch ? "nvswitch" : "hierarchy"));
+  if (s.balancer.kind == BalancerKind::NonInvasive && s.balancer.migration_priority == MigrationPriority::Low &&
+      s.network.model != NetworkModel::Analytical && s.network.virtual_channels < 4)
+    c.fail({"network.virtual_channels", "balancer.migration_priority"},
+           "at least 4 virtual channels for NI copies at low priority (one request VC is reserved for them)",
+           str(s.network.virtual_channels), "or balancer.migration_priority: equal");
   if (w.top_k > w.experts)
     c.fail({"workload.wsc.top_k", "workload.wsc.experts", "workload.wsc.model"},
            "top_k at most experts (" + str(w.experts) + ")", str(w.top_k));

@@ -291,6 +291,9 @@ LayerPlan buildLayerPlan(const Scenario& s, const mapping::Mapping& m, const Gpu
           a.push_back(compute[static_cast<std::size_t>(u)]);
         }
     }
+    // NI copies use only capacity the phases leave idle (spec §2.9), unless
+    // balancer.migration_priority says equal.
+    const bool background = s.balancer.migration_priority == MigrationPriority::Low;
     for (const IterationInputs::Copy& c : in.copies) {
       if (c.iteration != iter) continue;
       std::int32_t last = -1;
@@ -299,6 +302,7 @@ LayerPlan buildLayerPlan(const Scenario& s, const mapping::Mapping& m, const Gpu
           std::vector<std::int32_t> deps = (st.global ? a2aGate : arGate)[static_cast<std::size_t>(st.dies[k])];
           if (last >= 0) deps.push_back(last);
           last = b.add(st.dies[k], st.dies[k + 1], c.bytes, kMigration, std::move(deps));
+          b.plan.items[static_cast<std::size_t>(last)].background = background;
         }
     }
     out.dieTokens.push_back(tokensIter);

@@ -65,9 +65,10 @@ struct IterationInputs {
   // NI-Balancer's copies (spec §2.9): expert weights from `from` to `to`, hop by hop along
   // the copy's Local and Global stages (balance/migration_path.h), phase `migration`. A
   // Local stage starts once its first die's all-reduce of `iteration` has started, a
-  // Global stage once its dispatch has; nothing waits for a copy (background traffic:
-  // Eq. 1 leaves the layer untouched, the packet model shares the links round-robin, as
-  // it has no priority classes).
+  // Global stage once its dispatch has; nothing waits for a copy. They are background
+  // items (balancer.migration_priority low): Eq. 1 leaves the layer untouched, the packet
+  // model sends them at strict low priority on a reserved VC (equal: round-robin with the
+  // phases' traffic).
   struct Copy {
     int iteration = 0, from = -1, to = -1;
     std::int64_t bytes = 0;

@@ -76,7 +76,10 @@ WscSetup prepareWsc(const Scenario& s, const topo::Topology& t) {
     Scenario one = s;
     one.workload.wsc.iterations = 1;
     const LayerPlan probe = buildLayerPlan(one, setup.mapping, gpu, in);
-    const auto run = netmodel::playAnalytical(probe.plan, t);
+    // One iteration: its transfers are few enough to keep for the utilisations below.
+    std::vector<netmodel::LinkTransfer> transfers;
+    const auto run =
+        netmodel::playAnalytical(probe.plan, t, [&](const netmodel::LinkTransfer& x) { transfers.push_back(x); });
     Time window[kAttention + 1] = {};
     for (const PhaseSpan& sp : probe.spans) window[sp.phase] += spanWindow(probe.plan, sp, run.timing.start, run.timing.end);
     balance::BalancerInputs bi;
@@ -85,7 +88,7 @@ WscSetup prepareWsc(const Scenario& s, const topo::Topology& t) {
     bi.allToAllWindow = (window[kDispatch] + window[kCombine]) * std::max(1, w.moe_layers);
     bi.utilAllReduce.assign(2 * t.links().size(), 0);
     bi.utilAllToAll.assign(2 * t.links().size(), 0);
-    for (const auto& x : run.transfers) {
+    for (const auto& x : transfers) {
       const auto idx = static_cast<std::size_t>(2 * x.link + x.direction);
       const bool ar = x.phase == kAllReduce;
       if (!ar && x.phase != kDispatch && x.phase != kCombine) continue;
@@ -108,16 +111,19 @@ WscSetup prepareWsc(const Scenario& s, const topo::Topology& t) {
 
 Results runWscAnalytical(const Scenario& s, const topo::Topology& t) {
   const WscSetup setup = prepareWsc(s, t);
-  const netmodel::AnalyticalRun run = netmodel::playAnalytical(setup.layer.plan, t);
+  netmodel::LinkTally tally(t, planPhaseNames().size(), s.run.bin);
+  const netmodel::AnalyticalRun run =
+      netmodel::playAnalytical(setup.layer.plan, t, [&](const netmodel::LinkTransfer& x) { tally.add(x); });
   Results r;
   r.scenario = s.name;
   r.seed = s.run.seed;
   r.threads = s.run.threads;
   r.sim_time = run.timing.makespan();
   r.makespan = layerMakespan(setup.layer.plan, run.timing);  // NI copies in flight run on in the background
-  netmodel::fillLinkResults(t, run.transfers, setup.layer.plan.phases, s.run.bin, r.makespan, r);
+  netmodel::fillLinkResults(t, tally, setup.layer.plan.phases, r.makespan, r);
   std::vector<std::vector<std::int64_t>> bytes(r.links.size(), std::vector<std::int64_t>(planPhaseNames().size(), 0));
-  for (const auto& x : run.transfers) bytes[static_cast<std::size_t>(2 * x.link + x.direction)][x.phase] += x.bytes;
+  for (std::size_t i = 0; i < bytes.size(); ++i)
+    for (std::size_t p = 0; p < bytes[i].size(); ++p) bytes[i][p] = tally.phaseBytes(i, p);
   annotateWsc(s, setup, run.timing, bytes, t, r);
   return r;
 }

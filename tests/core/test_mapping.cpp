@@ -281,6 +281,10 @@ class TestMapping : public QObject {
                                               << "dividing the 32 GPUs";
     QTest::newRow("balancer on a switched fabric") << dgx.arg(8) + "balancer: {kind: greedy}\n" << "balancer.kind"
                                                    << "switched fabric";
+    // Why (seed 003 §VI-D): no cold links to stage copies on; NVL72's go over NVMe.
+    QTest::newRow("NI balancer on NVL72") << QString(head).replace("wsc-4x4", "gb200-nvl72").arg(8) +
+                                                 "balancer: {kind: non_invasive}\n"
+                                          << "balancer.kind" << "NVMe channels";
   }
   void badMappings() {
     QFETCH(QString, yaml);

@@ -98,6 +98,7 @@ void TestSchema::contractKeys() {
       "workload.wsc.expert_placement", "workload.wsc.expert_dies", "workload.wsc.expert_slots", "mapping.kind",
       "mapping.groups", "mapping.ftds", "balancer.kind", "balancer.load", "balancer.zipf_s", "balancer.warmup",
       "balancer.period", "balancer.shadow_slots", "balancer.alpha", "balancer.interval", "balancer.window",
+      "balancer.migration_priority",
       // Follow One from a scenario or the CLI (scenario/follow_selector.h)
       "run.follow"};
   for (const char* k : keys) QVERIFY2(fl::findParam(k), k);
