@@ -291,7 +291,9 @@ void TestTpLayer::coordinationCutsSkew() {
 }
 
 // Spec §2.13: the required table is the peak of a run with an unbounded table and no
-// timeout; a bounded run does not measure it.
+// timeout; a bounded run does not measure it. An unbounded table is that run whatever the
+// timeout says (a sweep over the table size keeps one timeout): a 100 ns timeout, far below
+// the drift's skew, expires nothing and changes nothing.
 void TestTpLayer::requiredTableFromUnboundedRun() {
   Scenario s = smallLayer(TpScheme::CaisBase, TpPhase::Inference);
   s.network.merge_table = 0;
@@ -299,6 +301,13 @@ void TestTpLayer::requiredTableFromUnboundedRun() {
   const Results unbounded = runScenario(s);
   QVERIFY(unbounded.cais->required_table_bytes_per_port > 0);
   QCOMPARE(unbounded.cais->required_table_bytes_per_port, unbounded.cais->peak_table_bytes_per_port);
+  QCOMPARE(unbounded.cais->timeouts, qint64(0));
+  s.network.merge_timeout = 100 * kNanosecond;
+  const Results withTimeout = runScenario(s);
+  QCOMPARE(withTimeout.cais->timeouts, qint64(0));
+  QCOMPARE(withTimeout.cais->partial_flushes, qint64(0));
+  QCOMPARE(withTimeout.cais->required_table_bytes_per_port, unbounded.cais->required_table_bytes_per_port);
+  QCOMPARE(withTimeout.makespan, unbounded.makespan);
   s.network.merge_table = 4096;
   const Results bounded = runScenario(s);
   QCOMPARE(bounded.cais->required_table_bytes_per_port, qint64(0));
