@@ -148,6 +148,11 @@ class MergeUnit {
   Entry* find(std::uint64_t key);
   // A free slot, evicting the LRU entry if full; kNone: bypass (victim in Load-Wait).
   std::uint32_t allocate(std::uint64_t key, Time now, std::vector<MergeFlush>& flushes);
+  // A new session for the request's block in a slot from allocate(); kNone: the request
+  // bypasses (counted and logged as such).
+  std::uint32_t openEntry(std::uint64_t key, MergeState state, std::uint32_t block, std::uint32_t bytes,
+                          std::uint16_t expected, std::uint64_t tag, std::uint8_t phase, std::int32_t gpu, Time now,
+                          std::vector<MergeFlush>& flushes);
   // Evicts by state rules (eviction or timeout); true if the slot was freed.
   bool evict(std::uint32_t n, Time now, std::vector<MergeFlush>& flushes, MergeEndReason why);
   void free(std::uint32_t n, Time now, MergeEndReason why);
