@@ -35,7 +35,7 @@ int EndpointNode::portTowards(topo::NodeId dst) {
   return route_[0];
 }
 
-RotatingQueue<EndpointNode::Job>& EndpointNode::switchQueue(topo::NodeId sw) {
+RotatingQueue<EndpointNode::Job>& EndpointNode::switchQueue(topo::NodeId sw, SwitchClass c) {
   if (switchJobs_.empty()) {  // group the ports by the switch at their far end
     switchOfPort_.assign(out_.size(), -1);
     std::vector<topo::NodeId> peers;
@@ -44,10 +44,12 @@ RotatingQueue<EndpointNode::Job>& EndpointNode::switchQueue(topo::NodeId sw) {
       switchOfPort_[p] = static_cast<std::int32_t>(it - peers.begin());
       if (it == peers.end()) peers.push_back(out_[p].peerNode);
     }
-    switchJobs_.resize(peers.size());
+    switches_ = peers.size();
+    switchJobs_.resize(3 * switches_);  // by class, then switch
   }
   for (std::size_t p = 0; p < out_.size(); ++p)
-    if (out_[p].peerNode == sw) return switchJobs_[static_cast<std::size_t>(switchOfPort_[p])];
+    if (out_[p].peerNode == sw)
+      return switchJobs_[static_cast<std::size_t>(switchOfPort_[p]) + static_cast<std::size_t>(c) * switches_];
   throw std::logic_error("endpoint: no link to switch " + std::to_string(sw) + " for a CAIS request");
 }
 
@@ -79,7 +81,10 @@ void EndpointNode::post(const Message& m) {
   j.fullWire = static_cast<std::uint32_t>(
       config().wire.wireBytes(m.op, request ? 0 : config().packetPayload, m.extensionFlits));
   if (m.op == Op::CaisLoad || m.op == Op::CaisRed || m.op == Op::CaisSync) {
-    switchQueue(m.destination).push_back(j);
+    const SwitchClass c = m.op == Op::CaisSync                                    ? SwitchClass::Control
+                          : m.op == Op::CaisLoad && config().caisTrafficControl ? SwitchClass::Loads
+                                                                                : SwitchClass::Data;
+    switchQueue(m.destination, c).push_back(j);
     unstickAll();
     tryInjectAll();
     return;
@@ -179,12 +184,25 @@ void EndpointNode::tryInject(int port) {
   const std::uint32_t front = responsesFront();
   if (o.stuckStamp == epoch && o.stuckResponses == front) return;
   settleCredits(o);
+  // One-flit control first: it has its own VC and cannot wait behind bulk responses.
+  const auto s = switchJobs_.empty() ? 0 : static_cast<std::size_t>(switchOfPort_[static_cast<std::size_t>(port)]);
+  if (!switchJobs_.empty() && takeRequest(switchJobs_[s + switches_ * int(SwitchClass::Control)], port)) return;
   if (takeResponse(portResponses_[static_cast<std::size_t>(port)], port)) return;
   if (takeResponse(responses_, port)) return;
   if (routed_ && takeRequest(portJobs_[static_cast<std::size_t>(port)], port)) return;
-  if (!switchJobs_.empty() && takeRequest(switchJobs_[static_cast<std::size_t>(switchOfPort_[static_cast<std::size_t>(port)])], port))
+  // *.cais and other requests take turns (round-robin from a rotating first): a flag (a
+  // row block's readiness, a barrier) must not wait for the end of a reduce-scatter's
+  // red.cais stream, and under traffic control (specs/cais.md §2.11) ld.cais queue apart
+  // from red.cais and alternate with them, so loads never wait behind reduction bursts.
+  if (!switchJobs_.empty()) {
+    RotatingQueue<Job>* queues[3] = {&jobs_, &switchJobs_[s], &switchJobs_[s + 2 * switches_]};
+    const int first = requestTurn_;
+    requestTurn_ = requestTurn_ == 2 ? 0 : requestTurn_ + 1;
+    for (int k = 0; k < 3; ++k)
+      if (takeRequest(*queues[(first + k) % 3], port)) return;
+  } else if (takeRequest(jobs_, port)) {
     return;
-  if (takeRequest(jobs_, port)) return;
+  }
   if (!backgroundJobs_.empty() && takeRequest(backgroundJobs_, port)) return;
   if (stuckEpoch_ == epoch) {
     o.stuckStamp = epoch;
@@ -211,7 +229,9 @@ bool EndpointNode::waitingForCredits(int port) const {
   const auto p = static_cast<std::size_t>(port);
   return !out_[p].busy && (!jobs_.empty() || !backgroundJobs_.empty() || (routed_ && !portJobs_[p].empty()) || !responses_.empty() ||
                            !portResponses_[p].empty() ||
-                           (!switchJobs_.empty() && !switchJobs_[static_cast<std::size_t>(switchOfPort_[p])].empty()));
+                           (!switchJobs_.empty() && (!switchJobs_[static_cast<std::size_t>(switchOfPort_[p])].empty() ||
+                                                     !switchJobs_[switches_ + static_cast<std::size_t>(switchOfPort_[p])].empty() ||
+                                                     !switchJobs_[2 * switches_ + static_cast<std::size_t>(switchOfPort_[p])].empty())));
 }
 
 bool EndpointNode::takeResponse(ResponseQueue& q, int port) {

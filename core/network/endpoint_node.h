@@ -116,9 +116,16 @@ class EndpointNode : public NetworkNode {
   // CAIS requests (ld.cais, red.cais) go to the switch their address hashes to: one queue
   // per switch this endpoint's links reach, served by that switch's ports, so a port never
   // idles while work for its switch waits behind work for others. Empty until the first.
-  std::vector<RotatingQueue<Job>> switchJobs_;
-  std::vector<std::int32_t> switchOfPort_;       // by port: index into switchJobs_
-  RotatingQueue<Job>& switchQueue(topo::NodeId sw);
+  // TB-group SYNC packets come from the GPU's synchronizer, not the SMs' load/store path:
+  // they queue apart (a control queue per switch, served first; specs/cais.md §2.11 gives
+  // sync its own VC), so a one-flit SYNC never waits behind megabytes of posted *.cais.
+  // Traffic control (specs/cais.md §2.11) puts ld.cais in a queue of their own.
+  enum class SwitchClass { Data = 0, Control = 1, Loads = 2 };
+  std::vector<RotatingQueue<Job>> switchJobs_;   // class x switches_ + switch
+  std::vector<std::int32_t> switchOfPort_;       // by port: index of its switch
+  std::size_t switches_ = 0;
+  int requestTurn_ = 0;                          // which request queue goes first next
+  RotatingQueue<Job>& switchQueue(topo::NodeId sw, SwitchClass c = SwitchClass::Data);
   std::vector<ResponseQueue> portResponses_;  // responses tied to a port
   ResponseQueue responses_;                  // responses for any port
   FlatMap<int> ldReducePending_;  // piece -> operands still due

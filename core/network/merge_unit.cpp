@@ -165,6 +165,24 @@ std::uint32_t MergeUnit::allocate(std::uint64_t key, Time now, std::vector<Merge
   return n;
 }
 
+std::uint32_t MergeUnit::openEntry(std::uint64_t key, MergeState state, std::uint32_t block, std::uint32_t bytes,
+                                   std::uint16_t expected, std::uint64_t tag, std::uint8_t phase, std::int32_t gpu,
+                                   Time now, std::vector<MergeFlush>& flushes) {
+  const std::uint32_t n = allocate(key, now, flushes);
+  if (n == kNone) {
+    noteBypass(block, state != MergeState::Reduction, gpu, now);
+    return kNone;
+  }
+  Entry& e = entries_[n];
+  e.block = block;
+  e.bytes = bytes;
+  e.tag = tag;
+  e.phase = phase;
+  e.state = state;
+  e.expected = expected;
+  return n;
+}
+
 LoadOutcome MergeUnit::load(std::uint32_t block, std::int32_t requester, std::uint16_t expected, std::uint32_t bytes,
                             std::uint64_t tag, std::uint8_t phase, Time now, std::vector<MergeFlush>& flushes) {
   ++stats_.loads;
@@ -197,20 +215,11 @@ LoadOutcome MergeUnit::load(std::uint32_t block, std::int32_t requester, std::ui
     }
     return LoadOutcome::Hit;
   }
-  const std::uint32_t n = allocate(key, now, flushes);
-  if (n == kNone) {
-    noteBypass(block, true, requester, now);
-    return LoadOutcome::Bypass;
-  }
+  const std::uint32_t n = openEntry(key, MergeState::LoadWait, block, bytes, expected, tag, phase, requester, now, flushes);
+  if (n == kNone) return LoadOutcome::Bypass;
   Entry& e = entries_[n];
-  e.block = block;
-  e.bytes = bytes;
-  e.tag = tag;
-  e.phase = phase;
-  e.state = MergeState::LoadWait;
   e.count = 1;
   noteEntryArrival(n, requester, now);
-  e.expected = expected;
   e.allArrived = last;
   e.requesters[e.deferred++] = requester;
   ++stats_.fetches;
@@ -255,18 +264,8 @@ ReduceOutcome MergeUnit::reduce(std::uint32_t block, std::uint16_t contributions
     ++stats_.hits;
     touch(n, now);
   } else {
-    n = allocate(key, now, flushes);
-    if (n == kNone) {
-      noteBypass(block, false, source, now);
-      return ReduceOutcome::Bypass;
-    }
-    Entry& e = entries_[n];
-    e.block = block;
-    e.bytes = bytes;
-    e.tag = tag;
-    e.phase = phase;
-    e.state = MergeState::Reduction;
-    e.expected = expected;
+    n = openEntry(key, MergeState::Reduction, block, bytes, expected, tag, phase, source, now, flushes);
+    if (n == kNone) return ReduceOutcome::Bypass;
   }
   Entry& e = entries_[n];
   e.count = static_cast<std::uint16_t>(e.count + 1);

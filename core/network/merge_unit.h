@@ -31,7 +31,7 @@ enum class MergeState : std::uint8_t { LoadWait, LoadReady, Reduction };
 
 struct MergeParams {
   std::int64_t capacity = 320;  // entries; <= 0: unbounded (required-table measurement)
-  Time timeout = 0;             // since an entry's last access; 0: none
+  Time timeout = 0;             // since an entry's last access; 0: none (always so when unbounded)
   int records = 16;             // deferred requesters a Load-Wait content array holds
   bool merging = true;          // false: every request bypasses (plain loads and writes)
 };
@@ -77,7 +77,11 @@ struct MergeUnitStats {
 
 class MergeUnit {
  public:
-  explicit MergeUnit(const MergeParams& p = {}) : params_(p) {}
+  // An unbounded table is the spec's required-table run (§2.13): no entry times out
+  // either, so that its peak counts every session until it completes.
+  explicit MergeUnit(const MergeParams& p = {}) : params_(p) {
+    if (params_.capacity <= 0) params_.timeout = 0;
+  }
 
   // ld.cais for `block` from `requester`; `expected` = participants - 1. On Fetch the
   // requester is recorded and answered at fill().
@@ -144,6 +148,11 @@ class MergeUnit {
   Entry* find(std::uint64_t key);
   // A free slot, evicting the LRU entry if full; kNone: bypass (victim in Load-Wait).
   std::uint32_t allocate(std::uint64_t key, Time now, std::vector<MergeFlush>& flushes);
+  // A new session for the request's block in a slot from allocate(); kNone: the request
+  // bypasses (counted and logged as such).
+  std::uint32_t openEntry(std::uint64_t key, MergeState state, std::uint32_t block, std::uint32_t bytes,
+                          std::uint16_t expected, std::uint64_t tag, std::uint8_t phase, std::int32_t gpu, Time now,
+                          std::vector<MergeFlush>& flushes);
   // Evicts by state rules (eviction or timeout); true if the slot was freed.
   bool evict(std::uint32_t n, Time now, std::vector<MergeFlush>& flushes, MergeEndReason why);
   void free(std::uint32_t n, Time now, MergeEndReason why);

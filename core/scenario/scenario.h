@@ -216,6 +216,7 @@ struct TpSpec {
   double rs_sm_fraction = 0;  // cais_partial/cais: SMs of GEMM-RS while both run; 0 = FLOP-proportional
   int throttle_on = 16, throttle_off = 8;  // cais_coord+: waiting groups per GPU at one sync switch
   TpRowOrder row_order = TpRowOrder::HomeInterleaved;  // our choice: see the schema row
+  std::int64_t load_in_flight = 64 * 1024;  // bytes of ld.cais a loading thread block has unanswered
   bool operator==(const TpSpec&) const = default;
 };
 

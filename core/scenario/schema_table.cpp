@@ -167,9 +167,10 @@ std::vector<ParamSpec> build() {
   t.push_back(zeroMeans(quantity("network.switch.merge_table", Q::Bytes, FIELD(network.merge_table), kNonNegative,
                                  "CAIS merging table per GPU-facing switch port (entries of network.packet_payload)",
                                  "seed 002 §IV-A: 40 KB, 320 entries per port"),
-                        "unbounded"));
+                        "unbounded, and no timeout: the required-table run, specs/cais.md §2.13"));
   t.push_back(zeroMeans(quantity("network.switch.merge_timeout", Q::Time, FIELD(network.merge_timeout), kNonNegative,
-                                 "CAIS: an entry idle this long is evicted by its state's rule",
+                                 "CAIS: an entry idle this long is evicted by its state's rule (none with an "
+                                 "unbounded network.switch.merge_table)",
                                  "our choice (specs/cais.md §1.1: seed 002 gives none): above the coordinated "
                                  "3 us skew, below the uncoordinated 35 us"),
                         "none"));

@@ -261,6 +261,11 @@ void addWorkloadSchemeRunKeys(std::vector<ParamSpec>& t) {
       "our choice: the paper gives no order (specs/cais.md §2.7 assumes m-major); real GEMM schedulers swizzle "
       "their tiles, and m-major puts all requests on one home's 4 of 32 switch ports; a per-GPU rotation "
       "(start at the own shard) would make addresses GPU-dependent and defeat merging"));
+  t.push_back(quantity("workload.tp.load_in_flight", Q::Bytes, FIELD(workload.tp.load_in_flight), kPositive,
+                       "cais_*: ld.cais bytes the thread block loading a remote row block keeps unanswered (its "
+                       "pipeline buffers); concurrent loading blocks' requests interleave",
+                       "our choice: 4 pipeline stages x a 128 x 64 BF16 A slice (16 KiB; specs/cais.md §1.1's "
+                       "128 x 128 tiles, K-step 64)"));
 
   // --- scheme
   t.push_back(choice<MoeCommunication>("scheme.communication", FIELD(scheme.communication),

@@ -77,7 +77,7 @@ void TpAgent::runStage() {
       after(noisy(fromSeconds(st.bytes / shared_.gpu.hbm_bandwidth)), kStageDone);
       break;
     case StageKind::Junction:
-      ++junction_;
+          ++junction_;
       spans_[static_cast<std::size_t>(junction_)].start = now();
       step_ = kRsGemm;
       rsDone_ = false;
@@ -239,6 +239,14 @@ void TpAgent::tbFinished(int slot) {
 
 // Called from inside injection, so the thread block's end is an event of its own.
 void TpAgent::onSent(std::uint64_t t) {
+  if (static_cast<TagKind>(t >> 56) == kTagLoad) {
+    --postedLoads_;
+    if (!loadStreams_.empty() && !issueScheduled_) {
+      issueScheduled_ = true;
+      after(0, kIssueLoads);
+    }
+    return;
+  }
   if (static_cast<TagKind>(t >> 56) != kTagCais || junctionOf(t) != junction_) return;
   const auto tile = static_cast<std::uint32_t>(t & 0xffffffffu);
   if (tile < unsent_.size() && --unsent_[tile] == 0) after(0, kTbSent, tbRef(0, tile));
@@ -336,6 +344,7 @@ void TpAgent::onTimer(std::uint64_t arg) {
   if (what == kTbSent) return tbFinished(slotOf(value));
   if (what == kKernelGo) return launchKernel();
   if (what == kLnRow) return rowNormalised(value);
+  if (what == kIssueLoads) return issueLoads();
   const Stage& st = shared_.plan.stages[stage_];
   if (st.kind != StageKind::Junction) return nextStage();
   // step_ == kLn: LN is done on this GPU; the AG side of the junction.
@@ -413,6 +422,7 @@ void TpAgent::onDelivered(const net::Packet& p) {
       onNvls(p);
       break;
     case kTagCais:
+    case kTagLoad:
       onCais(p);
       break;
     case kTagSync:

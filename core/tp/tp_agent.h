@@ -53,6 +53,7 @@ struct TpShared {
   double tbNoiseCv = 0;    // workload.tp.tb_noise_cv
   double rsSmFraction = 0; // workload.tp.rs_sm_fraction (0: FLOP-proportional)
   TpRowOrder rowOrder = TpRowOrder::HomeInterleaved;  // workload.tp.row_order
+  std::uint32_t loadInFlight = UINT32_MAX;  // ld.cais blocks a loading thread block has unanswered
   std::uint64_t seed = 1;
   std::uint32_t blocksPerTensor = 0;  // T x hidden x 2 B / payload: one junction's address range
 };
@@ -75,9 +76,9 @@ class TpAgent : public work::Agent {
 
  private:
   enum Step : int { kRsGemm, kSync1, kReduce, kLn, kSync2, kGather, kAgGemm, kDone };
-  enum Timer : std::uint64_t { kTbDone = 1, kStageDone = 2, kKernelGo = 3, kTbSent = 4, kLnRow = 5 };
+  enum Timer : std::uint64_t { kTbDone = 1, kStageDone = 2, kKernelGo = 3, kTbSent = 4, kLnRow = 5, kIssueLoads = 6 };
   enum TagKind : std::uint64_t {
-    kTagBarrier1 = 1, kTagBarrier2 = 2, kTagRowsReady = 3, kTagNvls = 4, kTagCais = 5, kTagSync = 6
+    kTagBarrier1 = 1, kTagBarrier2 = 2, kTagRowsReady = 3, kTagNvls = 4, kTagCais = 5, kTagSync = 6, kTagLoad = 7
   };
   // kind (8 bits) | junction (24 bits) | value (32 bits: a kernel's thread block, a row)
   static std::uint64_t tag(TagKind k, int j, std::uint32_t value = 0) {
@@ -136,6 +137,8 @@ class TpAgent : public work::Agent {
   void onRelease(const net::Packet& p);
   void pushTile(std::int64_t tile);
   void loadRow(std::int64_t m);
+  void issueLoads();
+  std::uint32_t streamLimit() const;
   void onCais(const net::Packet& p);
   void ownRowComplete(std::int64_t row);    // dataflow: own row r's inputs are all in
   void rowNormalised(std::uint32_t row);    // dataflow: own row r through LN
@@ -184,6 +187,23 @@ class TpAgent : public work::Agent {
   std::vector<std::vector<std::int64_t>> rowWaiters_;  // tiles holding an SM for the row
   std::vector<std::int64_t> rowsPendingFlag_;          // rows to load once their home is ready
   std::vector<std::uint32_t> unsent_;  // GEMM-RS: red.cais of each thread block not yet injected
+  // ld.cais of the loading thread blocks, one stream per row block (its next and end
+  // block). The SMs' requests interleave in the memory system, so the streams are issued
+  // round-robin, a few at a time, each with a bounded number in flight (a thread block
+  // has only its pipeline stages' buffers): posted all at once, each row's 1 MiB queued
+  // behind the previous row's, every GPU (which loads the rows in its own order) reached
+  // a block at a different time, and one GPU's whole outstanding window landed on the
+  // merge units of a single home.
+  struct LoadStream {
+    std::uint32_t next = 0, end = 0;
+    int home = 0;
+    std::int64_t row = 0;
+    std::uint32_t inFlight = 0;  // requested, not yet answered
+  };
+  std::vector<LoadStream> loadStreams_;
+  std::size_t nextStream_ = 0;
+  int postedLoads_ = 0;         // posted, not yet injected
+  bool issueScheduled_ = false;
   // Coordination
   std::vector<Time> syncSent_[2][2];   // by slot, point (0 pre-launch, 1 pre-access), tile
   int throttledBy_ = 0;                // sync switches holding this GPU back

@@ -63,11 +63,35 @@ void TpAgent::pushTile(std::int64_t tile) {
 }
 
 void TpAgent::loadRow(std::int64_t m) {
-  const int home = homeOfRow(m);
   const std::uint32_t first = base(junction_) + static_cast<std::uint32_t>(m) * blocksPerRow_;
-  for (std::uint32_t b = 0; b < blocksPerRow_; ++b)
-    post(caisMessage(net::Op::CaisLoad, *shared_.map, first + b, shared_.homes[static_cast<std::size_t>(home)],
-                     shared_.payload, n_ - 1, tag(kTagCais, junction_)));
+  loadStreams_.push_back({first, first + blocksPerRow_, homeOfRow(m), m, 0});
+  issueLoads();
+}
+
+// Keeps kPostedLoads ld.cais posted (enough to feed every link while the outstanding
+// limit allows), one block from each active row stream in turn, each stream with at most
+// workload.tp.load_in_flight unanswered (the loading thread block's pipeline stages).
+void TpAgent::issueLoads() {
+  constexpr int kPostedLoads = 64;
+  issueScheduled_ = false;
+  const std::uint32_t limit = shared_.loadInFlight;
+  std::size_t blocked = 0;
+  while (postedLoads_ < kPostedLoads && blocked < loadStreams_.size()) {
+    if (nextStream_ >= loadStreams_.size()) nextStream_ = 0;
+    LoadStream& s = loadStreams_[nextStream_];
+    if (s.next == s.end || s.inFlight >= limit) {
+      ++blocked;
+      ++nextStream_;
+      continue;
+    }
+    blocked = 0;
+    post(caisMessage(net::Op::CaisLoad, *shared_.map, s.next, shared_.homes[static_cast<std::size_t>(s.home)],
+                     shared_.payload, n_ - 1, tag(kTagLoad, junction_)));
+    ++postedLoads_;
+    ++s.inFlight;
+    ++s.next;
+    ++nextStream_;
+  }
 }
 
 std::vector<std::uint16_t>& TpAgent::countsFor(int j) {
@@ -103,6 +127,20 @@ void TpAgent::onCais(const net::Packet& p) {
   const Kernel& ag = kernels_[1];
   if (p.op != net::Op::CaisResponse || j != junction_ || !ag.active || ag.kind != Kernel::AllGather) return;
   const auto row = static_cast<std::size_t>((p.piece - base(j)) / blocksPerRow_);
+  for (std::size_t i = 0; i < loadStreams_.size(); ++i) {
+    LoadStream& s = loadStreams_[i];
+    if (s.row != static_cast<std::int64_t>(row)) continue;
+    --s.inFlight;
+    if (s.next == s.end && s.inFlight == 0) {
+      loadStreams_.erase(loadStreams_.begin() + static_cast<std::ptrdiff_t>(i));
+      if (nextStream_ > i) --nextStream_;
+    }
+    if (!issueScheduled_) {
+      issueScheduled_ = true;
+      after(0, kIssueLoads);
+    }
+    break;
+  }
   if (++rowArrived_[row] < blocksPerRow_) return;
   rowState_[row] = 2;
   for (const std::int64_t tile : rowWaiters_[row]) after(tbNoisy(ag.tbTime), kTbDone, tbRef(1, tile));

@@ -27,6 +27,8 @@ class TpLayer : public work::Workload {
     shared_.tbNoiseCv = s.workload.tp.tb_noise_cv;
     shared_.rsSmFraction = s.workload.tp.rs_sm_fraction;
     shared_.rowOrder = s.workload.tp.row_order;
+    shared_.loadInFlight = static_cast<std::uint32_t>(
+        std::max<std::int64_t>(1, (s.workload.tp.load_in_flight + shared_.payload - 1) / shared_.payload));
     if (s.scheme.tp >= TpScheme::CaisCoord)
       net.setCaisControl(s.workload.tp.throttle_on, s.workload.tp.throttle_off, s.scheme.tp == TpScheme::Cais);
     shared_.seed = s.run.seed;

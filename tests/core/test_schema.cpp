@@ -88,7 +88,8 @@ void TestSchema::contractKeys() {
       "network.switch.merging", "workload.collective.stagger", "workload.tp.model", "workload.tp.hidden",
       "workload.tp.ffn_hidden", "workload.tp.heads", "workload.tp.seq_len", "workload.tp.batch", "workload.tp.phase",
       "workload.tp.layers", "workload.tp.kernel_offset", "workload.tp.tb_noise_cv", "workload.tp.rs_sm_fraction",
-      "workload.tp.throttle_on", "workload.tp.throttle_off", "workload.tp.row_order", "scheme.tp",
+      "workload.tp.throttle_on", "workload.tp.throttle_off", "workload.tp.row_order", "workload.tp.load_in_flight",
+      "scheme.tp",
       // wafer-scale inference (core/netmodel, core/mapping, core/wsc, core/balance)
       "network.model", "workload.wsc.model", "workload.wsc.hidden", "workload.wsc.expert_ffn", "workload.wsc.experts",
       "workload.wsc.top_k", "workload.wsc.moe_layers", "workload.wsc.tp", "workload.wsc.tokens_per_group", "workload.wsc.stage",

@@ -57,6 +57,36 @@ Scenario smallLayer(TpScheme scheme, TpPhase phase) {
   return s;
 }
 
+// A communication-bound junction on 4 GPUs: T = 4096 x 4 tokens, h = f = 1024 (A = 32 MiB,
+// 32 row blocks per GPU), GEMMs at full tensor rate and HBM out of the way (each GEMM ~17 us
+// vs ~63 us of wire per collective), 1 KiB simulated packets framed per 128 B, no drift,
+// unbounded table. One layer: L1 is RS -> LN -> AG over the same activation A.
+Scenario commBoundLayer(TpScheme scheme) {
+  Scenario s = caisDgx(4);
+  s.network.packet_payload = 1024;
+  s.network.max_packet_payload = 128;
+  s.network.vc_depth_flits = 1024;
+  s.network.outstanding_requests = 1280;
+  s.network.reduction_buffer = 512 << 10;
+  s.network.merge_table = 0;
+  s.network.merge_timeout = 0;
+  s.gpu.sms = 66;
+  s.gpu.tensor_efficiency = 1;
+  s.gpu.hbm_bandwidth = 1e15;
+  s.workload.kind = WorkloadKind::TpLayer;
+  s.workload.tp.model = "custom";
+  s.workload.tp.hidden = 1024;
+  s.workload.tp.ffn_hidden = 1024;
+  s.workload.tp.heads = 8;
+  s.workload.tp.seq_len = 4096;
+  s.workload.tp.batch = 4;
+  s.workload.tp.layers = 1;
+  s.workload.tp.kernel_offset = 0;
+  s.workload.tp.tb_noise_cv = 0;
+  s.scheme.tp = scheme;
+  return s;
+}
+
 }  // namespace
 
 class TestTpLayer : public QObject {
@@ -77,6 +107,9 @@ class TestTpLayer : public QObject {
   void tileOrderSpreadsHomes();
   void rowOrderCompletesALayer();
   void rowOrderSpreadsFirstPushes();
+  void overlapWithinC6();
+  void coordinatedTableFollowsLittlesLaw();
+  void utilisationOrderFollowsC5();
 };
 
 void TestTpLayer::planFlopsMatchClosedForm_data() {
@@ -258,7 +291,9 @@ void TestTpLayer::coordinationCutsSkew() {
 }
 
 // Spec §2.13: the required table is the peak of a run with an unbounded table and no
-// timeout; a bounded run does not measure it.
+// timeout; a bounded run does not measure it. An unbounded table is that run whatever the
+// timeout says (a sweep over the table size keeps one timeout): a 100 ns timeout, far below
+// the drift's skew, expires nothing and changes nothing.
 void TestTpLayer::requiredTableFromUnboundedRun() {
   Scenario s = smallLayer(TpScheme::CaisBase, TpPhase::Inference);
   s.network.merge_table = 0;
@@ -266,6 +301,13 @@ void TestTpLayer::requiredTableFromUnboundedRun() {
   const Results unbounded = runScenario(s);
   QVERIFY(unbounded.cais->required_table_bytes_per_port > 0);
   QCOMPARE(unbounded.cais->required_table_bytes_per_port, unbounded.cais->peak_table_bytes_per_port);
+  QCOMPARE(unbounded.cais->timeouts, qint64(0));
+  s.network.merge_timeout = 100 * kNanosecond;
+  const Results withTimeout = runScenario(s);
+  QCOMPARE(withTimeout.cais->timeouts, qint64(0));
+  QCOMPARE(withTimeout.cais->partial_flushes, qint64(0));
+  QCOMPARE(withTimeout.cais->required_table_bytes_per_port, unbounded.cais->required_table_bytes_per_port);
+  QCOMPARE(withTimeout.makespan, unbounded.makespan);
   s.network.merge_table = 4096;
   const Results bounded = runScenario(s);
   QCOMPARE(bounded.cais->required_table_bytes_per_port, qint64(0));
@@ -385,6 +427,93 @@ void TestTpLayer::rowOrderSpreadsFirstPushes() {
         static_cast<double>(spread[1]) / 1e6);
   QVERIFY(spread[0] > 0);
   QVERIFY(4 * spread[1] < spread[0]);
+}
+
+// Spec C6 on 4 GPUs, per 128 B block of A on the wire (C2w): sequential RS then AG is bound
+// by RS's uplink (108 B) then AG's downlink (112 B); overlapped, the busier direction
+// carries RS up + AG up = 108 + 48 = 156 B (down: 36 + 112 = 148). So L1 under cais_coord
+// (kernel-level) takes at least 220 B per block at B, under cais (dataflow, overlap,
+// traffic control) at least 156 B, and their ratio is at most 220 / 156 = 1.410.
+void TestTpLayer::overlapWithinC6() {
+  Time l1[2] = {0, 0};
+  int i = 0;
+  for (TpScheme sc : {TpScheme::CaisCoord, TpScheme::Cais}) {
+    const Results r = runScenario(commBoundLayer(sc));
+    QCOMPARE(r.agents_unfinished, qint64(0));
+    l1[i++] = r.tp->sublayer[0];
+  }
+  const double B = 18 * 25e9 * 0.98, blocks = 16384.0 * 1024 * 2 / 128;
+  const double sequential = blocks * (108 + 112) / B * 1e12, overlapped = blocks * 156 / B * 1e12;  // ps
+  const double ratio = static_cast<double>(l1[0]) / static_cast<double>(l1[1]);
+  qInfo("L1 sequential %.1f us (wire bound %.1f), overlapped %.1f us (wire bound %.1f): ratio %.3f (C6: <= %.3f)",
+        l1[0] / 1e6, sequential / 1e6, l1[1] / 1e6, overlapped / 1e6, ratio, 220.0 / 156.0);
+  QVERIFY(static_cast<double>(l1[0]) >= sequential);
+  QVERIFY(static_cast<double>(l1[1]) >= overlapped);
+  QVERIFY(ratio > 1.1);
+  QVERIFY(ratio <= 220.0 / 156.0);
+}
+
+// Little's law on the coordinated table (spec C7): the time-average number of live
+// entries, sampled every 20 ns from the entries' logged lives, equals the rate at which
+// sessions open (counted by the units: requests that did not join a live entry, over the
+// span) times their mean residency.
+void TestTpLayer::coordinatedTableFollowsLittlesLaw() {
+  Scenario s = smallLayer(TpScheme::CaisCoord, TpPhase::Inference);
+  s.network.merge_table = 0;
+  s.network.merge_timeout = 0;
+  const Results r = runScenario(s);
+  QCOMPARE(r.agents_unfinished, qint64(0));
+  QVERIFY(r.cais.has_value());
+  std::vector<std::pair<Time, int>> edges;
+  double residency = 0;
+  Time first = -1, last = 0;
+  for (const SwitchResult& sw : r.switches) {
+    QVERIFY(!sw.merge_log_truncated);
+    for (const MergeEntryRecord& e : sw.merge_log) {
+      edges.push_back({e.start, +1});
+      edges.push_back({e.end, -1});
+      residency += static_cast<double>(e.end - e.start);
+      first = first < 0 ? e.start : std::min(first, e.start);
+      last = std::max(last, e.end);
+    }
+  }
+  const auto sessions = static_cast<double>(r.cais->requests - r.cais->hits);
+  QCOMPARE(static_cast<double>(edges.size() / 2), sessions);
+  std::sort(edges.begin(), edges.end());
+  const Time step = 20 * kNanosecond;
+  double sampled = 0;
+  std::int64_t samples = 0;
+  std::size_t k = 0;
+  int live = 0;
+  for (Time t = first; t < last; t += step, ++samples) {
+    while (k < edges.size() && edges[k].first <= t) live += edges[k++].second;
+    sampled += live;
+  }
+  const double span = static_cast<double>(last - first);
+  const double L = sampled / static_cast<double>(samples);
+  const double lambda = sessions / span, W = residency / sessions;
+  qInfo("mean live entries %.2f; lambda %.4f per ns x W %.1f ns = %.2f", L, lambda * 1000, W / 1000, lambda * W);
+  QVERIFY(L > 0);
+  QVERIFY(std::abs(L - lambda * W) < 0.03 * lambda * W);
+}
+
+// Spec C5 on the communication-bound layer: sequential RS then AG cannot keep both link
+// directions busy (ceiling 69.1 % on 4 GPUs); overlapped RS and AG can (97.4 %). Over the
+// same run (the same compute-only stages), the overlapped scheme's utilisation is higher.
+void TestTpLayer::utilisationOrderFollowsC5() {
+  double u[2] = {0, 0};
+  int i = 0;
+  for (TpScheme sc : {TpScheme::CaisCoord, TpScheme::Cais}) {
+    const Results r = runScenario(commBoundLayer(sc));
+    QCOMPARE(r.agents_unfinished, qint64(0));
+    double busy = 0;  // traffic.bandwidth_utilization: over all links, both directions
+    for (const auto& l : r.links) busy += l.utilization;
+    u[i++] = busy / static_cast<double>(r.links.size());
+  }
+  qInfo("utilisation: sequential %.1f %%, overlapped %.1f %%", 100 * u[0], 100 * u[1]);
+  QVERIFY(u[0] < 0.691);
+  QVERIFY(u[1] < 0.974);
+  QVERIFY(u[1] > u[0]);
 }
 
 QTEST_GUILESS_MAIN(TestTpLayer)
