@@ -56,8 +56,9 @@ std::vector<Rule>& rules() {
        }},
       {QStringLiteral("PipelineDock"),
        [](const Scenario& s) {
-         return only(s.workload.kind == WorkloadKind::MoeLayer,
-                     "The token pipeline is an MoE layer's (workload.kind: moe_layer).");
+         return only(s.workload.kind == WorkloadKind::MoeLayer || s.workload.kind == WorkloadKind::TpLayer,
+                     "The Pipeline view shows an MoE layer's token pipeline or a tensor-parallel layer's kernels "
+                     "(workload.kind: moe_layer or tp_layer).");
        }},
       {QStringLiteral("FusionDock"),
        [](const Scenario& s) {

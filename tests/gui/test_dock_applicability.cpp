@@ -49,7 +49,7 @@ class TestDockApplicability : public QObject {
     QTest::newRow("MoE layer") << "nvl32-moe-fusion-demo.yaml" << QStringList{};
     QTest::newRow("wafer-scale inference") << "wsc-4x4-paper.yaml" << kManaged;
     QTest::newRow("tensor-parallel CAIS") << "cais-4gpu.yaml"
-                                          << QStringList{"BreakdownDock", "AlTlbDock", "PipelineDock", "FusionDock"};
+                                          << QStringList{"BreakdownDock", "AlTlbDock", "FusionDock"};
     QTest::newRow("cross-DC MoE") << "xdc-ablation-24-8.yaml" << kManaged;
   }
   void hiddenPerWorkload() {
