@@ -54,8 +54,9 @@ void TpTimeline::loadEnd(std::int64_t m, Time now, int waiters) {
   since = -1;
 }
 
+// Counted whether or not red.cais is out (an m-major GPU completes its own rows before it
+// pushes), so each junction's last row closes the span; later pushes reopen it.
 void TpTimeline::ownRowComplete(Time now, std::int64_t rows) {
-  if (!open_[kReduceScatter]) return;
   if (++rowsComplete_ < rows) return;
   rowsComplete_ = 0;
   close(kReduceScatter, now);

@@ -79,11 +79,14 @@ class TestCaisPipeline : public QObject {
 
 void TestCaisPipeline::phasesPerGpu_data() {
   QTest::addColumn<int>("scheme");
-  QTest::newRow("tp_nvls") << int(TpScheme::TpNvls);
-  QTest::newRow("sp_nvls") << int(TpScheme::SpNvls);
-  QTest::newRow("cais_base") << int(TpScheme::CaisBase);
-  QTest::newRow("cais_coord") << int(TpScheme::CaisCoord);
-  QTest::newRow("cais") << int(TpScheme::Cais);
+  QTest::addColumn<bool>("mMajor");  // workload.tp.row_order
+  QTest::newRow("tp_nvls") << int(TpScheme::TpNvls) << false;
+  QTest::newRow("sp_nvls") << int(TpScheme::SpNvls) << false;
+  QTest::newRow("cais_base") << int(TpScheme::CaisBase) << false;
+  QTest::newRow("cais_coord") << int(TpScheme::CaisCoord) << false;
+  QTest::newRow("cais") << int(TpScheme::Cais) << false;
+  // m-major: GPU 0 computes its own row blocks before it pushes any red.cais.
+  QTest::newRow("cais m_major") << int(TpScheme::Cais) << true;
 }
 
 // Per GPU, counted from the plan above: the GEMM row runs QKV, attention, the L1 GEMM,
@@ -95,8 +98,11 @@ void TestCaisPipeline::phasesPerGpu_data() {
 // (4), and at kernel level one barrier before AG-GEMM.
 void TestCaisPipeline::phasesPerGpu() {
   QFETCH(int, scheme);
+  QFETCH(bool, mMajor);
   const auto sch = static_cast<TpScheme>(scheme);
-  const Results r = runScenario(tpLayer(sch));
+  Scenario s = tpLayer(sch);
+  if (mMajor) s.workload.tp.row_order = TpRowOrder::MMajor;
+  const Results r = runScenario(s);
   QVERIFY(r.pipeline.has_value());
   const PipelineResults& p = *r.pipeline;
   const bool cais = sch >= TpScheme::CaisBase, dataflow = sch >= TpScheme::CaisPartial;
