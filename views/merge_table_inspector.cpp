@@ -1,7 +1,6 @@
 #include "views/merge_table_inspector.h"
 
 #include <QComboBox>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -12,6 +11,7 @@
 #include "views/merge_occupancy_plot.h"
 #include "views/merge_table_grid.h"
 #include "views/run_model.h"
+#include "views/switch_port_picker.h"
 
 namespace fl::views {
 
@@ -23,21 +23,22 @@ MergeTableInspector::MergeTableInspector(RunModel* model, QWidget* parent) : QWi
   stack_ = new QStackedWidget(this);
   notice_ = makeNoticeLabel(stack_);
   auto* page = new QWidget(stack_);
-  switchCombo_ = new QComboBox(page);
-  switchCombo_->setObjectName(QStringLiteral("mergeSwitchCombo"));
-  switchCombo_->setToolTip(tr("Switches whose CAIS merge units saw ld.cais / red.cais"));
-  switchCombo_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-  portCombo_ = new QComboBox(page);
-  portCombo_->setObjectName(QStringLiteral("mergePortCombo"));
-  portCombo_->setToolTip(tr("Merge units: one per GPU-facing port, named port → home GPU"));
-  portCombo_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-  auto* pickers = new QHBoxLayout;
-  pickers->addWidget(new QLabel(tr("Switch:"), page));
-  pickers->addWidget(switchCombo_);
-  pickers->addSpacing(12);
-  pickers->addWidget(new QLabel(tr("Merge unit:"), page));
-  pickers->addWidget(portCombo_);
-  pickers->addStretch(1);
+  // Switches with merge units, by their evictions and bypasses; one unit per GPU-facing port.
+  SwitchPortPicker::Source source;
+  source.ports = [](const SwitchResult& s) { return SwitchPortPicker::portsOf(s.merge_ports); };
+  source.label = [](const SwitchResult& s) {
+    std::int64_t bypasses = 0, evictions = 0;
+    for (const auto& p : s.merge_ports) {
+      bypasses += p.bypasses;
+      evictions += p.evictions;
+    }
+    return tr("%1 (%2 evictions, %3 bypasses)").arg(q(s.id), formatCount(evictions), formatCount(bypasses));
+  };
+  picker_ = new SwitchPortPicker(std::move(source), tr("Merge unit:"), page);
+  switchCombo()->setObjectName(QStringLiteral("mergeSwitchCombo"));
+  switchCombo()->setToolTip(tr("Switches whose CAIS merge units saw ld.cais / red.cais"));
+  portCombo()->setObjectName(QStringLiteral("mergePortCombo"));
+  portCombo()->setToolTip(tr("Merge units: one per GPU-facing port, named port → home GPU"));
   // The grid takes the dock's height; the words sit beside it, over the occupancy plot,
   // in a smaller type (the dock is short under the canvas).
   auto* info = new QWidget(page);
@@ -68,7 +69,7 @@ MergeTableInspector::MergeTableInspector(RunModel* model, QWidget* parent) : QWi
   split_->setChildrenCollapsible(false);
   auto* col = new QVBoxLayout(page);
   col->setContentsMargins(6, 6, 6, 6);
-  col->addLayout(pickers);
+  col->addWidget(picker_);
   col->addWidget(split_, 1);
   stack_->addWidget(notice_);
   stack_->addWidget(page);
@@ -76,15 +77,7 @@ MergeTableInspector::MergeTableInspector(RunModel* model, QWidget* parent) : QWi
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(stack_);
 
-  connect(switchCombo_, &QComboBox::currentIndexChanged, this, [this] {
-    switchChosen_ = true;
-    portChosen_ = false;
-    rebuildPorts();
-  });
-  connect(portCombo_, &QComboBox::currentIndexChanged, this, [this] {
-    portChosen_ = true;
-    rebuildPort();
-  });
+  connect(picker_, &SwitchPortPicker::portChanged, this, &MergeTableInspector::rebuildPort);
   connect(model_, &RunModel::resultsChanged, this, &MergeTableInspector::rebuildSwitches);
   connect(model_, &RunModel::topologyChanged, this, &MergeTableInspector::rebuildSwitches);
   connect(model_, &RunModel::currentBinChanged, this, [this](int bin) {
@@ -112,15 +105,14 @@ bool MergeTableInspector::hasMergeUnits(const Results& r) {
   return std::any_of(r.switches.begin(), r.switches.end(), [](const SwitchResult& s) { return !s.merge_ports.empty(); });
 }
 
-const SwitchResult* MergeTableInspector::currentSwitch() const {
-  const int i = switchCombo_->currentData().isValid() ? switchCombo_->currentData().toInt() : -1;
-  return results_ && i >= 0 && i < int(results_->switches.size()) ? &results_->switches[std::size_t(i)] : nullptr;
-}
+QComboBox* MergeTableInspector::switchCombo() const { return picker_->switchCombo(); }
+QComboBox* MergeTableInspector::portCombo() const { return picker_->portCombo(); }
+const SwitchResult* MergeTableInspector::currentSwitch() const { return picker_->currentSwitch(); }
 
 const MergePortResult* MergeTableInspector::currentPort() const {
   const SwitchResult* s = currentSwitch();
-  if (!s || !portCombo_->currentData().isValid()) return nullptr;
-  const int port = portCombo_->currentData().toInt();
+  const int port = picker_->currentPort();
+  if (!s || port < 0) return nullptr;
   for (const auto& p : s->merge_ports)
     if (p.port == port) return &p;
   return nullptr;
@@ -129,15 +121,8 @@ const MergePortResult* MergeTableInspector::currentPort() const {
 Time MergeTableInspector::windowFrom() const { return Time(model_->currentBin()) * model_->binWidth(); }
 Time MergeTableInspector::windowTo() const { return Time(model_->currentBin() + 1) * model_->binWidth(); }
 
-void MergeTableInspector::selectSwitch(const QString& name) {
-  for (int k = 0; k < switchCombo_->count(); ++k)
-    if (switchCombo_->itemText(k).section(' ', 0, 0) == name) return switchCombo_->setCurrentIndex(k);
-}
-
-void MergeTableInspector::selectPort(int port) {
-  const int i = portCombo_->findData(port);
-  if (i >= 0) portCombo_->setCurrentIndex(i);
-}
+void MergeTableInspector::selectSwitch(const QString& name) { picker_->selectSwitch(name); }
+void MergeTableInspector::selectPort(int port) { picker_->selectPort(port); }
 
 void MergeTableInspector::rebuildSwitches() {
   results_ = model_->resultsShared();
@@ -148,34 +133,13 @@ void MergeTableInspector::rebuildSwitches() {
     for (std::size_t g = 0; g < t->endpoints().size(); ++g) gpuOfNode_[std::size_t(t->endpoints()[g])] = int(g);
     gpus_ = int(t->endpoints().size());
   }
-  const QString keep = switchCombo_->currentText().section(' ', 0, 0);
-  {
-    const QSignalBlocker block(switchCombo_);
-    switchCombo_->clear();
-    if (results_)
-      for (std::size_t i = 0; i < results_->switches.size(); ++i) {
-        const SwitchResult& s = results_->switches[i];
-        if (s.merge_ports.empty()) continue;
-        std::int64_t bypasses = 0, evictions = 0;
-        for (const auto& p : s.merge_ports) {
-          bypasses += p.bypasses;
-          evictions += p.evictions;
-        }
-        switchCombo_->addItem(tr("%1 (%2 evictions, %3 bypasses)").arg(q(s.id), formatCount(evictions), formatCount(bypasses)),
-                              int(i));
-      }
-  }
-  if (switchCombo_->count() == 0) {
+  if (!picker_->setResults(results_.get())) {
     notice_->setText(noticeText());
     stack_->setCurrentIndex(0);
     log_ = {};
     return;
   }
   stack_->setCurrentIndex(1);
-  const QSignalBlocker block(switchCombo_);
-  switchCombo_->setCurrentIndex(0);
-  if (switchChosen_) selectSwitch(keep);
-  rebuildPorts();
 }
 
 QString MergeTableInspector::noticeText() const {
@@ -192,34 +156,13 @@ void MergeTableInspector::setElsewhereHint(const QString& hint) {
   if (noticeVisible()) notice_->setText(noticeText());
 }
 
-void MergeTableInspector::rebuildPorts() {
-  const SwitchResult* s = currentSwitch();
-  const int keep = portCombo_->currentData().isValid() ? portCombo_->currentData().toInt() : -1;
-  {
-    const QSignalBlocker block(portCombo_);
-    portCombo_->clear();
-    if (s) {
-      auto ports = s->merge_ports;
-      std::sort(ports.begin(), ports.end(), [](const auto& a, const auto& b) { return a.port < b.port; });
-      int busiest = 0;
-      for (const auto& p : ports) {
-        if (p.peak_entries > ports[std::size_t(busiest)].peak_entries) busiest = portCombo_->count();
-        portCombo_->addItem(tr("port %1 → %2 (peak %3 entries)").arg(p.port).arg(q(p.peer)).arg(p.peak_entries), p.port);
-      }
-      portCombo_->setCurrentIndex(busiest);
-      if (portChosen_) selectPort(keep);
-    }
-  }
-  rebuildPort();
-}
-
 void MergeTableInspector::rebuildPort() {
   const SwitchResult* s = currentSwitch();
   const MergePortResult* p = currentPort();
   log_ = s && p ? collectPortLog(*s, p->port, p->capacity) : MergePortLog{};
   // The unit's totals over the run, on the unit picker (the dock is short).
   if (s && p)
-    portCombo_->setToolTip(tr("Run: %3 ld.cais, %4 red.cais; %5 merged, %6 bypassed, %7 evicted, %8 timed out, "
+    portCombo()->setToolTip(tr("Run: %3 ld.cais, %4 red.cais; %5 merged, %6 bypassed, %7 evicted, %8 timed out, "
                          "%9 partial sums flushed. Table: %10. %1 → %2 log: %11 entries%12.")
                           .arg(q(s->id), q(p->peer), formatCount(p->loads), formatCount(p->reductions),
                                formatCount(p->hits), formatCount(p->bypasses), formatCount(p->evictions),
@@ -229,7 +172,7 @@ void MergeTableInspector::rebuildPort() {
                                formatCount(qint64(log_.entries.size())),
                                s->merge_log_truncated ? tr(" (truncated: later ones not shown)") : QString()));
   else
-    portCombo_->setToolTip(tr("Merge units: one per GPU-facing port, named port → home GPU"));
+    portCombo()->setToolTip(tr("Merge units: one per GPU-facing port, named port → home GPU"));
   occupancy_->setPort(p, model_->binCount(), model_->binWidth());
   occupancy_->setCurrentBin(model_->currentBin());
   showWindow();
@@ -256,16 +199,7 @@ void MergeTableInspector::showWindow() {
 }
 
 void MergeTableInspector::followSelection() {
-  const topo::Topology* t = model_->topology();
-  const int id = model_->selectedId();
-  if (!t || !results_ || model_->selectionKind() != SelectionKind::Node || id < 0 || id >= int(t->nodes().size())) return;
-  const QString name = q(t->node(id).name);
-  for (const auto& s : results_->switches)
-    if (s.node == id) return selectSwitch(name);
-  // A GPU: the current switch's merge unit for it.
-  if (const SwitchResult* s = currentSwitch())
-    for (const auto& p : s->merge_ports)
-      if (q(p.peer) == name) return selectPort(p.port);
+  if (model_->selectionKind() == SelectionKind::Node) picker_->follow(model_->topology(), model_->selectedId());
 }
 
 }  // namespace fl::views

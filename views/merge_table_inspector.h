@@ -22,14 +22,15 @@ namespace fl::views {
 class MergeOccupancyPlot;
 class MergeTableGrid;
 class RunModel;
+class SwitchPortPicker;
 
 class MergeTableInspector : public QWidget {
   Q_OBJECT
  public:
   explicit MergeTableInspector(RunModel* model, QWidget* parent = nullptr);
 
-  QComboBox* switchCombo() const { return switchCombo_; }  // data: index in results->switches
-  QComboBox* portCombo() const { return portCombo_; }      // data: MergePortResult::port
+  QComboBox* switchCombo() const;  // data: index in results->switches
+  QComboBox* portCombo() const;    // data: MergePortResult::port
   MergeTableGrid* grid() const { return grid_; }
   MergeOccupancyPlot* occupancy() const { return occupancy_; }
   QLabel* windowLabel() const { return window_; }
@@ -52,7 +53,6 @@ class MergeTableInspector : public QWidget {
 
  private:
   void rebuildSwitches();
-  void rebuildPorts();
   void rebuildPort();
   void showWindow();
   void followSelection();
@@ -63,14 +63,13 @@ class MergeTableInspector : public QWidget {
   QStackedWidget* stack_;
   QLabel *notice_, *legend_, *window_;
   QString elsewhere_;
-  QComboBox *switchCombo_, *portCombo_;
+  SwitchPortPicker* picker_;
   QSplitter* split_;
   MergeTableGrid* grid_;
   MergeOccupancyPlot* occupancy_;
   MergePortLog log_;
   std::vector<int> gpuOfNode_;
   int gpus_ = 0;
-  bool switchChosen_ = false, portChosen_ = false;
 };
 
 }  // namespace fl::views

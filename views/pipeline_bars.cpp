@@ -26,6 +26,15 @@ QString pipelineKindLabel(PipelineTaskKind kind) {
     case PipelineTaskKind::Combine: return QObject::tr("combine");
     case PipelineTaskKind::LaunchGap: return QObject::tr("launch gap");
     case PipelineTaskKind::Barrier: return QObject::tr("barrier");
+    case PipelineTaskKind::LocalGemm: return QObject::tr("GEMM");
+    case PipelineTaskKind::Compute: return QObject::tr("attention / GELU");
+    case PipelineTaskKind::GemmRs: return QObject::tr("GEMM-RS");
+    case PipelineTaskKind::LayerNorm: return QObject::tr("LN");
+    case PipelineTaskKind::AgGemm: return QObject::tr("AG-GEMM");
+    case PipelineTaskKind::Collective: return QObject::tr("NVLS");
+    case PipelineTaskKind::CaisReduce: return QObject::tr("red.cais");
+    case PipelineTaskKind::CaisLoad: return QObject::tr("ld.cais");
+    case PipelineTaskKind::SyncWait: return QObject::tr("TB sync");
   }
   return {};
 }

@@ -99,6 +99,7 @@ PipelineGantt::PipelineGantt(RunModel* model, QWidget* parent) : QWidget(parent)
   bands_ = new PipelineRowBands(plot_->xAxis, plot_->yAxis, &scene_);
   for (int k = 0; k < kPipelineTaskKinds; ++k)
     bars_[k] = new PipelineBars(plot_->xAxis, plot_->yAxis, &scene_, static_cast<PipelineTaskKind>(k));
+  for (int k = kMoePipelineTaskKinds; k < kPipelineTaskKinds; ++k) bars_[k]->removeFromLegend();  // TP layers only
   bands_->removeFromLegend();
   bands_->addToLegend();  // idle last, after the kinds
 
@@ -129,7 +130,7 @@ PipelineGantt::PipelineGantt(RunModel* model, QWidget* parent) : QWidget(parent)
   plot_->plotLayout()->addElement(2, 0, plot_->legend);
   plot_->plotLayout()->setRowStretchFactors({1, kUtilisationStretch, 0.001});
   plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-  plot_->legend->setWrap(kPipelineTaskKinds + 1);
+  plot_->legend->setWrap(kMoePipelineTaskKinds + 1);
   plot_->legend->setBorderPen(Qt::NoPen);
   plot_->legend->setVisible(true);
   setUtilisationVisible(false);
@@ -206,8 +207,9 @@ void PipelineGantt::rebuild() {
     notice_->setText(!results_    ? tr("No results yet.")
                      : p          ? tr("The run recorded no pipeline tasks.")
                      : results_->moe ? tr("These MoE-layer results carry no token pipeline.")
-                                  : tr("No token pipeline: these results are not an MoE layer (the Pipeline view "
-                                       "shows how scheme.fusion schedules dispatch, GEMMs and combine)."));
+                                  : tr("No pipeline: these results are neither an MoE layer (the Pipeline view "
+                                       "shows how scheme.fusion schedules dispatch, GEMMs and combine) nor a "
+                                       "tensor-parallel layer (its kernels and collectives per GPU)."));
     stack_->setCurrentWidget(notice_);
     scene_ = GanttScene{};
     for (auto* b : bars_) b->setTasks({});
@@ -225,6 +227,17 @@ void PipelineGantt::rebuild() {
   std::vector<int> byKind[kPipelineTaskKinds];
   for (int i = 0; i < static_cast<int>(p->tasks.size()); ++i)
     byKind[static_cast<int>(p->tasks[static_cast<size_t>(i)].kind) % kPipelineTaskKinds].push_back(i);
+  // The key: an MoE pipeline's six kinds as always; a TP layer's, the kinds it ran.
+  bool tp = false;
+  for (int k = kMoePipelineTaskKinds; k < kPipelineTaskKinds; ++k) tp = tp || !byKind[k].empty();
+  for (int k = 0; k < kPipelineTaskKinds; ++k) {
+    bars_[k]->removeFromLegend();
+    if (tp ? !byKind[k].empty() : k < kMoePipelineTaskKinds) bars_[k]->addToLegend();
+  }
+  bands_->removeFromLegend();
+  bands_->addToLegend();  // idle last
+  // Up to 11 TP keys: two rows of six fit a dock half the screen wide; MoE keeps one row.
+  plot_->legend->setWrap(tp ? 6 : kMoePipelineTaskKinds + 1);
   for (int k = 0; k < kPipelineTaskKinds; ++k) bars_[k]->setTasks(std::move(byKind[k]));
   gpuSpin_->setMaximum(std::max(0, gpus - 1));
   updateGpuMenu();

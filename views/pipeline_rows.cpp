@@ -81,18 +81,23 @@ std::vector<int> dependencyChain(const PipelineResults& p, int task) {
 std::vector<double> smBusyFraction(const PipelineResults& p, int gpus, Time bin, int bins) {
   std::vector<double> busy(static_cast<size_t>(std::max(bins, 0)), 0.0);
   if (bins <= 0 || bin <= 0 || gpus <= 0 || p.sms <= 0) return busy;
-  std::vector<double> smTime(busy.size(), 0.0);  // SM x ps in each bin
+  // SM x ps per GPU and bin, at most the GPU's SMs x bin: a TP layer's overlapping
+  // GEMM-RS and AG-GEMM spans each carry their kernel's peak.
+  std::vector<double> smTime(busy.size() * static_cast<size_t>(gpus), 0.0);
   for (const PipelineTask& t : p.tasks) {
     if (t.kind == PipelineTaskKind::LaunchGap || t.kind == PipelineTaskKind::Barrier || t.end <= t.start) continue;
+    if (!occupiesSms(t.kind) || t.gpu < 0 || t.gpu >= gpus) continue;
     const Time first = std::max<Time>(t.start / bin, 0);
     const Time last = std::min<Time>((t.end - 1) / bin, bins - 1);
     for (Time b = first; b <= last; ++b) {
       const Time overlap = std::min(t.end, (b + 1) * bin) - std::max(t.start, b * bin);
-      smTime[static_cast<size_t>(b)] += double(t.sms) * double(overlap);
+      smTime[static_cast<size_t>(t.gpu) * busy.size() + static_cast<size_t>(b)] += double(t.sms) * double(overlap);
     }
   }
-  const double capacity = double(gpus) * double(p.sms) * double(bin);
-  for (size_t b = 0; b < busy.size(); ++b) busy[b] = smTime[b] / capacity;
+  const double gpuCapacity = double(p.sms) * double(bin);
+  for (size_t g = 0; g < static_cast<size_t>(gpus); ++g)
+    for (size_t b = 0; b < busy.size(); ++b) busy[b] += std::min(smTime[g * busy.size() + b], gpuCapacity);
+  for (double& x : busy) x /= gpuCapacity * double(gpus);
   return busy;
 }
 

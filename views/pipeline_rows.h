@@ -39,8 +39,16 @@ PipelineRows pipelineRows(int gpus, int groups, const std::vector<bool>& collaps
 std::vector<int> dependencyChain(const PipelineResults& p, int task);
 
 // Fraction of SMs busy in each of `bins` bins of width `bin`: the sum over tasks of
-// sms x overlap with the bin, over gpus x sms-per-GPU x bin. Launch gaps and barriers
+// sms x overlap with the bin (at most sms-per-GPU x bin per GPU), over gpus x
+// sms-per-GPU x bin. Launch gaps and barriers
 // occupy no SM (the SMs wait), so they do not count.
 std::vector<double> smBusyFraction(const PipelineResults& p, int gpus, Time bin, int bins);
+
+// A tensor-parallel layer's collectives and waits are drawn, but its kernels' spans
+// already count the SMs they hold: those occupy none of their own.
+inline bool occupiesSms(PipelineTaskKind k) {
+  return k != PipelineTaskKind::Collective && k != PipelineTaskKind::CaisReduce && k != PipelineTaskKind::CaisLoad &&
+         k != PipelineTaskKind::SyncWait;
+}
 
 }  // namespace fl::views

@@ -3,7 +3,6 @@
 #include "views/format_units.h"
 
 #include <QComboBox>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -12,6 +11,7 @@
 #include <qcustomplot.h>
 
 #include "views/run_model.h"
+#include "views/switch_port_picker.h"
 
 namespace fl::views {
 
@@ -24,21 +24,17 @@ SwitchTablePanel::SwitchTablePanel(RunModel* model, QWidget* parent) : QWidget(p
   notice_ = makeNoticeLabel(stack_);
 
   auto* page = new QWidget(stack_);
-  switchCombo_ = new QComboBox(page);
-  switchCombo_->setObjectName(QStringLiteral("switchCombo"));
-  switchCombo_->setToolTip(tr("Switches whose reduction buffers held anything in this run"));
-  switchCombo_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-  portCombo_ = new QComboBox(page);
-  portCombo_->setObjectName(QStringLiteral("portCombo"));
-  portCombo_->setToolTip(tr("Ports of the switch that reduced anything: port → device at its other end"));
-  portCombo_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-  auto* pickers = new QHBoxLayout;
-  pickers->addWidget(new QLabel(tr("Switch:"), page));
-  pickers->addWidget(switchCombo_);
-  pickers->addSpacing(12);
-  pickers->addWidget(new QLabel(tr("Port:"), page));
-  pickers->addWidget(portCombo_);
-  pickers->addStretch(1);
+  // Switches whose reduction buffers held anything, by their reductions and evictions.
+  SwitchPortPicker::Source source;
+  source.ports = [](const SwitchResult& s) { return SwitchPortPicker::portsOf(s.reduction_ports); };
+  source.label = [](const SwitchResult& s) {
+    return tr("%1 (%2 reductions, %3 evictions)").arg(q(s.id), formatCount(s.reductions), formatCount(s.evictions));
+  };
+  picker_ = new SwitchPortPicker(std::move(source), tr("Port:"), page);
+  switchCombo()->setObjectName(QStringLiteral("switchCombo"));
+  switchCombo()->setToolTip(tr("Switches whose reduction buffers held anything in this run"));
+  portCombo()->setObjectName(QStringLiteral("portCombo"));
+  portCombo()->setToolTip(tr("Ports of the switch that reduced anything: port → device at its other end"));
   summary_ = new QLabel(page);
   summary_->setWordWrap(true);
 
@@ -81,7 +77,7 @@ SwitchTablePanel::SwitchTablePanel(RunModel* model, QWidget* parent) : QWidget(p
   split_->setChildrenCollapsible(false);
   auto* col = new QVBoxLayout(page);
   col->setContentsMargins(6, 6, 6, 6);
-  col->addLayout(pickers);
+  col->addWidget(picker_);
   col->addWidget(summary_);
   col->addWidget(split_, 1);
 
@@ -91,17 +87,7 @@ SwitchTablePanel::SwitchTablePanel(RunModel* model, QWidget* parent) : QWidget(p
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(stack_);
 
-  connect(switchCombo_, &QComboBox::currentIndexChanged, this, [this] {
-    switchChosen_ = true;
-    portChosen_ = false;  // a switch's first view: its busiest port
-    rebuildPorts();
-  });
-  connect(portCombo_, &QComboBox::currentIndexChanged, this, [this] {
-    portChosen_ = true;
-    collectLog();
-    rebuildPlot();
-    rebuildTable();
-  });
+  connect(picker_, &SwitchPortPicker::portChanged, this, &SwitchTablePanel::showPort);
   connect(model_, &RunModel::resultsChanged, this, &SwitchTablePanel::rebuildSwitches);
   connect(model_, &RunModel::topologyChanged, this, &SwitchTablePanel::rebuildSwitches);
   connect(model_, &RunModel::currentBinChanged, this, [this] {
@@ -127,15 +113,14 @@ void SwitchTablePanel::resizeEvent(QResizeEvent* event) {
 
 bool SwitchTablePanel::noticeVisible() const { return stack_->currentIndex() == 0; }
 
-const SwitchResult* SwitchTablePanel::currentSwitch() const {
-  const int i = switchCombo_->currentData().isValid() ? switchCombo_->currentData().toInt() : -1;
-  return results_ && i >= 0 && i < int(results_->switches.size()) ? &results_->switches[size_t(i)] : nullptr;
-}
+QComboBox* SwitchTablePanel::switchCombo() const { return picker_->switchCombo(); }
+QComboBox* SwitchTablePanel::portCombo() const { return picker_->portCombo(); }
+const SwitchResult* SwitchTablePanel::currentSwitch() const { return picker_->currentSwitch(); }
 
 const ReductionPortResult* SwitchTablePanel::currentPort() const {
   const SwitchResult* s = currentSwitch();
-  if (!s || !portCombo_->currentData().isValid()) return nullptr;
-  const int port = portCombo_->currentData().toInt();
+  const int port = picker_->currentPort();
+  if (!s || port < 0) return nullptr;
   for (const auto& p : s->reduction_ports)
     if (p.port == port) return &p;
   return nullptr;
@@ -145,44 +130,18 @@ Time SwitchTablePanel::tableTime() const { return timeOfBin(model_->currentBin()
 
 double SwitchTablePanel::binKey(int bin) const { return double(Time(bin) * model_->binWidth()) / unit_.ps; }
 
-void SwitchTablePanel::selectSwitch(const QString& name) {
-  const int i = switchCombo_->findText(name, Qt::MatchStartsWith);
-  // findText matches prefixes ("sw1" in "sw10 …"): check the name part exactly.
-  for (int k = std::max(i, 0); k < switchCombo_->count(); ++k)
-    if (switchCombo_->itemText(k).section(' ', 0, 0) == name) return switchCombo_->setCurrentIndex(k);
-}
-
-void SwitchTablePanel::selectPort(int port) {
-  const int i = portCombo_->findData(port);
-  if (i >= 0) portCombo_->setCurrentIndex(i);
-}
+void SwitchTablePanel::selectSwitch(const QString& name) { picker_->selectSwitch(name); }
+void SwitchTablePanel::selectPort(int port) { picker_->selectPort(port); }
 
 void SwitchTablePanel::rebuildSwitches() {
   results_ = model_->resultsShared();
-  const QString keep = switchCombo_->currentText().section(' ', 0, 0);
-  {
-    const QSignalBlocker block(switchCombo_);
-    switchCombo_->clear();
-    if (results_)
-      for (size_t i = 0; i < results_->switches.size(); ++i) {
-        const SwitchResult& s = results_->switches[i];
-        if (s.reduction_ports.empty()) continue;
-        switchCombo_->addItem(tr("%1 (%2 reductions, %3 evictions)")
-                                  .arg(q(s.id), formatCount(s.reductions), formatCount(s.evictions)),
-                              int(i));
-      }
-  }
-  if (switchCombo_->count() == 0) {
+  if (!picker_->setResults(results_.get())) {
     notice_->setText(noReductionsText());
     stack_->setCurrentIndex(0);
     portLog_.clear();
     return;
   }
   stack_->setCurrentIndex(1);
-  const QSignalBlocker block(switchCombo_);
-  switchCombo_->setCurrentIndex(0);
-  if (switchChosen_) selectSwitch(keep);
-  rebuildPorts();
 }
 
 QString SwitchTablePanel::noReductionsText() const {
@@ -203,26 +162,8 @@ bool SwitchTablePanel::hasReductions(const Results& r) {
   return std::any_of(r.switches.begin(), r.switches.end(), [](const SwitchResult& s) { return !s.reduction_ports.empty(); });
 }
 
-void SwitchTablePanel::rebuildPorts() {
-  const SwitchResult* s = currentSwitch();
-  const int keep = portCombo_->currentData().isValid() ? portCombo_->currentData().toInt() : -1;
-  {
-    const QSignalBlocker block(portCombo_);
-    portCombo_->clear();
-    if (s) {
-      auto ports = s->reduction_ports;
-      std::sort(ports.begin(), ports.end(), [](const auto& a, const auto& b) { return a.port < b.port; });
-      int busiest = 0;  // the first view of a switch: its most telling port
-      for (const auto& p : ports) {
-        if (p.peak_entries > ports[size_t(busiest)].peak_entries) busiest = portCombo_->count();
-        portCombo_->addItem(tr("port %1 → %2 (peak %3 entries)").arg(p.port).arg(q(p.peer)).arg(p.peak_entries),
-                            p.port);
-      }
-      portCombo_->setCurrentIndex(busiest);
-      if (portChosen_) selectPort(keep);
-    }
-  }
-  if (s)
+void SwitchTablePanel::showPort() {
+  if (const SwitchResult* s = currentSwitch())
     summary_->setText(tr("%1: %2 reductions of %3 contributions, %4 evictions, peak %5 entries (%6), "
                          "buffer hit rate %7. Entry log: %8 entries%9.")
                           .arg(q(s->id), formatCount(s->reductions), formatCount(s->reduction_contributions),
@@ -299,22 +240,7 @@ void SwitchTablePanel::rebuildTable() {
 }
 
 void SwitchTablePanel::followSelection() {
-  const topo::Topology* t = model_->topology();
-  const int id = model_->selectedId();
-  if (!t || model_->selectionKind() != SelectionKind::Node || id < 0 || id >= int(t->nodes().size())) return;
-  const QString name = q(t->node(id).name);
-  if (results_)
-    for (const auto& s : results_->switches)
-      if (s.node == id) return selectSwitch(name);
-  // Another device: show the current switch's port towards it, if it has one (the
-  // busiest of them when the device has several links to the switch).
-  const SwitchResult* s = currentSwitch();
-  const ReductionPortResult* now = currentPort();
-  if (!s || (now && q(now->peer) == name)) return;
-  const ReductionPortResult* best = nullptr;
-  for (const auto& p : s->reduction_ports)
-    if (q(p.peer) == name && (!best || p.peak_entries > best->peak_entries)) best = &p;
-  if (best) selectPort(best->port);
+  if (model_->selectionKind() == SelectionKind::Node) picker_->follow(model_->topology(), model_->selectedId());
 }
 
 }  // namespace fl::views

@@ -23,6 +23,7 @@ class QStackedWidget;
 namespace fl::views {
 
 class RunModel;
+class SwitchPortPicker;
 
 class SwitchTablePanel : public QWidget {
   Q_OBJECT
@@ -31,8 +32,8 @@ class SwitchTablePanel : public QWidget {
 
   explicit SwitchTablePanel(RunModel* model, QWidget* parent = nullptr);
 
-  QComboBox* switchCombo() const { return switchCombo_; }  // data: index in results->switches
-  QComboBox* portCombo() const { return portCombo_; }      // data: ReductionPortResult::port
+  QComboBox* switchCombo() const;  // data: index in results->switches
+  QComboBox* portCombo() const;    // data: ReductionPortResult::port
   QCustomPlot* plot() const { return plot_; }  // graph 0: entries (steps), 1: evictions (yAxis2)
   QTableWidget* table() const { return entries_->table(); }
   bool noticeVisible() const;
@@ -59,7 +60,7 @@ class SwitchTablePanel : public QWidget {
  private:
   void rebuildSwitches();
   QString noReductionsText() const;
-  void rebuildPorts();
+  void showPort();
   void collectLog();
   void rebuildPlot();
   void rebuildTable();
@@ -71,17 +72,13 @@ class SwitchTablePanel : public QWidget {
   QStackedWidget* stack_;
   QLabel *notice_, *summary_;
   QString elsewhere_;
-  QComboBox *switchCombo_, *portCombo_;
+  SwitchPortPicker* picker_;
   QSplitter* split_;
   QCustomPlot* plot_;
   QCPItemStraightLine* cursor_;
   ReductionEntryTable* entries_;
   TimeUnit unit_;
   std::vector<const ReductionEntryRecord*> portLog_;  // the current port's entries (log order)
-  // Chosen by the user (or a canvas selection), so kept when results change. Otherwise
-  // every rebuild picks again (first switch, busiest port) from the results at hand, and
-  // the final view does not depend on which live snapshots happened to arrive.
-  bool switchChosen_ = false, portChosen_ = false;
 };
 
 }  // namespace fl::views

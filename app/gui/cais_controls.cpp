@@ -11,6 +11,7 @@
 #include <algorithm>
 
 #include "gui/scenario_document.h"
+#include "scenario/friendly_names.h"
 #include "scenario/schema.h"
 #include "scenario/sweep.h"
 #include "views/format_units.h"
@@ -32,12 +33,8 @@ QString describe(const std::string& path) {
 }  // namespace
 
 QString tpSchemeDisplayName(const std::string& value) {
-  static const std::pair<const char*, const char*> kNames[] = {
-      {"tp_nvls", "TP-NVLS"},        {"sp_nvls", "SP-NVLS"},           {"cais_base", "CAIS-Base"},
-      {"cais_coord", "CAIS-Coord"}, {"cais_partial", "CAIS-Partial"}, {"cais", "CAIS"}};
-  for (const auto& [v, name] : kNames)
-    if (value == v) return QString::fromLatin1(name);
-  return q(value);
+  const std::string name = friendlyValueName("scheme.tp", value);
+  return q(name.empty() ? value : name);
 }
 
 CaisControls::CaisControls(ScenarioDocument* doc, QWidget* parent) : QDockWidget(tr("CAIS"), parent), doc_(doc) {
@@ -54,18 +51,17 @@ CaisControls::CaisControls(ScenarioDocument* doc, QWidget* parent) : QDockWidget
   auto* form = new QFormLayout;
   form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
   form->setRowWrapPolicy(QFormLayout::WrapLongRows);
-  scheme_ = new QComboBox(page);
+  scheme_ = addChoice(form, tr("Scheme:"), "scheme.tp");
   scheme_->setObjectName(QStringLiteral("caisScheme"));
-  if (const ParamSpec* p = findParam("scheme.tp"))
-    for (const std::string& v : p->choices) scheme_->addItem(tpSchemeDisplayName(v), q(v));
-  scheme_->setToolTip(describe("scheme.tp"));
-  form->addRow(tr("Scheme:"), scheme_);
   addLine(form, tr("Merge table:"), "network.switch.merge_table");
   addLine(form, tr("Merge timeout:"), "network.switch.merge_timeout");
   addLine(form, tr("Launch jitter:"), "scheme.stragglers.start_jitter");
   addLine(form, tr("TB noise:"), "scheme.stragglers.task_noise");
-  for (const ParamSpec& p : schema())  // whatever CAIS knobs the schema has (SM split, ...)
-    if (p.path.rfind("scheme.cais.", 0) == 0) addLine(form, q(p.path.substr(12)) + QStringLiteral(":"), p.path);
+  // The calibrated drift (specs/cais.md §2.8) and the SM split of asymmetric overlapping (§2.10).
+  addLine(form, tr("Kernel offset:"), "workload.tp.kernel_offset");
+  addLine(form, tr("TB noise CV:"), "workload.tp.tb_noise_cv");
+  addLine(form, tr("SM split:"), "workload.tp.rs_sm_fraction");  // GEMM-RS share
+  addChoice(form, tr("Tile order:"), "workload.tp.row_order");
   col->addLayout(form);
   sweepNote_ = new QLabel(page);
   sweepNote_->setWordWrap(true);
@@ -80,8 +76,6 @@ CaisControls::CaisControls(ScenarioDocument* doc, QWidget* parent) : QDockWidget
   stack_->addWidget(scroll);
   setWidget(stack_);
 
-  connect(scheme_, &QComboBox::activated, this,
-          [this](int i) { commit("scheme.tp", scheme_->itemData(i).toString().toStdString()); });
   connect(doc_, &ScenarioDocument::changed, this, &CaisControls::refresh);
   refresh();
 }
@@ -99,6 +93,28 @@ void CaisControls::addLine(QFormLayout* form, const QString& label, const std::s
   });
 }
 
+// Items: the schema's values, by the seeds' names where they have one.
+QComboBox* CaisControls::addChoice(QFormLayout* form, const QString& label, const std::string& path) {
+  auto* box = new QComboBox(form->parentWidget());
+  box->setObjectName(q(path));
+  if (const ParamSpec* p = findParam(path))
+    for (const std::string& v : p->choices) {
+      const std::string name = friendlyValueName(path, v);
+      box->addItem(q(name.empty() ? v : name), q(v));
+    }
+  box->setToolTip(describe(path));
+  form->addRow(label, box);
+  choices_.emplace_back(path, box);
+  connect(box, &QComboBox::activated, this, [this, path, box](int i) { commit(path, box->itemData(i).toString().toStdString()); });
+  return box;
+}
+
+QComboBox* CaisControls::choice(const std::string& path) const {
+  for (const auto& [p, b] : choices_)
+    if (p == path) return b;
+  return nullptr;
+}
+
 QLineEdit* CaisControls::field(const std::string& path) const {
   for (const auto& [p, e] : lines_)
     if (p == path) return e;
@@ -106,7 +122,8 @@ QLineEdit* CaisControls::field(const std::string& path) const {
 }
 
 std::vector<std::string> CaisControls::paths() const {
-  std::vector<std::string> out{"scheme.tp"};
+  std::vector<std::string> out;
+  for (const auto& c : choices_) out.push_back(c.first);
   for (const auto& l : lines_) out.push_back(l.first);
   return out;
 }
@@ -153,10 +170,10 @@ void CaisControls::refresh() {
     if (s) swept << q(path);
     return s;
   };
-  {
-    const QSignalBlocker block(scheme_);
-    scheme_->setEnabled(!isSwept("scheme.tp"));
-    scheme_->setCurrentIndex(scheme_->findData(q(getValue(shown, "scheme.tp"))));
+  for (const auto& [path, box] : choices_) {
+    const QSignalBlocker block(box);
+    box->setEnabled(!isSwept(path));
+    box->setCurrentIndex(box->findData(q(getValue(shown, path))));
   }
   for (const auto& [path, edit] : lines_) {
     edit->setEnabled(!isSwept(path));

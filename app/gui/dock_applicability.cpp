@@ -81,7 +81,12 @@ std::vector<Rule>& rules() {
                         "The AL TLB serves DySHARP's MoE dispatch: MoE layers with scheme.communication: dysharp "
                         "only.");
           }),
-      forKind("PipelineDock", WorkloadKind::MoeLayer, "The token pipeline is an MoE layer's (workload.kind: moe_layer)."),
+      row("PipelineDock",
+          [](const Scenario& s) {
+            return only(s.workload.kind == WorkloadKind::MoeLayer || s.workload.kind == WorkloadKind::TpLayer,
+                        "The Pipeline view shows an MoE layer's token pipeline or a tensor-parallel layer's kernels "
+                        "(workload.kind: moe_layer or tp_layer).");
+          }),
       forKind("FusionDock", WorkloadKind::MoeLayer,
               "scheme.communication and scheme.fusion configure MoE layers only (workload.kind: moe_layer)."),
       // In-switch reduction tables: NVLS collectives, DySHARP / NVLS MoE layers, the

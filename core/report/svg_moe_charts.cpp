@@ -30,6 +30,15 @@ const char* kindColour(PipelineTaskKind k) {
     case PipelineTaskKind::Combine: return "#009e73";
     case PipelineTaskKind::LaunchGap: return "#9a9a9a";
     case PipelineTaskKind::Barrier: return "#cc79a7";
+    case PipelineTaskKind::LocalGemm: return "#8c6d31";  // tensor-parallel kinds: views/phase_palette.cpp
+    case PipelineTaskKind::Compute: return "#bcbd22";
+    case PipelineTaskKind::GemmRs: return "#d55e00";
+    case PipelineTaskKind::LayerNorm: return "#56b4e9";
+    case PipelineTaskKind::AgGemm: return "#e69f00";
+    case PipelineTaskKind::Collective: return "#0072b2";
+    case PipelineTaskKind::CaisReduce: return "#009e73";
+    case PipelineTaskKind::CaisLoad: return "#332288";
+    case PipelineTaskKind::SyncWait: return "#882255";
   }
   return "#000000";
 }

@@ -62,6 +62,15 @@ const char* pipelineTaskKindName(PipelineTaskKind k) {
     case PipelineTaskKind::Combine: return "combine";
     case PipelineTaskKind::LaunchGap: return "launch_gap";
     case PipelineTaskKind::Barrier: return "barrier";
+    case PipelineTaskKind::LocalGemm: return "gemm";
+    case PipelineTaskKind::Compute: return "compute";
+    case PipelineTaskKind::GemmRs: return "gemm_rs";
+    case PipelineTaskKind::LayerNorm: return "layer_norm";
+    case PipelineTaskKind::AgGemm: return "ag_gemm";
+    case PipelineTaskKind::Collective: return "nvls_collective";
+    case PipelineTaskKind::CaisReduce: return "red_cais";
+    case PipelineTaskKind::CaisLoad: return "ld_cais";
+    case PipelineTaskKind::SyncWait: return "sync_wait";
   }
   return "?";
 }

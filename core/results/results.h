@@ -262,9 +262,17 @@ struct MoeResults {
 // one unit of scheduled work on one SM group of one GPU: a chunk of tokens dispatched or
 // combined, or a row of GEMM thread blocks (one tile of tokens of one expert); spans of
 // kernel-launch gaps are tasks too, so a Gantt chart and a Chrome trace show them.
-enum class PipelineTaskKind : std::uint8_t { Dispatch, Gemm1, Gemm2, Combine, LaunchGap, Barrier };
-inline constexpr int kPipelineTaskKinds = 6;
-const char* pipelineTaskKindName(PipelineTaskKind k);  // dispatch, gemm1, gemm2, combine, launch_gap, barrier
+// Tensor-parallel layers (core/results/tp_timeline.h) add their kernels, their collectives
+// (NVLS, or CAIS's red.cais / ld.cais as one GPU sees them) and TB-group sync waits.
+enum class PipelineTaskKind : std::uint8_t {
+  Dispatch, Gemm1, Gemm2, Combine, LaunchGap, Barrier,
+  LocalGemm, Compute, GemmRs, LayerNorm, AgGemm, Collective, CaisReduce, CaisLoad, SyncWait
+};
+inline constexpr int kPipelineTaskKinds = 15;
+inline constexpr int kMoePipelineTaskKinds = 6;  // Dispatch .. Barrier
+// dispatch, gemm1, gemm2, combine, launch_gap, barrier, gemm, compute, gemm_rs, layer_norm,
+// ag_gemm, nvls_collective, red_cais, ld_cais, sync_wait
+const char* pipelineTaskKindName(PipelineTaskKind k);
 
 struct PipelineTask {
   Time start = 0, end = 0;

@@ -12,7 +12,8 @@ Time fromSeconds(double s) { return static_cast<Time>(std::llround(s * static_ca
 }  // namespace
 
 TpAgent::TpAgent(net::EndpointNode& ep, const TpShared& shared, int rank)
-    : Agent(ep), shared_(shared), rank_(rank), n_(shared.plan.gpus), rng_(shared.seed, 0x7000 + static_cast<std::uint64_t>(rank)) {
+    : Agent(ep), shared_(shared), rank_(rank), n_(shared.plan.gpus), rng_(shared.seed, 0x7000 + static_cast<std::uint64_t>(rank)),
+      timeline_(rank, shared.sms) {
   const TpPlan& p = shared.plan;
   rowBlocksPerGpu_ = p.tokens / n_ / shared.tileM;
   const std::int64_t tileBytes = std::int64_t(shared.tileM) * shared.tileN * 2;
@@ -71,10 +72,13 @@ void TpAgent::runStage() {
       startKernel(Kernel::Local, st.gemm);
       break;
     case StageKind::Flops:
-      after(noisy(fromSeconds(st.flops / (shared_.sms * shared_.gpu.smFlops(Dtype::Bf16)))), kStageDone);
+      after(timed(TpTimeline::kGemm, PipelineTaskKind::Compute,
+                  noisy(fromSeconds(st.flops / (shared_.sms * shared_.gpu.smFlops(Dtype::Bf16))))),
+            kStageDone);
       break;
     case StageKind::Memory:
-      after(noisy(fromSeconds(st.bytes / shared_.gpu.hbm_bandwidth)), kStageDone);
+      after(timed(TpTimeline::kGemm, PipelineTaskKind::Compute, noisy(fromSeconds(st.bytes / shared_.gpu.hbm_bandwidth))),
+            kStageDone);
       break;
     case StageKind::Junction:
           ++junction_;
@@ -103,7 +107,10 @@ void TpAgent::startKernel(Kernel::Kind kind, const GemmShape& shape) {
   double jitter = sampleNoise(shared_.drift.start_jitter_distribution,
                               static_cast<double>(shared_.drift.start_jitter), rng_);
   if (shared_.kernelOffset > 0) jitter += rng_.exponential(static_cast<double>(shared_.kernelOffset));
-  if (jitter >= 1) return after(static_cast<Time>(jitter), kKernelGo);
+  if (jitter >= 1) {
+    timeline_.span(TpTimeline::kWholeGpu, PipelineTaskKind::LaunchGap, now(), now() + static_cast<Time>(jitter));
+    return after(static_cast<Time>(jitter), kKernelGo);
+  }
   launchKernel();
 }
 
@@ -185,6 +192,9 @@ void TpAgent::dispatch() {
 }
 
 void TpAgent::tbStarted(int slot, std::int64_t tile) {
+  const auto [row, kind] = kernelRow(slot);
+  timeline_.open(row, kind, now());
+  timeline_.sms(row, static_cast<int>(kernels_[static_cast<std::size_t>(slot)].running));
   if (coordinated() && isGroupTb(slot, tile)) return sendSync(slot, 0, tile);  // pre-launch
   beginTb(slot, tile);
 }
@@ -254,6 +264,7 @@ void TpAgent::onSent(std::uint64_t t) {
 
 void TpAgent::kernelDone(int slot) {
   kernels_[static_cast<std::size_t>(slot)].active = false;
+  timeline_.close(kernelRow(slot).first, now());
   if (shared_.plan.stages[stage_].kind != StageKind::Junction) return nextStage();
   if (dataflow()) {
     if (slot == 0) rsDone_ = true;
@@ -268,6 +279,7 @@ void TpAgent::kernelDone(int slot) {
     step_ = kReduce;
   } else {
     step_ = kSync1;
+    timeline_.open(TpTimeline::kBarrier, PipelineTaskKind::Barrier, now());
     flagAll(kTagBarrier1);
   }
   advanceJunction();
@@ -304,6 +316,8 @@ void TpAgent::advanceJunction() {
   const bool cais = shared_.scheme >= TpScheme::CaisBase;
   if (step_ == kSync1 && flagCount(kTagBarrier1, junction_) >= n_ - 1) {
     step_ = kReduce;
+    timeline_.close(TpTimeline::kBarrier, now());
+    timeline_.open(TpTimeline::kReduceScatter, PipelineTaskKind::Collective, now());
     chunk_ = tensor / n_;
     pieces_ = static_cast<std::uint32_t>((chunk_ + shared_.payload - 1) / shared_.payload);
     pieceBase_ = static_cast<std::uint32_t>(junction_) * pieces_;
@@ -318,15 +332,20 @@ void TpAgent::advanceJunction() {
                                                            : reduced_ == pieces_;
     if (!done) return;
     step_ = kLn;
-    after(noisy(lnTime(shared_.scheme == TpScheme::TpNvls ? p.tokens : p.tokens / n_)), kStageDone);
+    timeline_.close(TpTimeline::kReduceScatter, now());
+    after(timed(TpTimeline::kLn, PipelineTaskKind::LayerNorm,
+                noisy(lnTime(shared_.scheme == TpScheme::TpNvls ? p.tokens : p.tokens / n_))),
+          kStageDone);
     return;
   }
   if (step_ == kSync2 && flagCount(kTagBarrier2, junction_) >= n_ - 1) {
+    timeline_.close(TpTimeline::kBarrier, now());
     if (cais) {  // kernel-level: every home's rows are ready once all passed the barrier
       std::fill(rowsReadyFrom_[j].begin(), rowsReadyFrom_[j].end(), 1);
       return startGather();
     }
     step_ = kGather;
+    timeline_.open(TpTimeline::kAllGather, PipelineTaskKind::Collective, now());
     net::Message m;
     m.op = net::Op::McStore;
     m.bytes = tensor / n_;
@@ -334,7 +353,10 @@ void TpAgent::advanceJunction() {
     m.tag = tag(kTagNvls, junction_);
     post(m);
   }
-  if (step_ == kGather && stReceived_[j] >= tensor) startGather();
+  if (step_ == kGather && stReceived_[j] >= tensor) {
+    timeline_.close(TpTimeline::kAllGather, now());
+    startGather();
+  }
 }
 
 void TpAgent::onTimer(std::uint64_t arg) {
@@ -358,6 +380,7 @@ void TpAgent::onTimer(std::uint64_t arg) {
       break;
     default:  // sp_nvls, and CAIS's kernel-level barrier between LN and AG-GEMM
       step_ = kSync2;
+      timeline_.open(TpTimeline::kBarrier, PipelineTaskKind::Barrier, now());
       flagAll(kTagBarrier2);
       advanceJunction();
       break;
@@ -429,6 +452,22 @@ void TpAgent::onDelivered(const net::Packet& p) {
       onRelease(p);
       break;
   }
+}
+
+// Local GEMMs (NVLS's too) and GEMM-RS on the GEMM row, AG-GEMM on its own: under
+// dataflow the two run at once.
+std::pair<TpTimeline::Row, PipelineTaskKind> TpAgent::kernelRow(int slot) const {
+  if (shared_.plan.stages[stage_].kind != StageKind::Junction) return {TpTimeline::kGemm, PipelineTaskKind::LocalGemm};
+  const bool cais = shared_.scheme >= TpScheme::CaisBase;
+  if (slot == 1 || step_ == kAgGemm)
+    return {TpTimeline::kAgGemm, cais ? PipelineTaskKind::AgGemm : PipelineTaskKind::LocalGemm};
+  return {TpTimeline::kGemm, cais ? PipelineTaskKind::GemmRs : PipelineTaskKind::LocalGemm};
+}
+
+// A span of known length d from now; sms -1: the whole GPU (a kernel alone on it).
+Time TpAgent::timed(TpTimeline::Row row, PipelineTaskKind kind, Time d, std::int64_t tile, int sms) {
+  timeline_.span(row, kind, now(), now() + d, static_cast<std::int32_t>(tile), sms < 0 ? shared_.sms : sms);
+  return d;
 }
 
 }  // namespace fl::tp

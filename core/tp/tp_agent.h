@@ -30,6 +30,7 @@
 
 #include "engine/random.h"
 #include "gpu/gpu_spec.h"
+#include "results/tp_timeline.h"
 #include "tp/cais_address.h"
 #include "tp/tp_plan.h"
 #include "workloads/agent.h"
@@ -73,6 +74,7 @@ class TpAgent : public work::Agent {
   const std::vector<JunctionSpan>& spans() const { return spans_; }
   double syncWaitPs() const { return syncWaitPs_; }
   std::int64_t syncs() const { return syncCount_; }
+  const TpTimeline& timeline() const { return timeline_; }
 
  private:
   enum Step : int { kRsGemm, kSync1, kReduce, kLn, kSync2, kGather, kAgGemm, kDone };
@@ -209,6 +211,10 @@ class TpAgent : public work::Agent {
   int throttledBy_ = 0;                // sync switches holding this GPU back
   double syncWaitPs_ = 0;
   std::int64_t syncCount_ = 0;
+  // The Pipeline view's record (results/tp_timeline.h): the row and kind of slot's kernel.
+  TpTimeline timeline_;
+  std::pair<TpTimeline::Row, PipelineTaskKind> kernelRow(int slot) const;
+  Time timed(TpTimeline::Row row, PipelineTaskKind kind, Time d, std::int64_t tile = -1, int sms = -1);
 };
 
 }  // namespace fl::tp

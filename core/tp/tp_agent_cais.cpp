@@ -26,6 +26,7 @@ void TpAgent::sendSync(int slot, int point, std::int64_t tile) {
   const auto total = static_cast<std::size_t>(kernels_[static_cast<std::size_t>(slot)].total());
   if (sent.size() < total) sent.resize(total);
   sent[static_cast<std::size_t>(tile)] = now();
+  timeline_.syncBegin(now());
   const std::uint32_t group = (static_cast<std::uint32_t>(junction_) << 22) | (static_cast<std::uint32_t>(slot) << 21) |
                               (static_cast<std::uint32_t>(point) << 20) | static_cast<std::uint32_t>(tile);
   net::Message m;
@@ -47,6 +48,7 @@ void TpAgent::onRelease(const net::Packet& p) {
   const std::int64_t tile = tileOf(v) & 0x3fffffff;
   syncWaitPs_ += static_cast<double>(now() - syncSent_[slot][point][static_cast<std::size_t>(tile)]);
   ++syncCount_;
+  timeline_.syncEnd(now());
   if (point == 0) return beginTb(slot, tile);
   pushTile(tile);
 }
@@ -57,6 +59,7 @@ void TpAgent::pushTile(std::int64_t tile) {
   const int home = homeOfRow(m);
   const std::uint32_t first = base(junction_) + static_cast<std::uint32_t>(tile) * blocksPerTile_;
   unsent_[static_cast<std::size_t>(tile)] = blocksPerTile_;
+  timeline_.open(TpTimeline::kReduceScatter, PipelineTaskKind::CaisReduce, now());
   for (std::uint32_t b = 0; b < blocksPerTile_; ++b)
     post(caisMessage(net::Op::CaisRed, *shared_.map, first + b, shared_.homes[static_cast<std::size_t>(home)],
                      shared_.payload, n_ - 1, tag(kTagCais, junction_, static_cast<std::uint32_t>(tile))));
@@ -64,6 +67,7 @@ void TpAgent::pushTile(std::int64_t tile) {
 
 void TpAgent::loadRow(std::int64_t m) {
   const std::uint32_t first = base(junction_) + static_cast<std::uint32_t>(m) * blocksPerRow_;
+  timeline_.loadStart(m, now());
   loadStreams_.push_back({first, first + blocksPerRow_, homeOfRow(m), m, 0});
   issueLoads();
 }
@@ -143,6 +147,7 @@ void TpAgent::onCais(const net::Packet& p) {
   }
   if (++rowArrived_[row] < blocksPerRow_) return;
   rowState_[row] = 2;
+  timeline_.loadEnd(static_cast<std::int64_t>(row), now(), static_cast<int>(rowWaiters_[row].size()));
   for (const std::int64_t tile : rowWaiters_[row]) after(tbNoisy(ag.tbTime), kTbDone, tbRef(1, tile));
   rowWaiters_[row].clear();
   if (ag.dataflow) {  // the row's other blocks find it in L2: ready now
@@ -156,7 +161,9 @@ void TpAgent::onCais(const net::Packet& p) {
 // alone (seed 002 §III-C1: "each TB in LN operates on a row").
 void TpAgent::ownRowComplete(std::int64_t r) {
   if (rowComplete_[static_cast<std::size_t>(junction_)][static_cast<std::size_t>(r)] != blocksPerRow_) return;
-  after(noisy(lnTime(shared_.tileM)), kLnRow, static_cast<std::uint32_t>(r));
+  timeline_.ownRowComplete(now(), rowBlocksPerGpu_);
+  after(timed(TpTimeline::kLn, PipelineTaskKind::LayerNorm, noisy(lnTime(shared_.tileM)), r, 0), kLnRow,
+        static_cast<std::uint32_t>(r));
 }
 
 void TpAgent::rowNormalised(std::uint32_t r) {
@@ -196,6 +203,7 @@ void TpAgent::maybeEndDataflow() {
   const bool agDone = shared_.plan.stages[stage_].agN == 0 || !kernels_[1].active;
   if (!rsDone_ || rowsNormalised_ < rowBlocksPerGpu_ || !agDone) return;
   spans_[static_cast<std::size_t>(junction_)].end = now();
+  timeline_.close(TpTimeline::kReduceScatter, now());
   rsDone_ = false;
   nextStage();
 }

@@ -69,6 +69,9 @@ class TpLayer : public work::Workload {
     for (std::size_t i = 0; i < 4; ++i)
       if (count[i] > 0) t.sublayer[i] = static_cast<Time>(sum[i] / count[i]);
     r.tp = t;
+    std::vector<const TpTimeline*> timelines;
+    for (const auto& a : agents_) timelines.push_back(&static_cast<const TpAgent&>(*a).timeline());
+    r.pipeline = tpPipeline(timelines, t.scheme, shared_.sms);
     if (spec_.scheme.tp >= TpScheme::CaisCoord) {  // mean wait of a synchronised thread block
       double wait = 0;
       std::int64_t syncs = 0;

@@ -125,6 +125,35 @@ class TestCaisDocks : public QObject {
     stopAndWait(*w);
   }
 
+  // workload.tp.row_order: a combo of the schema's two values, one undo step per change;
+  // the drift and SM-split keys have their fields.
+  void rowOrderWithUndo() {
+    QTemporaryDir dir;
+    auto w = t::makeWindow();
+    QCOMPARE(w->openFile(t::writeFile(dir, "tp.yaml", kTp)), QString());
+    auto* c = w->findChild<fl::gui::CaisControls*>();
+    fl::gui::ScenarioDocument* doc = w->document();
+    for (const std::string path : {"workload.tp.kernel_offset", "workload.tp.tb_noise_cv", "workload.tp.rs_sm_fraction"})
+      QVERIFY2(c->field(path), path.c_str());
+    QComboBox* order = c->choice("workload.tp.row_order");
+    QVERIFY(order);
+    QCOMPARE(order->count(), 2);
+    QCOMPARE(order->currentData().toString(), QString("home_interleaved"));  // the default
+    const int undoBefore = doc->undoStack()->count();
+    const int mMajor = order->findData("m_major");
+    QVERIFY(mMajor >= 0);
+    order->setCurrentIndex(mMajor);
+    emit order->activated(mMajor);
+    QCOMPARE(doc->valueText("workload.tp.row_order"), std::string("m_major"));
+    QCOMPARE(doc->undoStack()->count(), undoBefore + 1);
+    doc->undoStack()->undo();
+    QCOMPARE(doc->valueText("workload.tp.row_order"), std::string("home_interleaved"));
+    QCOMPARE(order->currentData().toString(), QString("home_interleaved"));
+    doc->undoStack()->redo();
+    QCOMPARE(order->currentData().toString(), QString("m_major"));
+    stopAndWait(*w);
+  }
+
   // A swept scheme shows the selected point's value, locked, with a note.
   void sweptSchemeLocked() {
     QTemporaryDir dir;

@@ -63,7 +63,9 @@ class TestDockApplicability : public QObject {
                                            << kMoe + QStringList{"SwitchTablesDock", "MigrationsDock"} + kCais + kXdc + noStory;
     QTest::newRow("wafer with a balancer") << "wsc-balancer-single.yaml"
                                            << kMoe + QStringList{"SwitchTablesDock"} + kCais + kXdc + noStory;
-    QTest::newRow("tensor-parallel CAIS") << "cais-4gpu.yaml" << kMoe + kWafer + kXdc + noStory;
+    // The Pipeline view shows a tensor-parallel layer's kernels too.
+    QTest::newRow("tensor-parallel CAIS") << "cais-4gpu.yaml"
+                                          << QStringList{"BreakdownDock", "AlTlbDock", "FusionDock"} + kWafer + kXdc + noStory;
     QTest::newRow("cross-DC MoE") << "xdc-ablation-24-8.yaml"
                                   << kMoe + QStringList{"SwitchTablesDock"} + kWafer + kCais + noStory;
     // DeepEP, COMET, FlashDMoE: unicast, no switch reduction, no AL TLB.
