@@ -91,6 +91,9 @@ void ScenarioDock::fitColumns() {
   const int margins = 12;  // the delegate's text margins and some air
   int key = std::min(keys.whole + margins, std::clamp(width - 170, width * 40 / 100, width * 45 / 100));
   key = std::max(key, std::min(keys.part + margins, width - 120));
+  // Below ~200 px the keys' 40 % floor would squeeze the values under 120 px (a value a
+  // word per line); there the values win and the keys wrap where they must.
+  key = std::min(key, std::max(width - 120, 40));
   if (view_->columnWidth(ScenarioTreeModel::KeyColumn) != key) view_->setColumnWidth(ScenarioTreeModel::KeyColumn, key);
 }
 
