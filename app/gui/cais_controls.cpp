@@ -11,6 +11,7 @@
 #include <algorithm>
 
 #include "gui/scenario_document.h"
+#include "gui/selected_sweep_point.h"
 #include "scenario/friendly_names.h"
 #include "scenario/schema.h"
 #include "scenario/sweep.h"
@@ -155,15 +156,10 @@ void CaisControls::commit(const std::string& path, const std::string& text) {
 void CaisControls::refresh() {
   const Scenario& base = doc_->scenario();
   stack_->setCurrentIndex(base.workload.kind == WorkloadKind::TpLayer ? 1 : 0);
-  SweepSettings point;
-  if (const std::size_t n = sweepPointCount(base); !base.sweep.empty() && n > 0)
-    point = sweepPoint(base, std::min(static_cast<std::size_t>(std::max(sweepPoint_, 0)), n - 1));
-  Scenario shown = base;
-  try {
-    if (!point.empty()) shown = sweepPointScenario(base, point);
-  } catch (const std::exception&) {
-    point.clear();
-  }
+  // References, not a structured binding: the lambdas below capture them (Clang 14).
+  const SelectedSweepPoint selected = selectedSweepPoint(base, sweepPoint_);
+  const SweepSettings& point = selected.settings;
+  const Scenario& shown = selected.scenario;
   QStringList swept;
   const auto isSwept = [&](const std::string& path) {
     const bool s = std::any_of(point.begin(), point.end(), [&](const auto& kv) { return kv.first == path; });

@@ -20,6 +20,7 @@
 #include <climits>
 
 #include "gui/scenario_document.h"
+#include "gui/selected_sweep_point.h"
 #include "gui/scenario_tree_model.h"
 #include "gui/scheme_presets.h"
 #include "pipeline/fusion_layout.h"
@@ -345,15 +346,10 @@ void FusionEditor::refresh(QWidget* keep) {
   stack_->setCurrentIndex(moe ? 1 : 0);
 
   // The selected sweep point's settings, and the scenario that point ran.
-  SweepSettings point;
-  if (const std::size_t n = sweepPointCount(base); !base.sweep.empty() && n > 0)
-    point = sweepPoint(base, std::min(static_cast<std::size_t>(std::max(sweepPoint_, 0)), n - 1));
-  Scenario shown = base;
-  try {
-    if (!point.empty()) shown = sweepPointScenario(base, point);
-  } catch (const std::exception&) {
-    point.clear();  // an invalid point: the scenario dock reports it; show the base
-  }
+  // References, not a structured binding: the lambdas below capture them (Clang 14).
+  const SelectedSweepPoint selected = selectedSweepPoint(base, sweepPoint_);
+  const SweepSettings& point = selected.settings;
+  const Scenario& shown = selected.scenario;
   const auto sweptValue = [&](const std::string& path) -> const std::string* {
     for (const auto& [key, value] : point)
       if (key == path) return &value;
