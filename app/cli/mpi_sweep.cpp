@@ -2,7 +2,10 @@
 
 #include <mpi.h>
 
+#include <atomic>
 #include <chrono>
+#include <cstdio>
+#include <mutex>
 #include <climits>
 #include <thread>
 #include <cstdint>
@@ -11,6 +14,8 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "results/results_codec.h"
 #include "scenario/input_error.h"
@@ -22,7 +27,8 @@ namespace {
 
 constexpr int kTagToRoot = 1;    // worker -> rank 0: [status][index][payload]
 constexpr int kTagToWorker = 2;  // rank 0 -> worker: point index, -1 = stop
-constexpr std::chrono::microseconds kPollInterval{200};
+constexpr std::chrono::microseconds kPollInterval{200};    // a worker waiting for its next point
+constexpr std::chrono::microseconds kServeInterval{500};   // rank 0 between messages
 enum Status : std::uint8_t { kReady = 0, kDone = 1, kInputError = 2, kFailed = 3 };
 
 bool gWorkersServing = false;  // rank 0: the workers reached `run` and wait for points
@@ -92,6 +98,37 @@ std::optional<Message> receive(bool block) {
   m.payload = bytes.substr(1 + sizeof m.index);
   return m;
 }
+
+// FABRICLAB_MPI_TRACE=1: rank 0 writes a line per point to stderr, when it comes back:
+// the rank, when it was handed out and came back (seconds since the first hand-out), the
+// point's own run time and the size of its results message. Back - out - run is what MPI
+// cost that point (waiting for rank 0, encoding, sending, decoding).
+class PointTrace {
+ public:
+  PointTrace() : on_(std::getenv("FABRICLAB_MPI_TRACE") != nullptr) {}
+  void handOut(std::size_t i, int rank) {
+    if (!on_) return;
+    if (out_.size() <= i) out_.resize(i + 1, {0, 0});
+    out_[i] = {rank, seconds()};
+  }
+  void back(std::size_t i, double run, std::size_t bytes) {
+    if (!on_ || i >= out_.size()) return;
+    const double now = seconds();
+    std::fprintf(stderr, "mpi: point %zu rank %d out %.3f back %.3f run %.3f overhead %.4f s, %zu bytes\n", i,
+                 out_[i].first, out_[i].second, now, run, now - out_[i].second - run, bytes);
+  }
+
+ private:
+  double seconds() {
+    const auto now = std::chrono::steady_clock::now();
+    if (!started_) start_ = now, started_ = true;
+    return std::chrono::duration<double>(now - start_).count();
+  }
+  bool on_;
+  bool started_ = false;
+  std::chrono::steady_clock::time_point start_;
+  std::vector<std::pair<int, double>> out_;
+};
 
 std::exception_ptr decodeError(const Message& m) {
   std::size_t at = 0;
@@ -186,63 +223,102 @@ std::vector<SweepPoint> runSweepOverMpi(const Scenario& s, const SweepOptions& o
     releaseWorkers();
     throw;
   }
+  PointTrace trace;
+  std::mutex mutex;  // guards everything below and serialises the callbacks
   std::vector<std::optional<Results>> results(n);
   std::vector<std::exception_ptr> errors(n);
-  std::size_t next = 0, done = 0, running = 0;
-  bool stop = false;
+  std::size_t done = 0, running = 0;
+  double ownFraction = 0;
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> stop{false}, ownFinished{false};
   const auto cancelled = [&] { return o.cancel && o.cancel->load(std::memory_order_relaxed); };
-  const auto progress = [&](double own) {
-    if (o.progress) o.progress({done, running, n, (static_cast<double>(done) + own) / static_cast<double>(n)});
+  const auto progress = [&] {  // with the lock held
+    if (o.progress) o.progress({done, running, n, (static_cast<double>(done) + ownFraction) / static_cast<double>(n)});
   };
-  const auto handOut = [&](int rank) {
-    if (!stop && !cancelled() && next < n) {
-      ++running;
-      assign(rank, static_cast<std::int64_t>(next++));
-    } else {
-      assign(rank, -1);
-    }
-  };
-  const auto serve = [&](bool block) {
-    while (auto m = receive(block)) {
-      if (m->index >= 0 && static_cast<std::size_t>(m->index) < n) {
-        const auto i = static_cast<std::size_t>(m->index);
-        --running;
-        if (m->status == kDone) {
-          results[i] = decodeResults(m->payload);
-          ++done;
-          if (o.pointDone) o.pointDone(i, *results[i]);
-        } else {
-          errors[i] = namedError(decodeError(*m), i, settings[i]);
-          stop = true;
-        }
-      }
-      handOut(m->source);
-      progress(0);
-      if (block) return;
-    }
-  };
-
-  // Rank 0 runs points too, answering the others between its engine batches.
-  while (!stop && !cancelled() && next < n) {
-    const std::size_t i = next++;
+  // The next point for any rank, with the lock held; none once the sweep stops.
+  const auto take = [&]() -> std::optional<std::size_t> {
+    if (cancelled()) stop = true;
+    if (stop || next >= n) return std::nullopt;
     ++running;
-    RunControl control;
-    control.cancel = o.cancel;
-    control.poll = [&] { serve(false); };
-    control.progress = [&](double f) { progress(f); };
-    try {
-      results[i] = runScenario(scenarios[i], control);
+    return next++;
+  };
+  const auto finish = [&](std::size_t i, std::optional<Results>&& r, std::exception_ptr error) {  // with the lock
+    --running;
+    if (error) {
+      errors[i] = namedError(error, i, settings[i]);
+      stop = true;
+    } else {
+      results[i] = std::move(r);
       ++done;
       if (o.pointDone) o.pointDone(i, *results[i]);
-    } catch (...) {
-      errors[i] = namedError(std::current_exception(), i, settings[i]);
-      stop = true;
     }
-    --running;
-    progress(0);
-    serve(false);
+    progress();
+  };
+
+  // Rank 0's own points run on a thread of their own, so that this (main) thread, the
+  // only one calling MPI (MPI_THREAD_FUNNELED), answers the other ranks within
+  // kServeInterval: answering between engine batches instead (every 65536 events, up
+  // to ~50 ms on NVLS points) kept each worker waiting in its MPI_Send of a result.
+  std::thread own([&] {
+    for (;;) {
+      std::optional<std::size_t> i;
+      {
+        std::lock_guard lock(mutex);
+        i = take();
+        if (i) trace.handOut(*i, 0);
+      }
+      if (!i) break;
+      RunControl control;
+      control.cancel = &stop;
+      control.progress = [&](double f) {
+        if (cancelled()) stop = true;
+        std::lock_guard lock(mutex);
+        ownFraction = f;
+        progress();
+      };
+      std::optional<Results> r;
+      std::exception_ptr error;
+      try {
+        r = runScenario(scenarios[*i], control);
+      } catch (...) {
+        error = std::current_exception();
+      }
+      std::lock_guard lock(mutex);
+      ownFraction = 0;
+      if (r) trace.back(*i, r->wall_seconds, 0);
+      finish(*i, std::move(r), error);
+    }
+    ownFinished = true;
+  });
+  try {
+    while (!ownFinished || gWorkersLeft > 0) {
+      std::optional<Message> m = receive(false);
+      if (!m) {
+        if (cancelled()) stop = true;
+        std::this_thread::sleep_for(kServeInterval);
+        continue;
+      }
+      std::lock_guard lock(mutex);
+      if (m->index >= 0 && static_cast<std::size_t>(m->index) < n) {
+        const auto i = static_cast<std::size_t>(m->index);
+        if (m->status == kDone) {
+          Results r = decodeResults(m->payload);
+          trace.back(i, r.wall_seconds, m->payload.size());
+          finish(i, std::move(r), nullptr);
+        } else {
+          finish(i, std::nullopt, decodeError(*m));
+        }
+      }
+      const std::optional<std::size_t> i = take();
+      if (i) trace.handOut(*i, m->source);
+      assign(m->source, i ? static_cast<std::int64_t>(*i) : -1);
+    }
+  } catch (...) {
+    stop = true;
+    own.join();
+    throw;
   }
-  while (gWorkersLeft > 0) serve(true);
+  own.join();
   gWorkersReleased = true;
   return gatherSweepPoints(s, results, errors, cancelled());
 }

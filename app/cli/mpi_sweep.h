@@ -1,8 +1,10 @@
 // Sweeps over MPI ranks (built with FABRICLAB_MPI): the same `fabriclab-cli run` under
 // mpirun. Every rank reads the scenario and its flags; rank 0 hands out point indices as
-// ranks become free (dynamic load balancing; it runs points itself between messages),
-// gathers each point's Results (results/results_codec.h) and writes exactly the files
-// a local run writes. A point that fails on a rank comes back as its error, which stops
+// ranks become free (dynamic load balancing), gathers each point's Results
+// (results/results_codec.h) and writes exactly the files a local run writes. Rank 0 runs
+// points too, on a second thread: its main thread answers the other ranks within half a
+// millisecond and sleeps otherwise. FABRICLAB_MPI_TRACE=1 makes rank 0 log each point's
+// hand-out, return, run time and MPI overhead on stderr. A point that fails on a rank comes back as its error, which stops
 // the sweep with that message (naming the point) and writes no output. A rank that dies
 // takes the job down (mpirun ends every rank), before rank 0 writes anything.
 #pragma once
