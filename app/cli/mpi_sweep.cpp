@@ -28,7 +28,9 @@ namespace {
 constexpr int kTagToRoot = 1;    // worker -> rank 0: [status][index][payload]
 constexpr int kTagToWorker = 2;  // rank 0 -> worker: point index, -1 = stop
 constexpr std::chrono::microseconds kPollInterval{200};    // a worker waiting for its next point
-constexpr std::chrono::microseconds kServeInterval{500};   // rank 0 between messages
+// Rank 0 between messages: each wake-up (probe, sleep) costs its core ~25 us under load,
+// 4 % of it at 0.5 ms and under 1 % at 2 ms, while a worker waits 1 ms a point on average.
+constexpr std::chrono::microseconds kServeInterval{2000};
 enum Status : std::uint8_t { kReady = 0, kDone = 1, kInputError = 2, kFailed = 3 };
 
 bool gWorkersServing = false;  // rank 0: the workers reached `run` and wait for points

@@ -2,8 +2,8 @@
 // mpirun. Every rank reads the scenario and its flags; rank 0 hands out point indices as
 // ranks become free (dynamic load balancing), gathers each point's Results
 // (results/results_codec.h) and writes exactly the files a local run writes. Rank 0 runs
-// points too, on a second thread: its main thread answers the other ranks within half a
-// millisecond and sleeps otherwise. FABRICLAB_MPI_TRACE=1 makes rank 0 log each point's
+// points too, on a second thread: its main thread answers the other ranks within 2 ms and
+// sleeps otherwise. FABRICLAB_MPI_TRACE=1 makes rank 0 log each point's
 // hand-out, return, run time and MPI overhead on stderr. A point that fails on a rank comes back as its error, which stops
 // the sweep with that message (naming the point) and writes no output. A rank that dies
 // takes the job down (mpirun ends every rank), before rank 0 writes anything.
