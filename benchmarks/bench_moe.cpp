@@ -5,7 +5,8 @@
 // <= 5 s at 4 KiB. `bench_moe [SUBSTRING]` runs only the cases whose label contains it
 // (e.g. "dysharp, 256"), so one case can be measured alone under /usr/bin/time -v;
 // `bench_moe SUBSTRING THREADS` runs them on that many engine threads (issue 24: the
-// DySHARP 256 B case within 60 s on 2 threads).
+// DySHARP 256 B case within 60 s on 2 threads); `bench_moe SUBSTRING THREADS TOKENS` with
+// fewer tokens per GPU, for profiles (callgrind) of the same layer at a reduced size.
 
 #include <cstdio>
 #include <cstdlib>
@@ -21,6 +22,7 @@ namespace {
 
 const char* only = nullptr;  // label filter from the command line
 int threads = 1;             // engine threads (second argument; default partitions)
+int tokens = 4096;           // tokens per GPU (third argument)
 
 Results runMoe(MoeCommunication comm, std::int64_t packet) {
   Scenario s;
@@ -29,7 +31,7 @@ Results runMoe(MoeCommunication comm, std::int64_t packet) {
   s.topology.links_per_gpu = 18;
   s.topology.link_efficiency = 0.98;
   s.workload.kind = WorkloadKind::MoeLayer;  // DeepSeek-V3 shapes by default
-  s.workload.moe.tokens_per_gpu = 4096;
+  s.workload.moe.tokens_per_gpu = tokens;
   s.scheme.communication = comm;
   s.scheme.fusion = MoeFusion::Sequential;
   s.network.packet_payload = packet;
@@ -57,6 +59,7 @@ int main(int argc, char** argv) {
   fl::reexecWithHugePages(argv);
   if (argc > 1) only = argv[1];
   if (argc > 2) threads = std::atoi(argv[2]);
+  if (argc > 3) tokens = std::atoi(argv[3]);
   runCase("deepep, 4 KiB packets", MoeCommunication::DeepEp, 4096);
   runCase("dysharp, 4 KiB packets", MoeCommunication::DySharp, 4096);
   runCase("deepep, 256 B packets", MoeCommunication::DeepEp, 256);

@@ -87,14 +87,15 @@ case "$mode" in
     # The tests that run the engine on several threads (run.threads = 2: engine, network,
     # token pipeline, reduction log) and the GUI's run controller (runs and sweeps on a
     # worker thread); then the sanitised CLI itself runs sweep points at once (--jobs 2,
-    # each on 2 threads). test_cli_sweeps is not run here: its QProcess starts the CLI
-    # with clone(), which stops Clang 14's TSan runtime (CHECK failed in ForkAfter).
+    # each on 2 threads). test_cli_sweeps runs the sanitised CLI's sweeps (--jobs, --point)
+    # started with posix_spawn: QProcess's clone() stops Clang 14's TSan runtime (CHECK
+    # failed in ForkAfter; tests/common/spawn_process.h).
     tsan_dir="${FABRICLAB_BUILD_DIR:-$here/build-tsan}"
     checked_build "$tsan_dir" thread -- \
-      fabriclab-cli test_engine test_network test_token_pipeline test_reduction_log test_run_controller
+      fabriclab-cli test_engine test_network test_token_pipeline test_reduction_log test_run_controller test_cli_sweeps
     export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$supp/tsan.supp"
     export QT_QPA_PLATFORM=offscreen QTEST_FUNCTION_TIMEOUT=3600000
-    (cd "$tsan_dir" && ctest --output-on-failure -j2 --timeout 3600 -R 'test_(engine|network|token_pipeline|reduction_log|run_controller)$' "$@")
+    (cd "$tsan_dir" && ctest --output-on-failure -j2 --timeout 3600 -R 'test_(engine|network|token_pipeline|reduction_log|run_controller|cli_sweeps)$' "$@")
     tsan_cli() {  # JOBS SCENARIO [--set ...]: JOBS sweep points at once, each on up to two threads
       echo "setup: fabriclab-cli run ${*:2} --jobs $1 --threads 2 under ThreadSanitizer" >&2
       "$tsan_dir/app/fabriclab-cli" run "$here/scenarios/$2" "${@:3}" --jobs "$1" --threads 2 --quiet --json "$tsan_dir/tsan-cli.json"

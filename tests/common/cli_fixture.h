@@ -9,7 +9,9 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "engine/thread_sanitizer.h"
 #include "json_contract.h"
+#include "spawn_process.h"
 
 namespace fl::test {
 
@@ -145,6 +147,10 @@ class CliFixture {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.remove("FABRICLAB_DATA_DIR");  // the bundled scenarios: the source tree's
     p.setProcessEnvironment(env);
+    if constexpr (kThreadSanitizer) {  // QProcess's clone() stops TSan's runtime (spawn_process.h)
+      const SpawnResult s = spawnAndWait(cliPath(), args, env, timeoutMs);
+      return {s.started ? s.exitCode : -1, s.finished, s.out, s.err};
+    }
     p.start(cliPath(), args);
     CliRun r;
     if (!p.waitForStarted(30000)) return r;
