@@ -102,7 +102,15 @@ case "$mode" in
     }
     tsan_cli 2 default.yaml --set "workload.collective.size=4 MiB"
     tsan_cli 1 nvl32-moe-schemes.yaml --set "workload.moe.tokens_per_gpu=32"  # 16 partitions on 2 threads
-    tsan_cli 2 nvl32-moe-schemes.yaml --set "workload.moe.tokens_per_gpu=32" ;;
+    tsan_cli 2 nvl32-moe-schemes.yaml --set "workload.moe.tokens_per_gpu=32"
+    # Under mpirun rank 0 answers the ranks on one thread and runs points on another.
+    if grep -q "FABRICLAB_MPI:BOOL=ON" "$tsan_dir/CMakeCache.txt" && command -v mpirun >/dev/null; then
+      echo "setup: mpirun -n 2 fabriclab-cli run default.yaml (3 points) under ThreadSanitizer" >&2
+      root=(); [ "$(id -u)" -eq 0 ] && root=(--allow-run-as-root)
+      OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader \
+        mpirun -n 2 "${root[@]}" -x TSAN_OPTIONS "$tsan_dir/app/fabriclab-cli" run "$here/scenarios/default.yaml" \
+        --sweep "workload.collective.size=1 MiB,2 MiB,4 MiB" --quiet --json "$tsan_dir/tsan-mpi.json"
+    fi ;;
   fuzz)
     seconds="${1:-60}"
     dir="${FABRICLAB_BUILD_DIR:-$here/build-fuzz}"
