@@ -300,12 +300,14 @@ std::vector<SweepPoint> runSweepOverMpi(const Scenario& s, const SweepOptions& o
         std::this_thread::sleep_for(kServeInterval);
         continue;
       }
+      const bool valid = m->index >= 0 && static_cast<std::size_t>(m->index) < n;
+      std::optional<Results> r;
+      if (valid && m->status == kDone) r = decodeResults(m->payload);  // outside the lock
       std::lock_guard lock(mutex);
-      if (m->index >= 0 && static_cast<std::size_t>(m->index) < n) {
+      if (valid) {
         const auto i = static_cast<std::size_t>(m->index);
-        if (m->status == kDone) {
-          Results r = decodeResults(m->payload);
-          trace.back(i, r.wall_seconds, m->payload.size());
+        if (r) {
+          trace.back(i, r->wall_seconds, m->payload.size());
           finish(i, std::move(r), nullptr);
         } else {
           finish(i, std::nullopt, decodeError(*m));

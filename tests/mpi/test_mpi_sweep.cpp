@@ -10,6 +10,8 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
+#include <QRegularExpression>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -63,9 +65,10 @@ class TestMpiSweep : public QObject {
   }
 
   // Exit code, stderr.
-  std::pair<int, QString> run(const QStringList& args, bool mpi) {
+  std::pair<int, QString> run(const QStringList& args, bool mpi, const QString& extraEnv = {}) {
     QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    if (!extraEnv.isEmpty()) env.insert(extraEnv.section('=', 0, 0), extraEnv.section('=', 1));
     // Containers: no shared-memory single-copy (CMA) between ranks, local transports only.
     env.insert("OMPI_MCA_btl_vader_single_copy_mechanism", "none");
     env.insert("OMPI_MCA_btl", "self,vader");
@@ -104,6 +107,31 @@ class TestMpiSweep : public QObject {
         const QByteArray x = readAll(tmp_.filePath("csv-local") + rel), y = readAll(tmp_.filePath("csv-mpi") + rel);
         QVERIFY2(!x.isEmpty() && x == y, qPrintable(rel));
       }
+  }
+
+  // FABRICLAB_MPI_TRACE=1: one line per point on rank 0's stderr, each point once, with
+  // its rank and times that add up (returned no earlier than handed out plus its run).
+  void traceLogsEveryPoint() {
+    const QString s = write("six-traced.yaml", kSixPoints);
+    const auto [code, err] = run({"run", s, "--quiet", "--json", tmp_.filePath("traced.json")}, true,
+                                 "FABRICLAB_MPI_TRACE=1");
+    QVERIFY2(code == 0, qPrintable(err));
+    const QRegularExpression line(
+        "^mpi: point (\\d+) rank ([0-2]) out ([0-9.]+) back ([0-9.]+) run ([0-9.]+) overhead (-?[0-9.]+) s, (\\d+) bytes$",
+        QRegularExpression::MultilineOption);
+    QSet<int> points, ranks;
+    for (auto it = line.globalMatch(err); it.hasNext();) {
+      const QRegularExpressionMatch m = it.next();
+      QVERIFY2(!points.contains(m.captured(1).toInt()), qPrintable(err));
+      points.insert(m.captured(1).toInt());
+      ranks.insert(m.captured(2).toInt());
+      // Printed with 3 decimals: back >= out + run within the rounding.
+      QVERIFY2(m.captured(4).toDouble() + 0.002 >= m.captured(3).toDouble() + m.captured(5).toDouble(), qPrintable(err));
+      // Results come over MPI from the other ranks only.
+      QCOMPARE(m.captured(7).toLongLong() > 0, m.captured(2) != "0");
+    }
+    QCOMPARE(points, (QSet<int>{0, 1, 2, 3, 4, 5}));
+    QVERIFY(!ranks.isEmpty());
   }
 
   void failingPointIsReported() {
