@@ -265,8 +265,12 @@ bool EndpointNode::takeRequest(RotatingQueue<Job>& jobs, int port) {
   const bool background = &jobs == &backgroundJobs_;
   const int requestVcs = config().foregroundRequestVcs();
   std::int32_t mostCredits = 0;
+  // A switch's control queue holds SYNC packets only: the control VC's room, if there is one.
+  const bool control = config().caisControlVc >= 0 && jobs[0].m.op == Op::CaisSync;
   if (background)
     mostCredits = o.credits[static_cast<std::size_t>(config().backgroundVc)];
+  else if (control)
+    mostCredits = o.credits[static_cast<std::size_t>(config().caisControlVc)];
   else
     for (int v = 0; v < requestVcs; ++v) mostCredits = std::max(mostCredits, o.credits[static_cast<std::size_t>(v)]);
   std::size_t i = 0;
@@ -315,6 +319,8 @@ bool EndpointNode::takeRequest(RotatingQueue<Job>& jobs, int port) {
     int vc = -1;
     if (background) {
       vc = config().backgroundVc;  // room checked above (mostCredits)
+    } else if (control) {
+      vc = config().caisControlVc;  // likewise
     } else if (config().caisTrafficControl && isCaisClassed(m.op)) {
       vc = config().caisRequestVc(m.op, o.credits, flits);
     } else {
