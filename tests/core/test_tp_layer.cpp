@@ -433,7 +433,12 @@ void TestTpLayer::rowOrderSpreadsFirstPushes() {
 // by RS's uplink (108 B) then AG's downlink (112 B); overlapped, the busier direction
 // carries RS up + AG up = 108 + 48 = 156 B (down: 36 + 112 = 148). So L1 under cais_coord
 // (kernel-level) takes at least 220 B per block at B, under cais (dataflow, overlap,
-// traffic control) at least 156 B, and their ratio is at most 220 / 156 = 1.410.
+// traffic control) at least 156 B: each wire bound holds, and overlap wins at least 10 %.
+// The bounds' ratio, 220 / 156 = 1.410, does not bound the times' ratio: each time adds
+// its scheme's own overhead to its bound (the sequential pair two kernels' fill, drain and
+// barrier), and the single overlapped pipeline comes closer to its bound (1.07x of it,
+// against 1.11x: a ratio of 1.47 since each link's arbiter alternates loads and reductions).
+// What the spec's ratio does bound is the efficiencies: bound / time at most 1 for both.
 void TestTpLayer::overlapWithinC6() {
   Time l1[2] = {0, 0};
   int i = 0;
@@ -450,7 +455,6 @@ void TestTpLayer::overlapWithinC6() {
   QVERIFY(static_cast<double>(l1[0]) >= sequential);
   QVERIFY(static_cast<double>(l1[1]) >= overlapped);
   QVERIFY(ratio > 1.1);
-  QVERIFY(ratio <= 220.0 / 156.0);
 }
 
 // Little's law on the coordinated table (spec C7): the time-average number of live
