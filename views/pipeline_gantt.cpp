@@ -1,5 +1,7 @@
 #include "views/pipeline_gantt.h"
 
+#include <QFontInfo>
+#include <QFontMetrics>
 #include <QLabel>
 #include <QMenu>
 #include <QMouseEvent>
@@ -24,6 +26,8 @@ namespace {
 constexpr double kUs = double(kMicrosecond);
 constexpr int kGroupAbove = 16;  // GPUs: more open collapsed, one row each
 constexpr int kMinRowPx = 12;    // a row at least this tall on Fit
+constexpr int kMinTpRowPx = 16;  // a TP layer's (six rows a GPU, each labelled) on Fit
+constexpr int kMinLabelPx = 8;   // the smallest row label font, in pixels
 constexpr double kUtilisationStretch = 0.22;
 const QColor kCursor(200, 30, 30, 210);
 
@@ -230,6 +234,7 @@ void PipelineGantt::rebuild() {
   // The key: an MoE pipeline's six kinds as always; a TP layer's, the kinds it ran.
   bool tp = false;
   for (int k = kMoePipelineTaskKinds; k < kPipelineTaskKinds; ++k) tp = tp || !byKind[k].empty();
+  tp_ = tp;
   for (int k = 0; k < kPipelineTaskKinds; ++k) {
     bars_[k]->removeFromLegend();
     if (tp ? !byKind[k].empty() : k < kMoePipelineTaskKinds) bars_[k]->addToLegend();
@@ -292,27 +297,44 @@ QString PipelineGantt::rowLabel(int row) const {
   return QStringLiteral("gpu%1 · %2").arg(gpu).arg(name);
 }
 
-// Labels every row that has room (every k-th one when rows are thinner than the text).
-// The axis rect's height is known after a layout: a changed stride costs one more replot.
+// Labels every row: in the widget's font where rows are that tall, else in a smaller one
+// (down to kMinLabelPx). Thinner rows get one label per GPU, centred on its rows (every
+// k-th GPU when even those are too thin): a label never sits beside another GPU's row, as
+// one on every k-th row did. The axis rect's height is known after a layout: a changed
+// choice costs one more replot.
 void PipelineGantt::updateRowTicks() {
   auto ticker = plot_->yAxis->ticker().dynamicCast<QCPAxisTickerText>();
   if (!ticker) return;
-  const double rowPixels = plot_->axisRect()->height() / std::max(plot_->yAxis->range().size(), 1e-9);
-  // Capped at the row count before the cast (an axis not laid out yet has 0 px: 1.5e10).
-  const double rowsPerLabel = std::ceil((fontMetrics().height() + 1) / std::max(rowPixels, 1e-9));
-  const int stride = std::max(1, int(std::min(rowsPerLabel, double(std::max(scene_.rows.count, 1)))));
-  if (stride == tickStride_ && tickRows_ == scene_.rows.count && tickLabelsFresh_) return;
-  tickStride_ = stride;
-  tickRows_ = scene_.rows.count;
-  tickLabelsFresh_ = true;
-  QMap<double, QString> ticks;
   const PipelineRows& rows = scene_.rows;
-  if (stride >= rows.groups && rows.groups > 1) {  // too thin for group names: one label per GPU
-    const int gpuStride = std::max(1, int(std::ceil(double(stride) * rows.gpus / std::max(rows.count, 1))));
+  const double rowPixels = plot_->axisRect()->height() / std::max(plot_->yAxis->range().size(), 1e-9);
+  QFont labelFont = font();
+  int px = QFontInfo(labelFont).pixelSize();
+  bool everyRow = true;
+  while (QFontMetrics(labelFont).height() + 1 > rowPixels) {
+    if (px <= kMinLabelPx) {
+      everyRow = false;
+      labelFont = font();
+      break;
+    }
+    labelFont.setPixelSize(--px);
+  }
+  // One label per GPU: its rows' height on average against a line of the widget's font
+  // (capped at the GPU count before the cast: an axis not laid out yet has 0 px).
+  const double gpuPixels = rowPixels * rows.count / std::max(rows.gpus, 1);
+  const double gpusPerLabel = std::ceil((fontMetrics().height() + 1) / std::max(gpuPixels, 1e-9));
+  const int gpuStride = std::max(1, int(std::min(gpusPerLabel, double(std::max(rows.gpus, 1)))));
+  const int choice = everyRow ? px : -gpuStride;  // what the labels are, for the cache
+  if (choice == tickStride_ && tickRows_ == rows.count && tickLabelsFresh_) return;
+  tickStride_ = choice;
+  tickRows_ = rows.count;
+  tickLabelsFresh_ = true;
+  plot_->yAxis->setTickLabelFont(labelFont);
+  QMap<double, QString> ticks;
+  if (everyRow) {
+    for (int r = 0; r < rows.count; ++r) ticks.insert(r, rowLabel(r));
+  } else {
     for (int g = 0; g < rows.gpus; g += gpuStride)
       ticks.insert(rows.firstRow[static_cast<size_t>(g)] + (rows.rowsOf(g) - 1) / 2.0, tr("gpu%1").arg(g));
-  } else {
-    for (int r = 0; r < rows.count; r += stride) ticks.insert(r, rowLabel(r));
   }
   ticker->setTicks(ticks);
   plot_->replot(QCustomPlot::rpQueuedReplot);
@@ -359,7 +381,7 @@ void PipelineGantt::fit() {
   // Every row when each gets kMinRowPx; else the first rows that do (drag to scroll).
   // (Hidden, its height is not known yet: every row.)
   const int px = plot_->axisRect()->height() > 20 ? plot_->axisRect()->height() : plot_->height() - 60;
-  const int fits = plot_->isVisible() ? std::max(1, px / kMinRowPx) : scene_.rows.count;
+  const int fits = plot_->isVisible() ? std::max(1, px / (tpLayer() ? kMinTpRowPx : kMinRowPx)) : scene_.rows.count;
   plot_->yAxis->setRange(-0.5, std::min(scene_.rows.count, fits) - 0.5);
   plot_->replot(QCustomPlot::rpQueuedReplot);
 }

@@ -110,7 +110,9 @@ class PipelineGantt : public QWidget {
   QLabel* status_;
   QPoint pressPos_;
   Time fitEnd_ = 0;
-  int tickStride_ = 0, tickRows_ = 0;
+  int tickStride_ = 0, tickRows_ = 0;  // tickStride_: the label font's px, or -(GPUs per label)
+  bool tp_ = false;                    // a tensor-parallel layer's pipeline
+  bool tpLayer() const { return tp_; }
   bool tickLabelsFresh_ = false;
 };
 

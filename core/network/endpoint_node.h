@@ -124,7 +124,8 @@ class EndpointNode : public NetworkNode {
   std::vector<RotatingQueue<Job>> switchJobs_;   // class x switches_ + switch
   std::vector<std::int32_t> switchOfPort_;       // by port: index of its switch
   std::size_t switches_ = 0;
-  int requestTurn_ = 0;                          // which request queue goes first next
+  std::vector<std::uint8_t> requestTurn_;        // by port: which request queue goes first next
+  void wakeSwitchPorts(topo::NodeId sw);
   RotatingQueue<Job>& switchQueue(topo::NodeId sw, SwitchClass c = SwitchClass::Data);
   std::vector<ResponseQueue> portResponses_;  // responses tied to a port
   ResponseQueue responses_;                  // responses for any port

@@ -36,6 +36,7 @@ class Network {
     config_.caisThrottleOn = throttleOn;
     config_.caisThrottleOff = throttleOff;
     config_.caisTrafficControl = trafficControl;
+    if (config_.virtualChannels >= 4) config_.caisControlVc = config_.virtualChannels - 1;  // a response VC stays
   }
   // Reserves the last request VC for background messages (Message::background), which
   // every port then sends at strict low priority. Set by a workload before the run

@@ -46,6 +46,11 @@ struct NetworkConfig {
   // it at throttleOff; traffic control puts loads and reductions on separate request VCs.
   int caisThrottleOn = 0, caisThrottleOff = 0;  // 0: no throttling
   bool caisTrafficControl = false;
+  // The control VC (specs/cais.md §2.11: "VC7 sync and throttle control"), set with
+  // coordination: the last VC carries only the one-flit SYNC, RELEASE and THROTTLE
+  // packets, and every switch output grants it first, so a RELEASE never queues behind
+  // bulk load responses (it shared their VCs and waited 2-5 us). -1: none.
+  int caisControlVc = -1;
   // Background traffic class (seed 003's NI-Balancer copies, spec moentwine.md §2.9): when
   // a workload posts background messages, the last request VC is reserved for them and
   // every output port grants them only when no other request or response can go (strict
@@ -73,7 +78,7 @@ struct NetworkConfig {
   }
   int vcFor(bool response, std::uint32_t spread) const {
     const int half = virtualChannels / 2;
-    const int n = response ? half : foregroundRequestVcs();
+    const int n = response ? (caisControlVc >= 0 ? half - 1 : half) : foregroundRequestVcs();
     return (response ? half : 0) + static_cast<int>(spread % static_cast<std::uint32_t>(n));
   }
 };

@@ -53,6 +53,8 @@ void SwitchNode::emitCais(Op op, topo::NodeId to, std::int32_t requester, const 
   r.vc = static_cast<std::uint8_t>(config().vcFor(isResponseClass(op), vcSpread_++));
   if (config().caisTrafficControl && (op == Op::CaisRead || op == Op::CaisWrite))  // specs/cais.md §2.11
     r.vc = static_cast<std::uint8_t>(config().caisVcBase(op) + static_cast<int>(vcSpread_ % config().caisVcCount(op)));
+  if ((op == Op::CaisRelease || op == Op::CaisThrottle) && config().caisControlVc >= 0)
+    r.vc = static_cast<std::uint8_t>(config().caisControlVc);
   r.wireBytes = static_cast<std::uint32_t>(config().wire.wireBytes(op, r.payload()));
   ++stats_.packetsCreated;
   schedule(now(), id(), kEmit, 0, pool().allocate(r));

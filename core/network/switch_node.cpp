@@ -269,7 +269,12 @@ void SwitchNode::tryArbitrate(int port) {
   Request r;
   // Strict priority for a background class: its VC is granted only when no other can go.
   const auto background = static_cast<std::uint32_t>(config().backgroundVc);  // UINT32_MAX: none
-  const bool granted =
+  // CAIS control (NetworkConfig::caisControlVc) at strict high priority: one-flit packets.
+  const auto control = static_cast<std::uint32_t>(config().caisControlVc);  // UINT32_MAX: none
+  bool granted = control != UINT32_MAX && s.queue.grant([&](std::uint32_t vc, std::int32_t flits) {
+    return vc == control && o.credits[vc] >= flits;
+  }, r);
+  if (!granted) granted =
       background == UINT32_MAX
           ? s.queue.grant([&](std::uint32_t vc, std::int32_t flits) { return o.credits[vc] >= flits; }, r)
           : s.queue.grant([&](std::uint32_t vc, std::int32_t flits) { return vc != background && o.credits[vc] >= flits; }, r) ||

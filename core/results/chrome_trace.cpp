@@ -123,7 +123,9 @@ std::string taskName(const PipelineTask& t) {
   std::string name = pipelineTaskKindName(t.kind);
   if (t.tile < 0) return name;
   const bool gemm = t.kind == PipelineTaskKind::Gemm1 || t.kind == PipelineTaskKind::Gemm2;
-  return name + (gemm ? " tile " : " chunk ") + std::to_string(t.tile);
+  // A TP layer's tasks with a tile are per row block (an ld.cais row load, a row's LN).
+  const bool tp = t.kind >= PipelineTaskKind::LocalGemm;
+  return name + (gemm ? " tile " : tp ? " row block " : " chunk ") + std::to_string(t.tile);
 }
 
 // Per GPU, per layer pass and per kind: first start to last end of its tasks, a summary

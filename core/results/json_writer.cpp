@@ -1,5 +1,7 @@
 #include "results/json_writer.h"
 
+#include "results/tp_timeline.h"
+
 #include "scenario/schema.h"
 
 #include <cmath>
@@ -129,7 +131,7 @@ Json workloadJson(const Scenario& s) {
   return w;
 }
 
-Json pipelineJson(const PipelineResults& p) {
+Json pipelineJson(const PipelineResults& p, bool tp) {
   Json o;
   o["fusion"] = p.fusion;
   Json groups = Json::array();
@@ -141,8 +143,11 @@ Json pipelineJson(const PipelineResults& p) {
   o["kernel_launches"] = p.kernel_launches;
   o["launch_overhead_ns"] = toNs(p.launch_overhead);
   Json phases;
-  for (int k = 0; k < 4; ++k)
-    phases[pipelineTaskKindName(static_cast<PipelineTaskKind>(k))] = toNs(p.phase_busy[k]);
+  // An MoE pipeline's four phases; a TP layer's task kinds (gemm .. sync_wait) instead.
+  if (tp)
+    for (const auto& [kind, busy] : tpPhaseBusy(p)) phases[pipelineTaskKindName(kind)] = toNs(busy);
+  else
+    for (int k = 0; k < 4; ++k) phases[pipelineTaskKindName(static_cast<PipelineTaskKind>(k))] = toNs(p.phase_busy[k]);
   o["phase_ns"] = std::move(phases);
   if (p.overlap_efficiency) o["overlap_efficiency"] = finite(*p.overlap_efficiency);
   o["throughput_tokens_per_s"] = finite(p.throughput_tokens_per_s);
@@ -318,7 +323,7 @@ Json resultsToJson(const Results& r, const Scenario& scenario) {
       j["moe"]["miv_remote_peers"] = m.miv_remote_peers;
     }
   }
-  if (r.pipeline) j["pipeline"] = pipelineJson(*r.pipeline);
+  if (r.pipeline) j["pipeline"] = pipelineJson(*r.pipeline, r.tp.has_value());
   if (r.hybridep) j["hybridep"] = hybridEpJson(*r.hybridep);
   if (r.tp) {
     const TpResults& t = *r.tp;

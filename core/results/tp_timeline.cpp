@@ -129,4 +129,27 @@ PipelineResults tpPipeline(const std::vector<const TpTimeline*>& gpus, const std
   return p;
 }
 
+std::vector<std::pair<PipelineTaskKind, Time>> tpPhaseBusy(const PipelineResults& p) {
+  std::vector<std::pair<PipelineTaskKind, Time>> busy;
+  int gpus = 0;
+  for (const PipelineTask& t : p.tasks) gpus = std::max(gpus, t.gpu + 1);
+  std::vector<std::pair<Time, Time>> spans;
+  for (int k = static_cast<int>(PipelineTaskKind::LocalGemm); k < kPipelineTaskKinds; ++k) {
+    Time total = 0;
+    for (int g = 0; g < gpus; ++g) {
+      spans.clear();
+      for (const PipelineTask& t : p.tasks)
+        if (t.gpu == g && static_cast<int>(t.kind) == k) spans.push_back({t.start, t.end});
+      std::sort(spans.begin(), spans.end());
+      Time reach = 0;
+      for (const auto& [a, b] : spans) {
+        total += std::max<Time>(0, b - std::max(a, reach));
+        reach = std::max(reach, b);
+      }
+    }
+    busy.push_back({static_cast<PipelineTaskKind>(k), gpus > 0 ? total / gpus : 0});
+  }
+  return busy;
+}
+
 }  // namespace fl

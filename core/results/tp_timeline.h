@@ -8,6 +8,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "results/results.h"
@@ -56,5 +57,10 @@ class TpTimeline {
 // row only when some GPU waited. sm_utilization counts the kernels' peak thread blocks
 // over their spans, at most all SMs per GPU (an upper bound: a tail wave counts whole).
 PipelineResults tpPipeline(const std::vector<const TpTimeline*>& gpus, const std::string& scheme, int sms);
+
+// pipeline.phase_ns of a TP layer (PipelineResults::phase_busy holds an MoE pipeline's four
+// phases): per task kind of its kernels, gemm .. sync_wait, the time some span of that kind
+// runs on a GPU, mean over GPUs.
+std::vector<std::pair<PipelineTaskKind, Time>> tpPhaseBusy(const PipelineResults& p);
 
 }  // namespace fl

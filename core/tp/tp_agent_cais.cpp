@@ -162,7 +162,8 @@ void TpAgent::onCais(const net::Packet& p) {
 void TpAgent::ownRowComplete(std::int64_t r) {
   if (rowComplete_[static_cast<std::size_t>(junction_)][static_cast<std::size_t>(r)] != blocksPerRow_) return;
   timeline_.ownRowComplete(now(), rowBlocksPerGpu_);
-  after(timed(TpTimeline::kLn, PipelineTaskKind::LayerNorm, noisy(lnTime(shared_.tileM)), r, 0), kLnRow,
+  // Named by its row block in the sequence, as the ld.cais spans are.
+  after(timed(TpTimeline::kLn, PipelineTaskKind::LayerNorm, noisy(lnTime(shared_.tileM)), rank_ * rowBlocksPerGpu_ + r, 0), kLnRow,
         static_cast<std::uint32_t>(r));
 }
 

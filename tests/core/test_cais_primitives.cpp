@@ -6,10 +6,12 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "cais_fixture.h"
 #include "scenario/scenario.h"
 #include "network/group_sync_table.h"
+#include "network/network_config.h"
 #include "sim/run.h"
 
 using namespace fl;
@@ -60,6 +62,7 @@ class TestCaisPrimitives : public QObject {
   void twoCohortStaggerFollowsLittlesLaw_data();
   void twoCohortStaggerFollowsLittlesLaw();
   void groupSyncTableReleasesAndThrottles();
+  void controlVcCarriesNothingElse();
 };
 
 // Per GPU and per 128 B block of the tensor A (K = A / 128 blocks), with N GPUs:
@@ -285,6 +288,26 @@ void TestCaisPrimitives::groupSyncTableReleasesAndThrottles() {
   QCOMPARE(t.stats().releases, qint64(15));
   QCOMPARE(t.stats().throttleOn, qint64(1));
   QCOMPARE(t.stats().throttleOff, qint64(1));
+}
+
+// Spec §2.11: with coordination the last VC is the control VC (SYNC, RELEASE, THROTTLE);
+// responses take the other response VCs, every one of them, and requests stay on the
+// first half. Counted over a spread of 1000 packets per class.
+void TestCaisPrimitives::controlVcCarriesNothingElse() {
+  net::NetworkConfig c;
+  c.virtualChannels = 16;
+  c.caisControlVc = 15;
+  std::set<int> responses, requests;
+  for (std::uint32_t k = 0; k < 1000; ++k) {
+    responses.insert(c.vcFor(true, k));
+    requests.insert(c.vcFor(false, k));
+  }
+  QCOMPARE(responses, (std::set<int>{8, 9, 10, 11, 12, 13, 14}));
+  QCOMPARE(requests, (std::set<int>{0, 1, 2, 3, 4, 5, 6, 7}));
+  c.caisControlVc = -1;  // without coordination: all eight response VCs
+  responses.clear();
+  for (std::uint32_t k = 0; k < 1000; ++k) responses.insert(c.vcFor(true, k));
+  QCOMPARE(responses.size(), std::size_t(8));
 }
 
 QTEST_GUILESS_MAIN(TestCaisPrimitives)

@@ -9,6 +9,8 @@
 
 #include "cais_fixture.h"
 #include "scenario/scenario.h"
+#include "results/json_writer.h"
+#include "results/tp_timeline.h"
 #include "sim/run.h"
 #include "tp/tp_plan.h"
 
@@ -110,6 +112,7 @@ class TestTpLayer : public QObject {
   void overlapWithinC6();
   void coordinatedTableFollowsLittlesLaw();
   void utilisationOrderFollowsC5();
+  void phaseBusyIsEachKindsUnion();
 };
 
 void TestTpLayer::planFlopsMatchClosedForm_data() {
@@ -433,7 +436,12 @@ void TestTpLayer::rowOrderSpreadsFirstPushes() {
 // by RS's uplink (108 B) then AG's downlink (112 B); overlapped, the busier direction
 // carries RS up + AG up = 108 + 48 = 156 B (down: 36 + 112 = 148). So L1 under cais_coord
 // (kernel-level) takes at least 220 B per block at B, under cais (dataflow, overlap,
-// traffic control) at least 156 B, and their ratio is at most 220 / 156 = 1.410.
+// traffic control) at least 156 B: each wire bound holds, and overlap wins at least 10 %.
+// The bounds' ratio, 220 / 156 = 1.410, does not bound the times' ratio: each time adds
+// its scheme's own overhead to its bound (the sequential pair two kernels' fill, drain and
+// barrier), and the single overlapped pipeline comes closer to its bound (1.07x of it,
+// against 1.11x: a ratio of 1.47 since each link's arbiter alternates loads and reductions).
+// What the spec's ratio does bound is the efficiencies: bound / time at most 1 for both.
 void TestTpLayer::overlapWithinC6() {
   Time l1[2] = {0, 0};
   int i = 0;
@@ -450,7 +458,6 @@ void TestTpLayer::overlapWithinC6() {
   QVERIFY(static_cast<double>(l1[0]) >= sequential);
   QVERIFY(static_cast<double>(l1[1]) >= overlapped);
   QVERIFY(ratio > 1.1);
-  QVERIFY(ratio <= 220.0 / 156.0);
 }
 
 // Little's law on the coordinated table (spec C7): the time-average number of live
@@ -514,6 +521,43 @@ void TestTpLayer::utilisationOrderFollowsC5() {
   QVERIFY(u[0] < 0.691);
   QVERIFY(u[1] < 0.974);
   QVERIFY(u[1] > u[0]);
+}
+
+// pipeline.phase_ns of a TP layer (tpPhaseBusy): per task kind of its kernels (gemm .. sync_wait, no
+// MoE phase), the time some span of that kind runs on a GPU, mean over GPUs. Brute force:
+// between consecutive span ends, a kind is busy if some span covers the midpoint.
+void TestTpLayer::phaseBusyIsEachKindsUnion() {
+  const Scenario s = smallLayer(TpScheme::Cais, TpPhase::Inference);
+  const Results r = runScenario(s);
+  QVERIFY(r.pipeline.has_value());
+  const PipelineResults& p = *r.pipeline;
+  const auto busy = tpPhaseBusy(p);
+  const int gpus = 4;
+  for (int k = int(PipelineTaskKind::LocalGemm); k < kPipelineTaskKinds; ++k) {
+    double total = 0;
+    for (int g = 0; g < gpus; ++g) {
+      std::vector<Time> ends;
+      for (const PipelineTask& t : p.tasks)
+        if (t.gpu == g && static_cast<int>(t.kind) == k) ends.insert(ends.end(), {t.start, t.end});
+      std::sort(ends.begin(), ends.end());
+      for (std::size_t i = 0; i + 1 < ends.size(); ++i) {
+        const double mid = (static_cast<double>(ends[i]) + static_cast<double>(ends[i + 1])) / 2;
+        const bool covered = std::any_of(p.tasks.begin(), p.tasks.end(), [&](const PipelineTask& t) {
+          return t.gpu == g && static_cast<int>(t.kind) == k && t.start < mid && mid < t.end;
+        });
+        if (covered) total += static_cast<double>(ends[i + 1] - ends[i]);
+      }
+    }
+    const auto it = std::find_if(busy.begin(), busy.end(), [&](const auto& b) { return int(b.first) == k; });
+    QVERIFY2(it != busy.end(), pipelineTaskKindName(PipelineTaskKind(k)));
+    QVERIFY2(std::abs(static_cast<double>(it->second) - total / gpus) <= 1, pipelineTaskKindName(PipelineTaskKind(k)));
+    if (k == int(PipelineTaskKind::AgGemm) || k == int(PipelineTaskKind::CaisReduce)) QVERIFY(it->second > 0);
+  }
+  const auto json = resultsToJson(r, s)["pipeline"]["phase_ns"];
+  QVERIFY(!json.contains("dispatch") && !json.contains("combine"));
+  for (const char* key : {"gemm", "gemm_rs", "layer_norm", "ag_gemm", "red_cais", "ld_cais", "sync_wait"})
+    QVERIFY2(json.contains(key), key);
+  QVERIFY(json["red_cais"].get<double>() > 0);
 }
 
 QTEST_GUILESS_MAIN(TestTpLayer)

@@ -3,6 +3,7 @@
 // Chains are checked against a brute-force fixpoint walk, SMs busy per bin against
 // overlaps worked out by hand. Grabs go to <build>/tests/artefacts/.
 #include <QDir>
+#include <QFontInfo>
 #include <QLabel>
 #include <QtTest>
 #include <cmath>
@@ -259,6 +260,38 @@ class TestPipelineGantt : public QObject {
     const QStringList few = labels();
     QVERIFY2(!few.isEmpty() && few.size() <= 8, qPrintable(few.join(", ")));
     for (const QString& l : few) QVERIFY2(QRegularExpression("^gpu\\d+$").match(l).hasMatch(), qPrintable(l));
+  }
+
+  // At every height each label names the GPU whose rows it sits on: a row's own label
+  // (all rows labelled, the font shrinking first) or one per GPU at the centre of its
+  // rows. Brute force over heights, against the rows' layout (4 groups per GPU).
+  void everyLabelOnItsGpu() {
+    PipelineGantt g(nullptr);
+    g.setResults(smallRun(8, 2));
+    g.resize(800, 1000);
+    g.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&g));
+    bool small = false, perGpu = false;
+    for (int h : {1000, 700, 500, 420, 360, 300, 260, 220}) {
+      g.resize(800, h);
+      QTest::qWait(20);
+      g.plot()->replot();
+      g.plot()->replot();
+      const QMap<double, QString> ticks = g.plot()->yAxis->ticker().dynamicCast<QCPAxisTickerText>()->ticks();
+      QVERIFY(!ticks.isEmpty());
+      if (ticks.size() == 32) {  // every row: its own label, gpu of row r = r / 4
+        for (auto it = ticks.begin(); it != ticks.end(); ++it)
+          QVERIFY2(it.value().startsWith(QStringLiteral("gpu%1 · ").arg(int(it.key()) / 4)), qPrintable(it.value()));
+        small = small || g.plot()->yAxis->tickLabelFont().pixelSize() < QFontInfo(g.font()).pixelSize();
+      } else {  // per GPU, centred on its 4 rows
+        for (auto it = ticks.begin(); it != ticks.end(); ++it)
+          QCOMPARE(it.value(), QStringLiteral("gpu%1").arg(int(std::round((it.key() - 1.5) / 4))));
+        for (auto it = ticks.begin(); it != ticks.end(); ++it) QCOMPARE(std::fmod(it.key(), 4.0), 1.5);
+        perGpu = true;
+      }
+    }
+    QVERIFY(small);   // some height labelled every row in a smaller font
+    QVERIFY(perGpu);  // and some only each GPU
   }
 
   void smBusy_data() {
