@@ -15,6 +15,7 @@
 #include "results/results.h"
 #include "scenario/scenario.h"
 #include "../common/input_error_helpers.h"
+#include "../common/link_phase.h"
 #include "../common/xy_walk.h"
 #include "wsc/expert_load_trace.h"
 #include "scenario/scenario_io.h"
@@ -37,14 +38,6 @@ Scenario layerScenario(const std::string& preset, int tp, const std::string& map
                            extra,
                        "t.yaml");
 }
-
-const LinkPhaseResult* phase(const LinkDirectionResult& l, const std::string& name) {
-  for (const auto& p : l.phases)
-    if (p.phase == name) return &p;
-  return nullptr;
-}
-
-
 
 }  // namespace
 
