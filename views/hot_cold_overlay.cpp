@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "views/colour_map.h"
+#include "wsc/hot_cold_links.h"
 
 namespace fl::views {
 
@@ -24,7 +25,8 @@ HotColdOverlay::HotColdOverlay(QWidget* parent) : QWidget(parent) {
   pal.setColor(QPalette::Window, QColor(30, 33, 41));
   setPalette(pal);
   setToolTip(tr("Each die-to-die link as two lanes, each on the right of its direction of travel. Red: hot "
-                "(utilisation over the phase at or above the threshold); blue: cold; grey: idle (no bytes). "
+                "(utilisation over the phase at or above the threshold, or at or above that fraction of the phase's "
+                "busiest link when the run's threshold is relative); blue: cold; grey: idle (no bytes). "
                 "Solid: both ends in one Full Token Domain (intra-FTD); dashed: inter-FTD."));
 }
 
@@ -47,12 +49,24 @@ void HotColdOverlay::setPanels(std::vector<Panel> panels) {
       }
     index_.push_back(std::move(idx));
   }
+  updateCutoffs();
   update();
 }
 
 void HotColdOverlay::setHotThreshold(double hot) {
   hot_ = hot;
+  updateCutoffs();
   update();
+}
+
+void HotColdOverlay::updateCutoffs() {
+  cutoff_.clear();
+  for (int i = 0; i < panelCount(); ++i) {
+    const Panel& p = panels_[static_cast<size_t>(i)];
+    cutoff_.push_back(p.results ? wsc::hotCutoff(p.results->links, p.phase.toStdString(), relativeThreshold(i),
+                                                 hotThreshold(i))
+                                : hotThreshold(i));
+  }
 }
 
 void HotColdOverlay::setColourBy(ColourBy c) {
@@ -77,12 +91,21 @@ double HotColdOverlay::hotThreshold(int panel) const {
   return p.results && p.results->wsc ? p.results->wsc->hot_threshold : 0.9;
 }
 
-// The class from the bytes and the threshold (as core's, so the slider can move it).
+bool HotColdOverlay::relativeThreshold(int panel) const {
+  if (panel < 0 || panel >= panelCount()) return false;
+  const Panel& p = panels_[static_cast<size_t>(panel)];
+  return p.results && p.results->wsc && p.results->wsc->hot_threshold_kind == "relative";
+}
+
+double HotColdOverlay::hotCutoff(int panel) const {
+  return panel >= 0 && panel < static_cast<int>(cutoff_.size()) ? cutoff_[static_cast<size_t>(panel)] : 1;
+}
+
+// The class from the bytes and the threshold (core's rule, so the spin box can move it).
 QString HotColdOverlay::laneClass(int panel, int link, int direction) const {
   const LinkPhaseResult* f = figures(panel, link, direction);
   if (!f) return {};
-  if (f->bytes == 0) return QStringLiteral("idle");
-  return f->utilization >= hotThreshold(panel) ? QStringLiteral("hot") : QStringLiteral("cold");
+  return QString::fromLatin1(wsc::linkClass(f->bytes, f->utilization, hotCutoff(panel)));
 }
 
 double HotColdOverlay::laneUtilisation(int panel, int link, int direction) const {
@@ -250,7 +273,8 @@ void HotColdOverlay::paintLegend(QPainter& p, const QRectF& area) {
     x += 32 + w + 18;
   };
   if (colourBy_ == ColourBy::Class) {
-    swatch(hotColour(), tr("hot ≥ %1 %").arg(hotThreshold(0) * 100, 0, 'f', 0));
+    swatch(hotColour(), (relativeThreshold(0) ? tr("hot ≥ %1 % of the busiest") : tr("hot ≥ %1 %"))
+                            .arg(hotThreshold(0) * 100, 0, 'f', 0));
     swatch(coldColour(), tr("cold"));
   } else {
     const QRectF bar(x, y, 120, h);

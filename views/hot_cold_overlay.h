@@ -1,8 +1,8 @@
 // Hot and cold links per phase on the wafer (seed 003 §V-A, issue 20 "Views"): the die
 // grid drawn once or twice side by side, every die-to-die link as two directional lanes
 // (right-hand side of travel, as on the canvas) coloured from the run's per-link phase
-// figures (links[].phases): by class, hot (utilisation >= the hot threshold), idle (no
-// bytes) or cold, or by utilisation on one viridis scale shared by both panels. Intra-FTD
+// figures (links[].phases): by class, hot (utilisation >= the hot threshold, or that fraction
+// of the phase's busiest link: wsc/hot_cold_links.h), idle (no bytes) or cold, or by utilisation on one viridis scale shared by both panels. Intra-FTD
 // links are drawn solid, inter-FTD links dashed. A panel is a run (a sweep point) and a
 // phase, so the pair is either two phases of one run (all-reduce vs dispatch: the
 // complementary hot and cold links) or one phase of two runs (baseline vs ER). The pair
@@ -47,6 +47,10 @@ class HotColdOverlay : public QWidget {
   bool laneDashed(int panel, int link) const;  // inter-FTD
   double utilisationTop() const;                // the shared scale's 100 %
   double hotThreshold(int panel) const;
+  // Whether the panel's run reads its threshold relative to the phase's busiest link
+  // (workload.wsc.hot_threshold_kind), and the utilisation from which a lane is hot.
+  bool relativeThreshold(int panel) const;
+  double hotCutoff(int panel) const;
   // Lane counts per class over a panel (both directions of every die-to-die link).
   int countOf(int panel, const QString& cls) const;
 
@@ -70,6 +74,8 @@ class HotColdOverlay : public QWidget {
   WaferGrid grid_;
   std::vector<Panel> panels_;
   std::vector<std::vector<int>> index_;  // per panel: link * 2 + direction -> results link index
+  std::vector<double> cutoff_;           // per panel: hotCutoff, kept for painting
+  void updateCutoffs();
   double hot_ = -1;
   ColourBy colourBy_ = ColourBy::Class;
 };

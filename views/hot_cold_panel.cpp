@@ -63,7 +63,8 @@ HotColdPanel::HotColdPanel(RunModel* model, QWidget* parent) : QWidget(parent), 
   mode_->setObjectName(QStringLiteral("hotColdMode"));
   phaseA_->setObjectName(QStringLiteral("hotColdPhaseA"));
   hot_->setObjectName(QStringLiteral("hotColdHot"));
-  hot_->setToolTip(tr("Hot threshold (the run's workload.wsc.hot_threshold until changed here)"));
+  hot_->setToolTip(tr("Hot threshold (the run's workload.wsc.hot_threshold until changed here); \"of max\": "
+                      "relative to the phase's busiest link (workload.wsc.hot_threshold_kind: relative)"));
   flow->addWidget(mode_);
   flow->addWidget(phaseA_);
   flow->addWidget(phaseBBox_ = labelled(tr("vs"), phaseB_, controls));
@@ -86,20 +87,29 @@ HotColdPanel::HotColdPanel(RunModel* model, QWidget* parent) : QWidget(parent), 
   });
   connect(model_, &RunModel::topologyChanged, this, [this] { overlay_->setTopology(model_->topologyShared()); });
   connect(model_, &RunModel::resultsChanged, this, [this] {
-    // A run with another workload.wsc.hot_threshold: its own again (live snapshots and
-    // reruns of the same keep the user's choice).
-    if (const Results* r = model_->results(); r && r->wsc && r->wsc->hot_threshold != runThreshold_) {
-      runThreshold_ = r->wsc->hot_threshold;
-      syncing_ = true;
-      hot_->setValue(runThreshold_ * 100);
-      syncing_ = false;
-      overlay_->setHotThreshold(-1);
-    }
+    syncThreshold();
     update();
   });
   overlay_->setTopology(model_->topologyShared());
+  syncThreshold();
   syncRuns();
   update();
+}
+
+// A run with another workload.wsc.hot_threshold (or kind): its own again in the spin box
+// (live snapshots and reruns of the same keep the user's choice).
+void HotColdPanel::syncThreshold() {
+  const Results* r = model_->results();
+  if (!r || !r->wsc || (r->wsc->hot_threshold == runThreshold_ && r->wsc->hot_threshold_kind == runThresholdKind_))
+    return;
+  runThreshold_ = r->wsc->hot_threshold;
+  runThresholdKind_ = r->wsc->hot_threshold_kind;
+  syncing_ = true;
+  // Relative (workload.wsc.hot_threshold_kind): a share of the phase's busiest link.
+  hot_->setSuffix(runThresholdKind_ == "relative" ? tr(" % of max") : QStringLiteral(" %"));
+  hot_->setValue(runThreshold_ * 100);
+  syncing_ = false;
+  overlay_->setHotThreshold(-1);
 }
 
 // A wide, short dock (the bottom area beside side docks, 1024 x 768): the controls as a
@@ -161,10 +171,25 @@ void HotColdPanel::update() {
   std::vector<HotColdOverlay::Panel> panels;
   const QString pa = phaseA_->currentData().toString(), pb = phaseB_->currentData().toString();
   if (runs) {
+    // A drag's preview stands in for the run being edited (the shown one) wherever that
+    // run is drawn, or for the second run when neither is it: the other stays to compare.
+    const bool previewing = preview_ && preview_->wsc;
+    int edited = -1;
+    std::vector<int> picked;
     for (QComboBox* c : {runA_, runB_}) {
       const int i = c->currentData().toInt();
-      if (i >= 0 && i < static_cast<int>(runs_.size()))
-        panels.push_back({runs_[static_cast<size_t>(i)], pa, phaseTitle(pa) + QStringLiteral(" · ") + c->currentText()});
+      if (i < 0 || i >= static_cast<int>(runs_.size())) continue;
+      if (edited < 0 && runs_[static_cast<size_t>(i)] == model_->resultsShared()) edited = static_cast<int>(picked.size());
+      picked.push_back(i);
+    }
+    if (previewing && edited < 0 && !picked.empty()) edited = static_cast<int>(picked.size()) - 1;
+    for (size_t k = 0; k < picked.size(); ++k) {
+      const QString label = (k == 0 ? runA_ : runB_)->currentText();
+      if (previewing && static_cast<int>(k) == edited)
+        panels.push_back({preview_, pa, phaseTitle(pa) + QStringLiteral(" · ") + QString::fromStdString(preview_->wsc->mapping) +
+                                            tr(" · preview (%1 edited)").arg(label)});
+      else
+        panels.push_back({runs_[static_cast<size_t>(picked[k])], pa, phaseTitle(pa) + QStringLiteral(" · ") + label});
     }
   } else if (const auto r = preview_ && preview_->wsc ? preview_ : model_->resultsShared(); r && r->wsc) {
     const QString m = QString::fromStdString(r->wsc->mapping) + (r == preview_ ? tr(" · preview") : QString());

@@ -4,11 +4,14 @@
 // finished runs (sweep points) side by side on one colour scale, baseline and ER by
 // default when a sweep has both. Colour by class (hot threshold adjustable, the run's
 // by default) or by utilisation. While a mapping-editor drag is previewed (setPreview),
-// "Two phases" shows the previewed run, its captions marked "preview".
+// "Two phases" shows the previewed run; "Two runs" shows it in place of the edited (shown)
+// run, or of the second run when neither panel is that one, the other kept to compare
+// against. Captions say "preview".
 #pragma once
 #include <QStringList>
 #include <QWidget>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "results/results.h"
@@ -50,6 +53,7 @@ class HotColdPanel : public QWidget {
  private:
   void update();
   void syncRuns();
+  void syncThreshold();
 
   RunModel* model_;
   HotColdOverlay* overlay_;
@@ -64,6 +68,7 @@ class HotColdPanel : public QWidget {
   bool controlsBeside_ = false;
   bool syncing_ = false;
   bool runsPicked_ = false;
+  std::string runThresholdKind_;  // and its workload.wsc.hot_threshold_kind
   double runThreshold_ = -1;  // the last run's workload.wsc.hot_threshold  // the user chose the pair: new runs do not change it
 };
 

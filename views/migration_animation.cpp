@@ -1,6 +1,8 @@
 #include "views/migration_animation.h"
 
+#include <QFontMetrics>
 #include <QPainter>
+#include <QStringList>
 #include <algorithm>
 #include <cmath>
 
@@ -103,6 +105,40 @@ QString MigrationAnimation::movingList() const {
   return out.isEmpty() ? QString() : QStringLiteral(": ") + out.join(QStringLiteral(", "));
 }
 
+QString MigrationAnimation::caption() const {
+  if (!results_ || !results_->wsc) return {};
+  const WscResults& w = *results_->wsc;
+  return w.migrations.empty()
+             ? tr("No expert migrations in this run (balancer.kind none, or never triggered)")
+             : tr("Iteration %1 of %2 · %3 of %4 copies moving").arg(static_cast<int>(iteration_) + 1)
+                       .arg(w.load_max_over_mean.size()).arg(activeCount()).arg(w.migrations.size()) + movingList();
+}
+
+QStringList MigrationAnimation::captionLines(int width) const {
+  constexpr int kMaxLines = 3;
+  QFont bold = font();
+  bold.setBold(true);
+  const QFontMetrics fm(bold);
+  QStringList lines;
+  QString current;
+  const QStringList words = caption().split(u' ', Qt::SkipEmptyParts);
+  for (int i = 0; i < words.size(); ++i) {
+    const QString joined = current.isEmpty() ? words[i] : current + u' ' + words[i];
+    if (current.isEmpty() || fm.horizontalAdvance(joined) <= width) {
+      current = joined;
+      continue;
+    }
+    if (lines.size() == kMaxLines - 1) {  // the last line takes the rest, elided
+      current = words.mid(i - current.count(u' ') - 1).join(u' ');
+      break;
+    }
+    lines << current;
+    current = words[i];
+  }
+  if (!current.isEmpty()) lines << fm.elidedText(current, Qt::ElideRight, width);
+  return lines;
+}
+
 void MigrationAnimation::paintEvent(QPaintEvent*) {
   QPainter p(this);
   p.setRenderHint(QPainter::Antialiasing);
@@ -113,18 +149,16 @@ void MigrationAnimation::paintEvent(QPaintEvent*) {
     return;
   }
   const WscResults& w = *results_->wsc;
-  const double capH = 22, keyH = 22;
   p.setPen(text);
   QFont bold = font();
   bold.setBold(true);
   p.setFont(bold);
-  const QString caption =
-      w.migrations.empty()
-          ? tr("No expert migrations in this run (balancer.kind none, or never triggered)")
-          : tr("Iteration %1 of %2 · %3 of %4 copies moving").arg(static_cast<int>(iteration_) + 1)
-                .arg(w.load_max_over_mean.size()).arg(activeCount()).arg(w.migrations.size()) + movingList();
-  p.drawText(QRectF(8, 2, width() - 16, capH), Qt::AlignLeft | Qt::AlignVCenter,
-             p.fontMetrics().elidedText(caption, Qt::ElideRight, width() - 16));
+  // Wrapped, not cut, in a narrow dock: the caption takes the lines it needs (up to three).
+  const QStringList lines = captionLines(width() - 16);
+  const double line = p.fontMetrics().lineSpacing();
+  const double capH = std::max(22.0, line * static_cast<double>(lines.size()) + 6), keyH = 22;
+  for (int i = 0; i < lines.size(); ++i)
+    p.drawText(QPointF(8, 3 + p.fontMetrics().ascent() + line * i), lines[i]);
   WaferGrid g = grid_;
   g.fit(QRectF(8, capH + 2, width() - 16, height() - capH - keyH - 6));
   const double s = g.scale();

@@ -9,6 +9,7 @@
 // later ones faint. The results give a copy's iterations, not its stages' times, so the
 // position inside a copy is a reading aid, not a measured time.
 #pragma once
+#include <QStringList>
 #include <QWidget>
 #include <memory>
 #include <vector>
@@ -40,6 +41,10 @@ class MigrationAnimation : public QWidget {
   // count once its replica is in place; e.g. 1.5 = half way along its second stage.
   double progress(int migration) const;
   int activeCount() const;
+  // The caption (iteration, copies moving and which) broken at spaces into lines at most
+  // `width` pixels wide in the caption's bold font, at most three, the last elided.
+  QString caption() const;
+  QStringList captionLines(int width) const;
 
   QSize minimumSizeHint() const override { return {160, 120}; }
 

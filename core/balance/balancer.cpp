@@ -84,8 +84,7 @@ BalancerPlan planBalancing(const Scenario& s, const mapping::Mapping& m, const t
       const std::size_t from = history.size() > static_cast<std::size_t>(b.window) ? history.size() - static_cast<std::size_t>(b.window) : 0;
       for (std::size_t h = from; h < history.size(); ++h)
         for (std::size_t e = 0; e < picks.size(); ++e) predicted[e] += history[h][e] / static_cast<double>(history.size() - from);
-      ExpertState state = initialState(predicted, N, b.shadow_slots);
-      state.hosts = native;  // workload.wsc.expert_placement (initialState assumes e mod N)
+      ExpertState state = initialState(predicted, native, N, b.shadow_slots);
       const auto moves = b.kind == BalancerKind::Greedy ? greedyBalance(state, hops) : topologyAwareBalance(state, hops);
       int finish = i;
       bool copied = false;

@@ -16,11 +16,11 @@ bool ExpertState::hosts_(int e, int d) const {
   return std::find(h.begin(), h.end(), d) != h.end();
 }
 
-ExpertState initialState(const std::vector<double>& load, int dies, int slots) {
+ExpertState initialState(const std::vector<double>& load, std::vector<std::vector<int>> native, int dies, int slots) {
   ExpertState s;
   s.load = load;
+  s.hosts = std::move(native);
   s.hosts.resize(load.size());
-  for (std::size_t e = 0; e < load.size(); ++e) s.hosts[e] = {static_cast<int>(e % static_cast<std::size_t>(dies))};
   s.freeSlots.assign(static_cast<std::size_t>(dies), slots);
   return s;
 }

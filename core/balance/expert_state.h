@@ -15,8 +15,9 @@ struct ExpertState {
   bool hosts_(int e, int d) const;
 };
 
-// Native placement e -> e mod dies, `slots` shadow slots per die.
-ExpertState initialState(const std::vector<double>& load, int dies, int slots);
+// Each expert on its native dies (`native[e]`, from workload.wsc.expert_placement: see
+// wsc/expert_placement.h), `slots` shadow slots per die.
+ExpertState initialState(const std::vector<double>& load, std::vector<std::vector<int>> native, int dies, int slots);
 
 // One replica copy chosen by a balancer.
 struct Move {

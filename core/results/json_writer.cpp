@@ -85,6 +85,7 @@ Json wscJson(const WscResults& x) {
   w["migrations"] = std::move(migrations);
   w["migration_stall_ns"] = toNs(x.migration_stall);
   w["hot_threshold"] = finite(x.hot_threshold);
+  w["hot_threshold_kind"] = x.hot_threshold_kind;
   return w;
 }
 

@@ -25,7 +25,8 @@ template <class Ar> void fields(Ar& a, WscMigration& v) {
 template <class Ar> void fields(Ar& a, WscResults& v) {
   a(v.model, v.mapping, v.ftds, v.tp_groups, v.ftd_avg_hops, v.allreduce, v.dispatch, v.combine, v.comm,
     v.moe_compute, v.a2a_inter_ftd_bytes, v.cross_border_bytes, v.tokens_per_s_per_device, v.load_max_over_mean,
-    v.migrations, v.migration_stall, v.hot_threshold, v.attention);
+    v.migrations, v.migration_stall, v.hot_threshold, v.attention,
+    v.hot_threshold_kind);
 }
 template <class Ar> void fields(Ar& a, NicIncastResult& v) { a(v.max_bytes, v.phase, v.nic, v.link, v.nics); }
 template <class Ar> void fields(Ar& a, ReductionPortResult& v) {
@@ -99,10 +100,10 @@ static_assert(sizeof(HybridEpResults) == 288, "HybridEpResults changed: update r
 static_assert(sizeof(CaisResults) == 152, "CaisResults changed: update results_codec.cpp");
 static_assert(sizeof(TpResults) == 104, "TpResults changed: update results_codec.cpp");
 static_assert(sizeof(MergePortResult) == 184, "MergePortResult changed: update results_codec.cpp");
-static_assert(sizeof(WscResults) == 272, "WscResults changed: update results_codec.cpp");
+static_assert(sizeof(WscResults) == 304, "WscResults changed: update results_codec.cpp");
 static_assert(sizeof(LinkPhaseResult) == 88, "LinkPhaseResult changed: update results_codec.cpp");
 static_assert(sizeof(PacketFollow) == 104, "PacketFollow changed: update results_codec.cpp");
-static_assert(sizeof(Results) == 2096, "Results changed: update results_codec.cpp");
+static_assert(sizeof(Results) == 2128, "Results changed: update results_codec.cpp");
 
 template <class T> constexpr bool kPlain = std::is_arithmetic_v<T> || std::is_enum_v<T> ||
                                            std::is_same_v<T, PipelineTask> || std::is_same_v<T, ReductionEntryRecord> ||

@@ -44,6 +44,7 @@ struct WscResults {
   std::vector<WscMigration> migrations;
   Time migration_stall = 0;
   double hot_threshold = 0.9;
+  std::string hot_threshold_kind = "absolute";  // or "relative": of the phase's busiest link
   Time attention = 0;  // attention compute per iteration (workload.wsc.stage; summed over micro-batches)
 };
 

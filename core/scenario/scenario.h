@@ -225,6 +225,9 @@ enum class WscStage { Prefill, Decode, Hybrid };
 enum class WscGating { UniformExact, Uniform, Zipf, Trace };
 // Where routed experts live (core/wsc/expert_placement.h).
 enum class WscExpertPlacement { Modulo, Explicit };
+// What workload.wsc.hot_threshold is a fraction of: 1 (utilisation itself) or the phase's
+// busiest die-to-die link (seed 003 §V-A's "hot": busy whenever the phase is).
+enum class WscHotThreshold { Absolute, Relative };
 
 // One decoder layer of MoE inference on a wafer-scale chip (seed 003 §III-B, spec
 // moentwine.md §2.1). workload.wsc.model fills hidden, expert_ffn, experts, top_k.
@@ -244,6 +247,7 @@ struct WscSpec {
   int iterations = 1;
   int micro_batches = 1;
   double hot_threshold = 0.9;        // a link is hot in a phase at utilisation >= this (spec §2.7)
+  WscHotThreshold hot_threshold_kind = WscHotThreshold::Absolute;
   int moe_layers = 94;               // MoE layers per iteration (Table I); NI copies use all their phases
   // Attention compute per stage (wsc/attention.h; [R]: the paper fixes T and never models it)
   int attention_params = 71'303'168;    // attention weights per layer (model config: Qwen3 q, k, v, o)

@@ -10,6 +10,7 @@
 #include "scenario/schema_values.h"
 #include "scenario/story.h"
 #include "topology/presets.h"
+#include "topology/wafer_presets.h"
 
 namespace fl {
 namespace {
@@ -80,6 +81,7 @@ std::string saveScenarioText(const Scenario& s) {
   // What loading would give without any key but the preset.
   Scenario base;
   if (!s.topology.preset.empty()) applyTopologyPreset(s.topology.preset, base.topology);
+  if (int d = waferPresetVcDepthFlits(s.topology.preset)) base.network.vc_depth_flits = d;
   // Keys the topology kind does not read are left out: the loader refuses them (unless
   // topology.kind is swept), and they mean nothing for this scenario.
   const std::string kind = getValue(s, "topology.kind");

@@ -80,6 +80,8 @@ multiples of 1024 (`64 KiB`).
 `switch_ports` and `link.{bandwidth,latency,efficiency}` before anything else. Every key
 written explicitly in the file, or given with `--set`, then overrides it, whatever the
 order of keys. Saving writes the preset plus only the keys that differ from it.
+The wafer presets (`wsc-*`) also set `network.vc_depth_flits` (16384, deep enough for a
+wafer hop's credit round trip), overridden the same way.
 
 )";
 

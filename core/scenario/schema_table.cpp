@@ -11,6 +11,7 @@
 #include "scenario/schema_builders.h"
 #include "scenario/schema_values.h"
 #include "topology/presets.h"
+#include "topology/wafer_presets.h"
 
 namespace fl {
 namespace {
@@ -33,10 +34,14 @@ ParamSpec presetParam() {
     Scenario before, after;
     if (!s.topology.preset.empty()) applyTopologyPreset(s.topology.preset, before.topology);
     if (!name.empty()) applyTopologyPreset(name, after.topology);
+    // Wafer presets also size the VCs (wafer_presets.h); kept likewise when set explicitly.
+    if (int d = waferPresetVcDepthFlits(s.topology.preset)) before.network.vc_depth_flits = d;
+    if (int d = waferPresetVcDepthFlits(name)) after.network.vc_depth_flits = d;
     // Hierarchy presets (cluster-s ...) fill the levels list, kept likewise when edited.
     if (s.topology.levels == before.topology.levels) s.topology.levels = after.topology.levels;
     for (const ParamSpec& q : schema()) {
-      if (q.path.rfind("topology.", 0) != 0 || q.path == rules.path || !q.scalar) continue;
+      const bool filled = q.path.rfind("topology.", 0) == 0 || q.path == "network.vc_depth_flits";
+      if (!filled || q.path == rules.path || !q.scalar) continue;
       std::string old = q.get(before), fresh = q.get(after);
       if (old != fresh && q.get(s) == old) q.set(s, YAML::Node(fresh), src);
     }

@@ -143,6 +143,12 @@ void addWscKeys(std::vector<ParamSpec>& t) {
   t.push_back(real("workload.wsc.hot_threshold", "fraction", FIELD(workload.wsc.hot_threshold), {0, 1, true},
                    "wsc_inference: a link is hot in a phase at utilisation >= this, idle at 0, cold otherwise",
                    spec + "§2.7 (θ = 0.9)"));
+  t.push_back(choice<WscHotThreshold>("workload.wsc.hot_threshold_kind", FIELD(workload.wsc.hot_threshold_kind),
+      {{"absolute", WscHotThreshold::Absolute}, {"relative", WscHotThreshold::Relative}},
+      "wsc_inference: absolute (hot_threshold is a utilisation) or relative (a fraction of the busiest "
+      "die-to-die link's utilisation in the same phase: seed 003 §V-A calls hot the links busy throughout a "
+      "phase, whatever its latency gaps)",
+      spec + "§2.7; seed 003 §V-A, Fig. 11(a)-(c) [R]"));
   t.push_back(choice<WscExpertPlacement>("workload.wsc.expert_placement", FIELD(workload.wsc.expert_placement),
       {{"modulo", WscExpertPlacement::Modulo}, {"explicit", WscExpertPlacement::Explicit}},
       "wsc_inference: the die holding each routed expert's weights: modulo (expert e on die e mod N) or explicit "

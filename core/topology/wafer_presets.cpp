@@ -32,6 +32,18 @@ constexpr double kBorderEdgeBidirectional = 9e12;
 constexpr Time kWaferHop = 20 * kNanosecond;
 constexpr Time kBorderHop = 100 * kNanosecond;
 
+// Input buffer per virtual channel, in 16 B flits ([U], our choice: the paper's Eq. 1 has
+// no flow control, so the packet model must not be limited by credits either). A VC
+// carries at most depth x 16 B per credit round trip; the round trip of a hop is about
+// 2 x its latency (data out, credit back) plus one 304 B packet's serialisation:
+//   wafer hop   4 TB/s x (2 x 20 ns + 0.08 ns)       = 160.3 KB = 10 020 flits;
+//   border hop  1.125 TB/s x (2 x 100 ns + 0.27 ns)  = 225.3 KB = 14 083 flits (4x4 wafers,
+//               9 TB/s over 4 links, the shallowest edge; 8x8: 7 050 flits).
+// 16 384 flits (256 KiB per VC) covers both with a margin, so one VC alone (an NI copy's
+// background class) runs a hop at its full bandwidth. NVLink's 256 flits (seed 000) gave
+// one VC 4 KiB per 40 ns, about 100 GB/s, 2.5 % of a wafer link.
+constexpr int kVcDepthFlits = 16384;
+
 const Wafer* find(std::string_view name, bool& perDie) {
   constexpr std::string_view suffix = "-per-die";
   perDie = name.size() > suffix.size() && name.substr(name.size() - suffix.size()) == suffix;
@@ -74,6 +86,11 @@ bool applyWaferPreset(std::string_view name, TopologySpec& spec) {
   return true;
 }
 
+int waferPresetVcDepthFlits(std::string_view name) {
+  bool perDie = false;
+  return find(name, perDie) ? kVcDepthFlits : 0;
+}
+
 std::string waferPresetSummary(std::string_view name) {
   bool perDie = false;
   const Wafer* w = find(name, perDie);
@@ -82,7 +99,7 @@ std::string waferPresetSummary(std::string_view name) {
   std::string s = "WSC " + std::to_string(w->waferRows) + "x" + std::to_string(w->waferCols) + " wafer(s) of " +
                   std::to_string(w->rows) + "x" + std::to_string(w->cols) + " B200-like dies (" +
                   std::to_string(dies) + "), 8 TB/s bidirectional per " + (perDie ? "die" : "link") +
-                  ", 9 TB/s per wafer edge, 20/100 ns hops";
+                  ", 9 TB/s per wafer edge, 20/100 ns hops, " + std::to_string(kVcDepthFlits) + "-flit VCs";
   return s;
 }
 

@@ -10,6 +10,7 @@
 #include "netmodel/plan_workload.h"
 #include "balance/balancer.h"
 #include "wsc/expert_placement.h"
+#include "wsc/hot_cold_links.h"
 #include "network/network.h"
 
 namespace fl::wsc {
@@ -143,6 +144,7 @@ void annotateWsc(const Scenario& s, const WscSetup& setup, const netmodel::PlanT
   x.model = modelName(s.network.model);
   x.mapping = mappingName(s.mapping.kind);
   x.hot_threshold = w.hot_threshold;
+  x.hot_threshold_kind = w.hot_threshold_kind == WscHotThreshold::Relative ? "relative" : "absolute";
   for (const auto& f : m.ftds) {
     const auto box = mapping::boundingBox(m, f);
     x.ftds.push_back({f, box.rows, box.cols});
@@ -197,7 +199,6 @@ void annotateWsc(const Scenario& s, const WscSetup& setup, const netmodel::PlanT
       // NI copies run inside the other phases: their window is the whole run.
       const Time window = p == kMigration && phaseTime[p] == 0 ? makespan : phaseTime[p];
       lp.utilization = window > 0 ? static_cast<double>(lp.busy) / static_cast<double>(window) : 0;
-      lp.cls = lp.bytes == 0 ? "idle" : lp.utilization >= w.hot_threshold ? "hot" : "cold";
       d.phases.push_back(std::move(lp));
     }
     if (!intra) x.a2a_inter_ftd_bytes += phaseBytes[i][kDispatch] + phaseBytes[i][kCombine];
@@ -205,6 +206,7 @@ void annotateWsc(const Scenario& s, const WscSetup& setup, const netmodel::PlanT
       for (std::size_t p = 0; p < border.size(); ++p) border[p] += phaseBytes[i][p];
   }
   for (std::uint8_t p : shown) x.cross_border_bytes.emplace_back(planPhaseNames()[p], border[p]);
+  classifyLinks(r.links, w.hot_threshold_kind == WscHotThreshold::Relative, w.hot_threshold);
   r.wsc = std::move(x);
 }
 

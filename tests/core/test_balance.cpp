@@ -30,6 +30,9 @@ using namespace fl::balance;
 namespace {
 
 const std::vector<double> kW = {8, 2, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0};  // spec §3.9
+// §3.9's placement: expert e native on die e.
+const std::vector<std::vector<int>> kNative = {{0}, {1}, {2},  {3},  {4},  {5},  {6},  {7},
+                                               {8}, {9}, {10}, {11}, {12}, {13}, {14}, {15}};
 int hops4(int a, int b) { return std::abs(a / 4 - b / 4) + std::abs(a % 4 - b % 4); }
 double maxHeat(const ExpertState& s) {
   const auto h = s.heat();
@@ -82,14 +85,14 @@ class TestBalance : public QObject {
   // §3.9: moves 1-3 (e0: 0->1 with 1 and 4 tied on hops and heat, then 1->2, 1->5), 16
   // moves in all, 31 hops, final maximum heat 17/9; after move 1 the maximum is 6.
   void algorithm1Worked() {
-    ExpertState one = initialState(kW, 16, 1);
+    ExpertState one = initialState(kW, kNative, 16, 1);
     const auto first = topologyAwareBalance(one, hops4, 1);
     QCOMPARE(int(first.size()), 1);
     QCOMPARE(first[0].expert, 0);
     QCOMPARE(first[0].from, 0);
     QCOMPARE(first[0].to, 1);
     QCOMPARE(maxHeat(one), 6.0);
-    ExpertState s = initialState(kW, 16, 1);
+    ExpertState s = initialState(kW, kNative, 16, 1);
     const auto moves = topologyAwareBalance(s, hops4);
     QCOMPARE(int(moves.size()), 16);
     QCOMPARE(moves[1].expert, 0);
@@ -103,16 +106,39 @@ class TestBalance : public QObject {
     QVERIFY(std::abs(maxHeat(s) - 17.0 / 9) < 1e-12);
   }
 
+  // An explicit placement (workload.wsc.expert_placement: explicit): expert e on die 15 - e,
+  // §3.9's wafer turned half round. Die 15 now holds e0 (heat 8); Algorithm 1 copies e0 to
+  // the nearest die it may, 1 hop: dies 11 (e4) and 14 (e1), tied on heat 2, so the lower
+  // id, 11; then dies 11 (2 + 4) and 15 (4): maximum 6. Greedy copies e0 to the coldest
+  // die, 0 (e15, heat 0), 6 hops from 15.
+  void explicitPlacement() {
+    std::vector<std::vector<int>> turned;
+    for (int e = 0; e < 16; ++e) turned.push_back({15 - e});
+    ExpertState s = initialState(kW, turned, 16, 1);
+    QCOMPARE(s.heat()[15], 8.0);
+    QCOMPARE(s.heat()[0], 0.0);
+    const auto first = topologyAwareBalance(s, hops4, 1);
+    QCOMPARE(int(first.size()), 1);
+    QCOMPARE(first[0].expert, 0);
+    QCOMPARE(first[0].from, 15);
+    QCOMPARE(first[0].to, 11);
+    QCOMPARE(maxHeat(s), 6.0);
+    ExpertState g = initialState(kW, turned, 16, 1);
+    const auto greedy = greedyBalance(g, hops4, 1);
+    QCOMPARE(greedy[0].from, 15);
+    QCOMPARE(greedy[0].to, 0);
+  }
+
   // §3.9: greedy's first move is e0 from die 0 to die 15 (6 hops; maximum then 4); 16
   // moves, 30 hops, the same final maximum 17/9.
   void greedyWorked() {
-    ExpertState one = initialState(kW, 16, 1);
+    ExpertState one = initialState(kW, kNative, 16, 1);
     const auto first = greedyBalance(one, hops4, 1);
     QCOMPARE(first[0].expert, 0);
     QCOMPARE(first[0].from, 0);
     QCOMPARE(first[0].to, 15);
     QCOMPARE(maxHeat(one), 4.0);
-    ExpertState s = initialState(kW, 16, 1);
+    ExpertState s = initialState(kW, kNative, 16, 1);
     const auto moves = greedyBalance(s, hops4);
     QCOMPARE(int(moves.size()), 16);
     int sum = 0;

@@ -17,6 +17,7 @@
 #include "scenario/scenario.h"
 #include "../common/xy_walk.h"
 #include "scenario/scenario_io.h"
+#include "scenario/schema.h"
 #include "scenario/validate.h"
 #include "topology/presets.h"
 
@@ -250,6 +251,38 @@ class TestMapping : public QObject {
     QCOMPARE(s.topology.link_latency, Time(20'000));
     QCOMPARE(s.topology.border_latency, Time(100'000));
     QVERIFY(!topologyPresetSummary(name.toStdString()).empty());
+    // VCs deep enough for one VC to run every hop at its bandwidth: depth x 16 B >= the
+    // bandwidth x the credit round trip (2 x latency + a 304 B packet + a 16 B flit).
+    const auto roundTripBytes = [](double bps, double latency) { return bps * (2 * latency + 320 / bps); };
+    QVERIFY(s.network.vc_depth_flits * 16.0 >= roundTripBytes(link, 20e-9));
+    QVERIFY(s.network.vc_depth_flits * 16.0 >= roundTripBytes(border, 100e-9));
+  }
+
+  // The preset's VC depth yields to an explicit network.vc_depth_flits, whatever the order
+  // of keys, and survives a --set of another preset only where it was not set explicitly.
+  void waferPresetVcDepth_data() {
+    QTest::addColumn<QString>("yaml");
+    QTest::addColumn<QString>("setPreset");  // "" = none
+    QTest::addColumn<int>("depth");
+    const QString preset = "topology: {preset: wsc-4x4}\n";
+    const QString explicitDepth = "network: {vc_depth_flits: 512}\n";
+    QTest::newRow("preset alone") << preset << "" << 16384;
+    QTest::newRow("explicit after") << preset + explicitDepth << "" << 512;
+    QTest::newRow("explicit before") << explicitDepth + preset << "" << 512;
+    QTest::newRow("no preset: NVLink's") << "" << "" << 256;
+    QTest::newRow("to an NVSwitch preset") << preset << "dgx-h100" << 256;
+    QTest::newRow("explicit kept across presets") << preset + explicitDepth << "wsc-8x8" << 512;
+    QTest::newRow("onto a wafer preset") << "topology: {preset: dgx-h100}\n" << "wsc-8x8" << 16384;
+  }
+  void waferPresetVcDepth() {
+    QFETCH(QString, yaml);
+    QFETCH(QString, setPreset);
+    QFETCH(int, depth);
+    Scenario s = parseScenario("fabriclab: 1\n" + yaml.toStdString(), "t");
+    if (!setPreset.isEmpty()) setValue(s, "topology.preset", setPreset.toStdString());
+    QCOMPARE(s.network.vc_depth_flits, depth);
+    // Saving and loading again gives the same depth.
+    QCOMPARE(parseScenario(saveScenarioText(s), "t").network.vc_depth_flits, depth);
   }
 
   // Impossible mappings: ValidationError naming the key path and the reason.

@@ -96,6 +96,7 @@ void TestSchema::contractKeys() {
       "workload.wsc.attention_params", "workload.wsc.kv_bytes_per_token", "workload.wsc.context", "workload.wsc.prefill_share",
       "workload.wsc.all_gather", "workload.wsc.gating", "workload.wsc.zipf_s", "workload.wsc.trace",
       "workload.wsc.iterations", "workload.wsc.micro_batches", "workload.wsc.hot_threshold",
+      "workload.wsc.hot_threshold_kind",
       "workload.wsc.expert_placement", "workload.wsc.expert_dies", "workload.wsc.expert_slots", "mapping.kind",
       "mapping.groups", "mapping.ftds", "balancer.kind", "balancer.load", "balancer.zipf_s", "balancer.warmup",
       "balancer.period", "balancer.shadow_slots", "balancer.alpha", "balancer.interval", "balancer.window",

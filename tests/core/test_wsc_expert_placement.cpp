@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "../common/input_error_helpers.h"
+#include "../common/link_phase.h"
 #include "../common/xy_walk.h"
 #include "results/results.h"
 #include "scenario/scenario_io.h"
@@ -36,11 +37,6 @@ Scenario placed(const std::string& mapping, const std::string& model, const std:
                        "t.yaml");
 }
 
-const LinkPhaseResult* phase(const LinkDirectionResult& l, const std::string& name) {
-  for (const auto& p : l.phases)
-    if (p.phase == name) return &p;
-  return nullptr;
-}
 
 }  // namespace
 

@@ -15,6 +15,7 @@
 #include "results/results.h"
 #include "scenario/scenario.h"
 #include "../common/input_error_helpers.h"
+#include "../common/link_phase.h"
 #include "../common/xy_walk.h"
 #include "wsc/expert_load_trace.h"
 #include "scenario/scenario_io.h"
@@ -37,14 +38,6 @@ Scenario layerScenario(const std::string& preset, int tp, const std::string& map
                            extra,
                        "t.yaml");
 }
-
-const LinkPhaseResult* phase(const LinkDirectionResult& l, const std::string& name) {
-  for (const auto& p : l.phases)
-    if (p.phase == name) return &p;
-  return nullptr;
-}
-
-
 
 }  // namespace
 
@@ -214,6 +207,56 @@ class TestWscLayer : public QObject {
     QCOMPARE(hist[1], 32);
     QCOMPARE(hist[2], 16);
     QCOMPARE(hotInter, 16);
+  }
+
+  // Hot links relative to the phase's busiest link (workload.wsc.hot_threshold_kind), ER
+  // 4x4 at alpha = 20 ns, Eq. 1. All-reduce: the 16 inter-FTD directed links carry two ring
+  // edges, the 32 intra-FTD ones one (spec §3.4), so at 0.9 of the busiest exactly the
+  // inter-FTD links are hot, with utilisation twice the intra-FTD ones'. Dispatch: every
+  // intra-FTD link of a 2x2 tile carries the same 2V (spec §3.3: (j+1)(n-1-j) m V with
+  // m = n = 2), so all 32 are hot, and the inter-FTD links are idle: the complementary
+  // picture of seed 003 §V-A. Absolute 0.9: none hot (the busiest links are busy
+  // 2 x 65.5 ns of each 2 x (65.5 + 20) ns step, 77 %).
+  void relativeHotLinks_data() {
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<int>("hotAr");
+    QTest::addColumn<int>("hotDispatch");
+    QTest::newRow("relative") << "relative" << 16 << 32;
+    QTest::newRow("absolute") << "absolute" << 0 << 0;
+  }
+  void relativeHotLinks() {
+    QFETCH(QString, kind);
+    QFETCH(int, hotAr);
+    QFETCH(int, hotDispatch);
+    Scenario s = layerScenario("wsc-4x4", 4, "er");
+    s.workload.wsc.hot_threshold_kind = kind == "relative" ? WscHotThreshold::Relative : WscHotThreshold::Absolute;
+    const Results r = runScenario(s);
+    QCOMPARE(r.wsc->hot_threshold_kind, kind.toStdString());
+    int ar = 0, dispatch = 0;
+    double arInter = 0, arIntra = 0;
+    for (const auto& l : r.links) {
+      if (l.kind != "mesh") continue;
+      const bool inter = l.ftd == "inter";
+      const auto* a = phase(l, "all_reduce");
+      const auto* d = phase(l, "dispatch");
+      (inter ? arInter : arIntra) = a->utilization;
+      if (a->cls == "hot") {
+        QVERIFY(inter);
+        ++ar;
+      }
+      if (d->cls == "hot") {
+        QVERIFY(!inter);
+        ++dispatch;
+      }
+      if (inter) QCOMPARE(d->cls, std::string("idle"));
+      if (!inter) QCOMPARE(a->cls, std::string("cold"));
+    }
+    QCOMPARE(ar, hotAr);
+    QCOMPARE(dispatch, hotDispatch);
+    QVERIFY(std::abs(arInter - 2 * arIntra) < 1e-9);
+    const double step = 262144 / 4e12;
+    // Per step two 2-hop edges' M/8 = 256 KiB on the link, in a step of 2 x (M/8 / B + alpha).
+    QVERIFY(std::abs(arInter - 2 * step / (2 * (step + 20e-9))) < 1e-3);
   }
 
   // The same scenario under both network models: identical payload on every link and in

@@ -89,11 +89,15 @@ class TestWscViews : public QObject {
   void hotColdClassFromBytes();
   void baselineVsErOnOneScale();
   void migrationStagesOnTheirLinks();
+  void migrationCaptionWraps_data();
+  void migrationCaptionWraps();
   void expertDragMovesAndSwaps();
   void refusedExpertEdits_data();
   void refusedExpertEdits();
   void previewLanesIdleWhereNoWalk();
   void previewThrottleKeepsLatest();
+  void previewInTwoRuns_data();
+  void previewInTwoRuns();
   void hotColdStacksWhenNarrow_data();
   void hotColdStacksWhenNarrow();
   void hotColdControlsBesideWhenShort_data();
@@ -250,6 +254,9 @@ void TestWscViews::hotColdClassFromBytes_data() {
   QTest::newRow("er, run's threshold") << QByteArray("{kind: er}") << -1.0;
   QTest::newRow("er, 50 %") << QByteArray("{kind: er}") << 0.5;
   QTest::newRow("baseline, 30 %") << QByteArray("{kind: baseline}") << 0.3;
+  // workload.wsc.hot_threshold_kind relative: of the panel's busiest mesh lane.
+  QTest::newRow("er, relative 90 %") << QByteArray("{kind: er}") << -2.0;
+  QTest::newRow("baseline, relative 90 %") << QByteArray("{kind: baseline}") << -2.0;
 }
 
 // Class per lane: idle without bytes, else hot when bytes / capacity over the phase's
@@ -257,7 +264,10 @@ void TestWscViews::hotColdClassFromBytes_data() {
 void TestWscViews::hotColdClassFromBytes() {
   QFETCH(QByteArray, mapping);
   QFETCH(double, threshold);
-  const Run r = run(wafer4x4(mapping.constData()));
+  const bool relative = threshold < -1;
+  QByteArray yaml = wafer4x4(mapping.constData());
+  if (relative) yaml.replace("gating: uniform_exact", "gating: uniform_exact, hot_threshold_kind: relative");
+  const Run r = run(yaml);
   const WscResults& w = *r.results->wsc;
   views::HotColdOverlay view;
   view.setTopology(r.topology);
@@ -268,6 +278,15 @@ void TestWscViews::hotColdClassFromBytes() {
   for (size_t f = 0; f < w.ftds.size(); ++f)
     for (int d : w.ftds[f].members) ftdOf[static_cast<size_t>(d)] = static_cast<int>(f);
   const Time windows[2] = {w.allreduce, w.dispatch};
+  // Relative: the busiest mesh lane's utilisation per panel, from the bytes.
+  double busiest[2] = {0, 0};
+  for (const LinkDirectionResult& d : r.results->links)
+    for (int panel = 0; panel < 2; ++panel)
+      if (r.topology->link(d.link).kind == topo::LinkKind::Mesh)
+        for (const auto& f : d.phases)
+          if (f.phase == (panel ? "dispatch" : "all_reduce"))
+            busiest[panel] = std::max(busiest[panel], static_cast<double>(f.bytes) / d.capacity_Bps /
+                                                          (static_cast<double>(windows[panel]) * 1e-12));
   std::map<QString, int> seen;
   int checked = 0;
   for (const LinkDirectionResult& d : r.results->links) {
@@ -279,7 +298,8 @@ void TestWscViews::hotColdClassFromBytes() {
       std::int64_t bytes = 0;
       for (const auto& f : d.phases) bytes += f.phase == (panel ? "dispatch" : "all_reduce") ? f.bytes : 0;
       const double u = static_cast<double>(bytes) / d.capacity_Bps / (static_cast<double>(windows[panel]) * 1e-12);
-      const QString expected = bytes == 0 ? "idle" : u >= thr ? "hot" : "cold";
+      const double cutoff = relative ? thr * busiest[panel] : thr;
+      const QString expected = bytes == 0 ? "idle" : u >= cutoff ? "hot" : "cold";
       QCOMPARE(view.laneClass(panel, d.link, d.direction), expected);
       ++seen[expected + (panel ? "/dispatch" : "/allreduce")];
       ++checked;
@@ -291,6 +311,12 @@ void TestWscViews::hotColdClassFromBytes() {
   if (mapping.contains("er") && threshold == 0.5) {  // inter-FTD all-reduce links at 77 % (scenario comment)
     QVERIFY(seen["hot/allreduce"] > 0);
     QVERIFY(seen["idle/dispatch"] > 0);
+  }
+  if (relative) {  // the complementary picture (spec §3.3, §3.4): counts of directed mesh links
+    const bool er = mapping.contains("er");
+    QCOMPARE(seen["hot/allreduce"], er ? 16 : 32);
+    QCOMPARE(seen["hot/dispatch"], er ? 32 : 16);
+    QCOMPARE(seen["idle/dispatch"], er ? 16 : 0);
   }
   fl::test::saveArtefact(view, QStringLiteral("wsc-hotcold-%1").arg(QString(QTest::currentDataTag()).replace(' ', '_').remove(',').remove('%')),
                          QSize(900, 420));
@@ -322,6 +348,57 @@ void TestWscViews::baselineVsErOnOneScale() {
   QCOMPARE(erInter, 0);
   // The same utilisation gets the same colour in both panels (one scale).
   fl::test::saveArtefact(view, QStringLiteral("wsc-hotcold-baseline-vs-er"), QSize(900, 420));
+}
+
+// The Migrations dock's caption in a narrow dock: broken at spaces into lines that each fit
+// (at most three), the words kept in order, none cut unless the third line must be.
+void TestWscViews::migrationCaptionWraps_data() {
+  QTest::addColumn<int>("width");
+  QTest::newRow("narrow 220 px") << 220;
+  QTest::newRow("dock at 1024x768, 300 px") << 300;
+  QTest::newRow("wide 1200 px") << 1200;
+}
+void TestWscViews::migrationCaptionWraps() {
+  QFETCH(int, width);
+  const Run r = run(QByteArray(
+      "fabriclab: 1\nname: wsc migrations\ntopology: {preset: wsc-8x8}\ngpu: {preset: b200}\nnetwork: {model: analytical}\n"
+      "workload: {kind: wsc_inference, wsc: {model: deepseek-v3, tp: 16, tokens_per_group: 256, iterations: 12}}\n"
+      "mapping: {kind: er}\nbalancer: {kind: non_invasive, load: single, zipf_s: 0.5}\n"));
+  QVERIFY(!r.results->wsc->migrations.empty());
+  views::MigrationAnimation anim;
+  anim.resize(width, 300);
+  anim.setTopology(r.topology);
+  anim.setResults(r.results);
+  // The iteration with the most copies under way: the longest caption.
+  const Time perIteration = r.results->makespan / 12;
+  Time busiest = 0;
+  int most = -1;
+  for (int i = 0; i < 12; ++i) {
+    anim.setTime(perIteration * i + perIteration / 2);
+    if (anim.activeCount() > most) most = anim.activeCount(), busiest = perIteration * i + perIteration / 2;
+  }
+  anim.setTime(busiest);
+  QVERIFY(most > 0);
+  const QString whole = anim.caption();
+  QVERIFY(whole.startsWith("Iteration "));
+  QVERIFY(whole.contains(" → "));
+  const QStringList lines = anim.captionLines(width - 16);
+  QFont bold = anim.font();
+  bold.setBold(true);
+  const QFontMetrics fm(bold);
+  QVERIFY(!lines.isEmpty() && lines.size() <= 3);
+  for (const QString& l : lines) QVERIFY2(fm.horizontalAdvance(l) <= width - 16, qPrintable(l));
+  const QString joined = lines.join(' ');
+  if (fm.horizontalAdvance(whole) <= width - 16) {
+    QCOMPARE(lines.size(), 1);
+    QCOMPARE(joined, whole);
+  } else {
+    QVERIFY(lines.size() > 1);
+    // Every word of the first lines is the caption's own, in order.
+    const QString kept = joined.endsWith(QChar(0x2026)) ? joined.left(joined.lastIndexOf(' ')) : joined;
+    QVERIFY2(whole.startsWith(kept), qPrintable(kept + " | " + whole));
+  }
+  fl::test::saveArtefact(anim, QStringLiteral("wsc-migration-caption-%1").arg(width), QSize(width, 300));
 }
 
 void TestWscViews::migrationStagesOnTheirLinks() {
@@ -558,6 +635,60 @@ void TestWscViews::previewLanesIdleWhereNoWalk() {
   QVERIFY(o->previewLanes().empty());
   QVERIFY(!hot.showsPreview());
   QVERIFY(!hot.overlay()->caption(1).contains("preview"));
+}
+
+// "Two runs" (one phase, baseline vs ER) during a drag: the preview takes the place of the
+// run being edited (the shown one) in whichever panel draws it, or of the second run when
+// neither does; the other panel keeps its run. Each panel's idle lanes are counted here
+// from its run's own dispatch bytes (no bytes on a directed mesh link = idle).
+void TestWscViews::previewInTwoRuns_data() {
+  QTest::addColumn<int>("shown");     // runs: 0 baseline, 1 er, 2 explicit (not drawn)
+  QTest::addColumn<int>("replaced");  // the panel showing the preview
+  QTest::newRow("editing ER (second panel)") << 1 << 1;
+  QTest::newRow("editing baseline (first panel)") << 0 << 0;
+  QTest::newRow("editing a run not drawn") << 2 << 1;
+}
+void TestWscViews::previewInTwoRuns() {
+  QFETCH(int, shown);
+  QFETCH(int, replaced);
+  const Run runs[3] = {run(wafer4x4("{kind: baseline}")), run(wafer4x4("{kind: er}")), run(wafer4x4(kExplicit))};
+  // The preview: ER's groups {0, 2, 10, 8}, {1, 3, 11, 9}, ... with dies 0 and 3 swapped (a
+  // drag on the ER wafer): FTDs {3, 1, 4, 5} and {2, 0, 6, 7} are no longer tiles.
+  const Run preview = run(wafer4x4("{kind: explicit, groups: [[3, 2, 10, 8], [1, 0, 11, 9], [4, 6, 14, 12], [5, 7, 15, 13]]}"));
+  views::RunModel model;
+  model.setTopology(runs[0].topology);
+  model.setResults(runs[shown].results, true);
+  views::HotColdPanel hot(&model);
+  hot.setRuns({"baseline", "er", "explicit"}, {runs[0].results, runs[1].results, runs[2].results});
+  hot.modeCombo()->setCurrentIndex(1);
+  hot.phaseACombo()->setCurrentIndex(1);  // dispatch
+  QCOMPARE(hot.runACombo()->currentText(), QString("baseline"));
+  QCOMPARE(hot.runBCombo()->currentText(), QString("er"));
+  const auto idleLanes = [](const Results& r) {
+    int n = 0;
+    for (const auto& d : r.links)
+      if (d.kind == "mesh")
+        for (const auto& f : d.phases) n += f.phase == "dispatch" && f.bytes == 0;
+    return n;
+  };
+  const Results* drawn[2] = {runs[0].results.get(), runs[1].results.get()};
+  for (int p = 0; p < 2; ++p) QCOMPARE(hot.overlay()->countOf(p, "idle"), idleLanes(*drawn[p]));
+  hot.setPreview(preview.results);
+  QVERIFY(hot.showsPreview());
+  QCOMPARE(hot.overlay()->panelCount(), 2);
+  for (int p = 0; p < 2; ++p) {
+    QCOMPARE(hot.overlay()->caption(p).contains("preview"), p == replaced);
+    QCOMPARE(hot.overlay()->countOf(p, "idle"), idleLanes(p == replaced ? *preview.results : *drawn[p]));
+  }
+  // ER's dispatch never uses inter-FTD links (16 directed); the swap breaks that.
+  QCOMPARE(idleLanes(*runs[1].results), 16);
+  QVERIFY(idleLanes(*preview.results) != 16);
+  fl::test::saveArtefact(hot, QStringLiteral("wsc-preview-two-runs-%1").arg(shown), QSize(900, 420));
+  hot.setPreview(nullptr);
+  for (int p = 0; p < 2; ++p) {
+    QVERIFY(!hot.overlay()->caption(p).contains("preview"));
+    QCOMPARE(hot.overlay()->countOf(p, "idle"), idleLanes(*drawn[p]));
+  }
 }
 
 // Requests made without the event loop running collapse into one preview of the last.
