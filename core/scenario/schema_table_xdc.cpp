@@ -104,7 +104,7 @@ void addXdcKeys(std::vector<ParamSpec>& t) {
       "cross_dc_moe: forward = the forward pass of every MoE layer (what the paper's stream model predicts); "
       "training = the iteration: + the backward pass mirrored (combine and dispatch all-to-alls backward, expert "
       "and pre-expert compute x 2, expert gradients back to their owners in the domain) and the data-parallel "
-      "all-reduce of the dense gradients (and of the shared expert when compressed); flow or auto network model",
+      "all-reduce of the dense gradients (and of the shared expert when compressed)",
       "seed 004 §VI (backward: DDP all-reduce, an additive constant), §IV-B (shared expert all-reduced in "
       "backward); backward compute = 2 x forward is the usual estimate, unconfirmed (the paper does not say); "
       "default forward: the paper's model and tables cover the forward pass"));

@@ -288,7 +288,8 @@ StepBytes stepBytes(const CommunicatorPlan& p) {
     b.chunk.push_back(std::llround(p.data * s / sf));
     gathered *= s;
   }
-  double share = p.allReduce;  // reduce-scatter innermost first: each level splits what is left
+  // One bucket's: reduce-scatter innermost first, each level splits what is left.
+  double share = p.allReduce / (p.gradOverlap ? std::max(1, p.layers) : 1);
   b.allReduce.assign(p.workers.size(), 0);
   for (std::size_t l = p.workers.size(); l-- > 0;) {
     share /= p.workers[l];

@@ -43,6 +43,7 @@ struct CommunicatorPlan {
   Time expertBackward = 0;   // per layer
   Time preExpertBackward = 0;
   double allReduce = 0;      // gradient bytes per GPU the all-reduce sums over all GPUs
+  bool gradOverlap = false;  // a bucket per layer, reduced as soon as its backward is done
 };
 
 // One span of GPU 0's two streams, for the two-stream timeline.

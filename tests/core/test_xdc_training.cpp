@@ -4,6 +4,8 @@
 // between them (B = 1.25 GB/s), D = 24 MB, P_E = 8 MB, Lat_PE = 1 ms, 3 layers, an A100.
 #include <QtTest>
 
+#include <map>
+
 #include <nlohmann/json.hpp>
 
 #include "results/json_writer.h"
@@ -55,6 +57,8 @@ class TestXdcTraining : public QObject {
   void sharedExpertAllReduced();
   void timelineMirrorsTheForwardPass();
   void forwardIsTheDefault();
+  void packetAgreesWithFlow_data();
+  void packetAgreesWithFlow();
 };
 
 void TestXdcTraining::iterationByHand_data() {
@@ -163,6 +167,63 @@ void TestXdcTraining::forwardIsTheDefault() {
   QCOMPARE(QString::fromStdString(j["hybridep"]["pass"].get<std::string>()), QString("forward"));
   QVERIFY(j["hybridep"].contains("allreduce_bytes"));
   QVERIFY(j["hybridep"].contains("grad_bytes"));
+}
+
+void TestXdcTraining::packetAgreesWithFlow_data() {
+  QTest::addColumn<QString>("scheme");
+  QTest::newRow("EP") << "ep";
+  QTest::newRow("hybrid [2, 2]") << "hybrid\n  hybrid:\n    domains: [2, 2]";
+  QTest::newRow("hybrid [2, 1]") << "hybrid\n  hybrid:\n    domains: [2, 1]";
+}
+
+void TestXdcTraining::packetAgreesWithFlow() {
+  // The training iteration on both network models, as test_xdc_iteration does for the
+  // forward pass (issue 23): 2 DCs x 4 GPUs, 10 Gb/s between DCs, 16 GB/s inside, 2 and
+  // 1 us of latency; framing flits off and 4 KiB packets so both carry payload at line
+  // rate. Same plan, so the same bytes on every link direction; makespans within 5 %.
+  QFETCH(QString, scheme);
+  const std::string net = "network:\n  header_flits: 0\n  address_flits: 0\n  byte_enable_flits: 0\n"
+                          "  packet_payload: 4 KiB\n  max_packet_payload: 4 KiB\n  vc_depth_flits: 4096\n";
+  const auto text = [&](const char* model) {
+    return "fabriclab: 1\nname: t\ntopology:\n  kind: hierarchy\n  levels:\n"
+           "    - {name: dc, count: 2, bandwidth: 10 Gb/s, latency: 2 us}\n"
+           "    - {name: gpu, count: 4, bandwidth: 16 GB/s, latency: 1 us}\n"
+           "workload:\n  kind: cross_dc_moe\n  xdc:\n    model: custom\n    hidden: 768\n    data_bytes: 2 MiB\n"
+           "    expert_bytes: 1 MiB\n    layers: 2\n    pre_expert_ns: 100 us\n    dense_bytes: 1 MiB\n"
+           "    pass: training\n"
+           "scheme:\n  ep: " + scheme.toStdString() + "\n" + net + "  model: " + model + "\nrun:\n  bin: 100 us\n";
+  };
+  const Results packet = runScenario(parseScenario(text("packet"), "t.yaml"));
+  const Results flow = runScenario(parseScenario(text("flow"), "t.yaml"));
+  QCOMPARE(QString::fromStdString(packet.hybridep->network_model), QString("packet"));
+  QCOMPARE(QString::fromStdString(flow.hybridep->network_model), QString("flow"));
+  QCOMPARE(QString::fromStdString(packet.hybridep->pass), QString("training"));
+  QCOMPARE(packet.links.size(), flow.links.size());
+  std::int64_t total = 0;
+  for (std::size_t i = 0; i < packet.links.size(); ++i) {
+    QCOMPARE(packet.links[i].link, flow.links[i].link);
+    QCOMPARE(packet.links[i].direction, flow.links[i].direction);
+    QCOMPARE(packet.links[i].payload_bytes, flow.links[i].payload_bytes);
+    total += packet.links[i].payload_bytes;
+  }
+  QVERIFY(total > 0);
+  const HybridEpResults &p = *packet.hybridep, &f = *flow.hybridep;
+  QCOMPARE(p.a2a_bytes, f.a2a_bytes);
+  QCOMPARE(p.ag_bytes, f.ag_bytes);
+  QCOMPARE(p.grad_bytes, f.grad_bytes);
+  QCOMPARE(p.allreduce_bytes, f.allreduce_bytes);
+  // The all-reduce of 2 layers x 1 MiB over 8 GPUs: 2 (G - 1) M in all, by hand.
+  QCOMPARE(double(p.allreduce_bytes), 2 * 7 * 2 * 1048576.0);
+  const double pk = toNs(packet.makespan), fl = toNs(flow.makespan);
+  qInfo("2-DC training: packet %.0f ns, flow %.0f ns", pk, fl);
+  QVERIFY2(std::fabs(fl - pk) <= 0.05 * pk, qPrintable(QString("flow %1 ns, packet %2 ns").arg(fl).arg(pk)));
+  // The same spans on GPU 0's two streams.
+  QCOMPARE(p.timeline.size(), f.timeline.size());
+  std::map<std::string, int> kindsP, kindsF;
+  for (const HybridEpSpan& s : p.timeline) ++kindsP[s.kind];
+  for (const HybridEpSpan& s : f.timeline) ++kindsF[s.kind];
+  QVERIFY(kindsP == kindsF);
+  QVERIFY(kindsP.count("combine_backward") && kindsP.count("all_reduce"));
 }
 
 QTEST_GUILESS_MAIN(TestXdcTraining)
