@@ -93,32 +93,40 @@ CommunicatorMessages buildCommunicatorPlan(const CommunicatorPlan& p) {
   if (!p.training) return m;
 
   // Backward, layer by layer from the last: the forward pass mirrored (async_communicator.h).
-  // Each layer's gradient bucket is all-reduced once its backward is done (with
-  // gradOverlap) or all of them after the last (without), one bucket after another.
+  // The gradient lane beside it, one entry after another: with gradOverlap per layer its
+  // expert gradients (once its expert backward is done) and its all-reduce bucket (once its
+  // backward is done); without, the expert gradients stay in the backward step and one
+  // bucket of every layer follows the last.
   const std::vector<int> whole = p.workers;  // one domain per level: every other worker
-  const int buckets = p.allReduce > 0 ? (p.gradOverlap ? p.layers : 1) : 0;
-  m.allReduce.resize(static_cast<std::size_t>(buckets));
-  Deps arDone(static_cast<std::size_t>(gpus));
-  const auto allReduce = [&](const Deps& ready, CommunicatorMessages::Bucket& mine) {
+  Deps laneDone(static_cast<std::size_t>(gpus));
+  const auto laneEntry = [&](bool expertGrad, int layer, const Deps& ready) {
+    CommunicatorMessages::LaneEntry& mine = m.lane.emplace_back();
+    mine.expertGrad = expertGrad;
+    mine.layer = layer;
     mine.ready = ready[0];
     Deps deps = ready;
     for (std::size_t g = 0; g < deps.size(); ++g)
-      deps[g].insert(deps[g].end(), arDone[g].begin(), arDone[g].end());
-    for (int i = 0; i < levels; ++i) {  // reduce-scatter, innermost level first
-      const int l = levels - 1 - i;
-      if (p.workers[std::size_t(l)] == 1) continue;
-      deps = step(l, PairKind::AllGather, whole, sizes.allReduce[std::size_t(l)], kPhaseAllReduce, deps,
-                  m.allReduceBytes);
-      mine.scatterRecv.insert(mine.scatterRecv.end(), deps[0].begin(), deps[0].end());
+      deps[g].insert(deps[g].end(), laneDone[g].begin(), laneDone[g].end());
+    if (expertGrad) {
+      deps = stage(PairKind::AllGather, true, kPhaseExpertGrad, deps, mine.recv[0], m.gradBytes);
+    } else {
+      for (int i = 0; i < levels; ++i) {  // reduce-scatter, innermost level first
+        const int l = levels - 1 - i;
+        if (p.workers[std::size_t(l)] == 1) continue;
+        deps = step(l, PairKind::AllGather, whole, sizes.allReduce[std::size_t(l)], kPhaseAllReduce, deps,
+                    m.allReduceBytes);
+        mine.recv[0].insert(mine.recv[0].end(), deps[0].begin(), deps[0].end());
+      }
+      for (int l = 0; l < levels; ++l) {  // all-gather, outermost first
+        if (p.workers[std::size_t(l)] == 1) continue;
+        deps = step(l, PairKind::AllGather, whole, sizes.allReduce[std::size_t(l)], kPhaseAllReduce, deps,
+                    m.allReduceBytes);
+        mine.recv[1].insert(mine.recv[1].end(), deps[0].begin(), deps[0].end());
+      }
     }
-    for (int l = 0; l < levels; ++l) {  // all-gather, outermost first
-      if (p.workers[std::size_t(l)] == 1) continue;
-      deps = step(l, PairKind::AllGather, whole, sizes.allReduce[std::size_t(l)], kPhaseAllReduce, deps,
-                  m.allReduceBytes);
-      mine.gatherRecv.insert(mine.gatherRecv.end(), deps[0].begin(), deps[0].end());
-    }
-    arDone = std::move(deps);
+    laneDone = std::move(deps);
   };
+  const bool buckets = p.allReduce > 0;
   m.gpu0Backward.resize(static_cast<std::size_t>(p.layers));
   for (int layer = p.layers; layer-- > 0;) {
     auto& mine = m.gpu0Backward[std::size_t(layer)];
@@ -126,14 +134,14 @@ CommunicatorMessages buildCommunicatorPlan(const CommunicatorPlan& p) {
     const std::vector<std::int32_t> ex = tasks(p.expertBackward, deps);
     mine.expert = ex[0];
     for (std::size_t g = 0; g < deps.size(); ++g) deps[g] = {ex[g]};
+    if (p.gradOverlap) laneEntry(true, layer, deps);
     deps = stage(PairKind::AllToAll, true, kPhaseDispatchBackward, deps, mine.dispatchRecv, m.a2aBytes);
     const std::vector<std::int32_t> pe = tasks(p.preExpertBackward, deps);
     mine.preExpert = pe[0];
-    deps = stage(PairKind::AllGather, true, kPhaseExpertGrad, deps, mine.gradRecv, m.gradBytes);
+    if (!p.gradOverlap) deps = stage(PairKind::AllGather, true, kPhaseExpertGrad, deps, mine.gradRecv, m.gradBytes);
     add(deps, pe);
     last = std::move(deps);
-    if (p.gradOverlap ? buckets > 0 : (buckets > 0 && layer == 0))
-      allReduce(last, m.allReduce[std::size_t(p.gradOverlap ? p.layers - 1 - layer : 0)]);
+    if (buckets && (p.gradOverlap || layer == 0)) laneEntry(false, p.gradOverlap ? layer : -1, last);
   }
   return m;
 }
@@ -176,16 +184,18 @@ std::vector<StreamSpan> gpu0Spans(const CommunicatorMessages& m, const netmodel:
     out.push_back({ly, "pre_expert_backward", start(l.preExpert), end(l.preExpert)});
     prevEnd = std::max(gradEnd, end(l.preExpert));
   }
-  Time arPrev = 0;
-  for (std::size_t b = 0; b < m.allReduce.size(); ++b) {
-    const auto& bucket = m.allReduce[b];
-    const int ly = m.allReduce.size() == 1 ? -1 : static_cast<int>(m.gpu0Backward.size() - 1 - b);
-    // A bucket starts once its gradients are ready and the previous bucket is done.
-    const Time s0 = std::max(endOf(bucket.ready, 0), arPrev);
-    const Time sEnd = endOf(bucket.scatterRecv, s0);
-    out.push_back({ly, "all_reduce", s0, sEnd});
-    arPrev = endOf(bucket.gatherRecv, sEnd);
-    out.push_back({ly, "all_reduce", sEnd, arPrev});
+  Time lanePrev = 0;
+  for (const auto& e : m.lane) {
+    // An entry starts once its gradients are ready and the previous entry is done.
+    const Time s0 = std::max(endOf(e.ready, 0), lanePrev);
+    const Time sEnd = endOf(e.recv[0], s0);
+    lanePrev = endOf(e.recv[1], sEnd);
+    if (e.expertGrad) {
+      if (!e.recv[0].empty()) out.push_back({e.layer, "expert_grad", s0, sEnd});
+      continue;
+    }
+    if (!e.recv[0].empty()) out.push_back({e.layer, "all_reduce", s0, sEnd});
+    if (!e.recv[1].empty()) out.push_back({e.layer, "all_reduce", sEnd, lanePrev});
   }
   std::stable_sort(out.begin() + std::ptrdiff_t(forward), out.end(),
                    [](const StreamSpan& a, const StreamSpan& b) { return a.end < b.end; });

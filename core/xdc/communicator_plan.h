@@ -43,11 +43,14 @@ struct CommunicatorMessages {
     std::vector<std::int32_t> combineRecv, dispatchRecv, gradRecv;
   };
   std::vector<BackwardLayer> gpu0Backward;  // by layer
-  struct Bucket {
-    std::vector<std::int32_t> ready;  // the items its gradients wait for
-    std::vector<std::int32_t> scatterRecv, gatherRecv;
+  // The gradient lane (async_communicator.h): expert gradients and all-reduce buckets.
+  struct LaneEntry {
+    bool expertGrad = false;  // else an all-reduce bucket
+    int layer = -1;           // -1: every layer's gradients
+    std::vector<std::int32_t> ready;    // GPU 0's items its gradients wait for
+    std::vector<std::int32_t> recv[2];  // GPU 0's receives: expert gradients or reduce-scatter; all-gather
   };
-  std::vector<Bucket> allReduce;  // in the order they run (the last layer's first)
+  std::vector<LaneEntry> lane;  // in the order they run (the last layer's first)
 };
 
 CommunicatorMessages buildCommunicatorPlan(const CommunicatorPlan& p);

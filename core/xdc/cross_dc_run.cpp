@@ -164,6 +164,7 @@ CrossDcSetup prepareCrossDc(const Scenario& s, const topo::Topology& t) {
     // DDP's all-reduce: the dense gradients, and the shared expert's when experts travel
     // compressed (spec 1.9: kept in sync by an all-reduce in the backward pass).
     plan.allReduce = double(x.layers) * (denseBytes(x) + (compressed ? double(x.expert_bytes) : 0));
+    plan.gradOverlap = x.grad_overlap;
   }
   return setup;
 }
