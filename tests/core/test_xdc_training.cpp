@@ -11,6 +11,7 @@
 #include "results/json_writer.h"
 #include "scenario/scenario_io.h"
 #include "sim/run.h"
+#include "../common/xdc_two_dc.h"
 
 using namespace fl;
 
@@ -241,30 +242,17 @@ void TestXdcTraining::packetAgreesWithFlow() {
   // rate. Same plan, so the same bytes on every link direction; makespans within 5 %.
   QFETCH(QString, scheme);
   QFETCH(bool, overlap);
-  const std::string net = "network:\n  header_flits: 0\n  address_flits: 0\n  byte_enable_flits: 0\n"
-                          "  packet_payload: 4 KiB\n  max_packet_payload: 4 KiB\n  vc_depth_flits: 4096\n";
-  const auto text = [&](const char* model) {
-    return std::string("fabriclab: 1\nname: t\ntopology:\n  kind: hierarchy\n  levels:\n") +
-           "    - {name: dc, count: 2, bandwidth: 10 Gb/s, latency: 2 us}\n"
-           "    - {name: gpu, count: 4, bandwidth: 16 GB/s, latency: 1 us}\n"
-           "workload:\n  kind: cross_dc_moe\n  xdc:\n    model: custom\n    hidden: 768\n    data_bytes: 2 MiB\n"
-           "    expert_bytes: 1 MiB\n    layers: 2\n    pre_expert_ns: 100 us\n    dense_bytes: 1 MiB\n"
-           "    pass: training\n    grad_overlap: " + (overlap ? "true" : "false") + "\n"
-           "scheme:\n  ep: " + scheme.toStdString() + "\n" + net + "  model: " + model + "\nrun:\n  bin: 100 us\n";
-  };
-  const Results packet = runScenario(parseScenario(text("packet"), "t.yaml"));
-  const Results flow = runScenario(parseScenario(text("flow"), "t.yaml"));
+  const std::string xdc = std::string("    model: custom\n    hidden: 768\n    data_bytes: 2 MiB\n") +
+                          "    expert_bytes: 1 MiB\n    layers: 2\n    pre_expert_ns: 100 us\n    dense_bytes: 1 MiB\n"
+                          "    pass: training\n    grad_overlap: " + (overlap ? "true" : "false") + "\n";
+  const Results packet = runScenario(parseScenario(test::twoDcScenario(xdc, scheme.toStdString(), "packet"), "t.yaml"));
+  const Results flow = runScenario(parseScenario(test::twoDcScenario(xdc, scheme.toStdString(), "flow"), "t.yaml"));
   QCOMPARE(QString::fromStdString(packet.hybridep->network_model), QString("packet"));
   QCOMPARE(QString::fromStdString(flow.hybridep->network_model), QString("flow"));
   QCOMPARE(QString::fromStdString(packet.hybridep->pass), QString("training"));
-  QCOMPARE(packet.links.size(), flow.links.size());
   std::int64_t total = 0;
-  for (std::size_t i = 0; i < packet.links.size(); ++i) {
-    QCOMPARE(packet.links[i].link, flow.links[i].link);
-    QCOMPARE(packet.links[i].direction, flow.links[i].direction);
-    QCOMPARE(packet.links[i].payload_bytes, flow.links[i].payload_bytes);
-    total += packet.links[i].payload_bytes;
-  }
+  test::compareLinkBytes(packet, flow, total);
+  if (QTest::currentTestFailed()) return;
   QVERIFY(total > 0);
   const HybridEpResults &p = *packet.hybridep, &f = *flow.hybridep;
   QCOMPARE(p.a2a_bytes, f.a2a_bytes);
