@@ -207,6 +207,40 @@ void XdcClusterView::paintEvent(QPaintEvent*) {
   else paintOverview(p);
 }
 
+double XdcClusterView::centreRadius() const {
+  const Ring r = ring();
+  return a2aHub() ? std::max(18.0, r.inner * 0.2) : std::max(0.0, r.inner - 16);
+}
+
+// The longest wording, then shorter ones, each at the font size and down to 70 % of it,
+// until the plate's corners lie inside the circle the centre leaves (inside the hub, or
+// inside the all-gather arcs): in a small dock the words never cross the ring.
+XdcClusterView::CentreLabel XdcClusterView::centreLabel() const {
+  const int n = dcCount(), s = domains_.empty() ? 1 : domains_.front(), domains = n / std::max(1, s);
+  const QString plural = domains == 1 ? QString() : QStringLiteral("s");
+  QStringList wordings;
+  if (a2aHub()) {
+    wordings << tr("A2A hub:\nevery domain\nwith every other\n(%1 domains)").arg(domains)
+             << tr("A2A hub\n%1 domains").arg(domains) << tr("A2A\nhub");
+  } else {
+    wordings << tr("%1 DCs × %2 GPUs\nS_ED = %3: %4 domain%5").arg(n).arg(gpusPerDc()).arg(s).arg(domains).arg(plural)
+             << tr("%1 × %2 GPUs\nS_ED = %3").arg(n).arg(gpusPerDc()).arg(s) << tr("S_ED = %1").arg(s)
+             << tr("S=%1").arg(s);
+  }
+  const QPointF c = ring().centre;
+  const double radius = centreRadius();
+  const double scales[] = {a2aHub() ? 0.85 : 1.0, 0.8, 0.7};
+  for (const QString& text : wordings)
+    for (double scale : scales) {
+      QFont f = font();
+      f.setPointSizeF(f.pointSizeF() * scale);
+      const QRectF box = QFontMetricsF(f).boundingRect(QRectF(0, 0, 4 * radius + 400, 400), Qt::AlignCenter, text);
+      const QRectF plate = box.translated(c - box.center()).adjusted(-4, -2, 4, 2);
+      if (std::hypot(plate.width() / 2, plate.height() / 2) <= radius) return {text, f, plate};
+    }
+  return {};
+}
+
 void XdcClusterView::paintOverview(QPainter& p) const {
   const Ring r = ring();
   const int n = dcCount(), s = domains_.front(), domains = n / s;
@@ -245,12 +279,6 @@ void XdcClusterView::paintOverview(QPainter& p) const {
   }
   // All-to-all across domains: chords, or spokes to a hub.
   const double chordRadius = r.inner - 14;
-  QString centreText = tr("%1 DCs × %2 GPUs\nS_ED = %3: %4 domain%5")
-                           .arg(n)
-                           .arg(gpusPerDc())
-                           .arg(s)
-                           .arg(domains)
-                           .arg(domains == 1 ? QString() : QStringLiteral("s"));
   p.setBrush(Qt::NoBrush);
   if (a2aHub()) {
     const double hub = std::max(18.0, r.inner * 0.2);
@@ -265,7 +293,6 @@ void XdcClusterView::paintOverview(QPainter& p) const {
     p.setBrush(palette().color(QPalette::Base));
     p.drawEllipse(circleRect(r.centre, hub));
     p.setBrush(Qt::NoBrush);
-    centreText = tr("A2A hub:\nevery domain\nwith every other\n(%1 domains)").arg(domains);
   } else if (domains > 1) {
     p.setPen(a2aPen(domains > 8 ? 1 : 1.8));
     for (int i = 0; i < domains; ++i)
@@ -277,15 +304,15 @@ void XdcClusterView::paintOverview(QPainter& p) const {
         p.drawPath(path);
       }
   }
+  const CentreLabel label = centreLabel();
+  if (label.text.isEmpty()) {
+    paintLegend(p);
+    return;
+  }
   p.setPen(palette().color(QPalette::Text));
-  const double box = a2aHub() ? std::max(18.0, r.inner * 0.2) * 1.6 : r.inner * 0.9;
-  QFont f = p.font();
-  if (a2aHub()) f.setPointSizeF(f.pointSizeF() * 0.85);
   p.save();
-  p.setFont(f);
-  // On a plate, so chords crossing the centre do not run through the words.
-  const QRectF textBox = p.fontMetrics().boundingRect(QRect(0, 0, int(2 * box), int(box)), Qt::AlignCenter, centreText);
-  const QRectF plate = textBox.translated(r.centre - textBox.center()).adjusted(-4, -2, 4, 2);
+  p.setFont(label.font);
+  const QRectF& plate = label.plate;
   if (!a2aHub()) {
     QColor fill = palette().color(QPalette::Base);
     fill.setAlpha(225);
@@ -295,7 +322,7 @@ void XdcClusterView::paintOverview(QPainter& p) const {
     p.setBrush(Qt::NoBrush);
     p.setPen(palette().color(QPalette::Text));
   }
-  p.drawText(plate, Qt::AlignCenter, centreText);
+  p.drawText(plate, Qt::AlignCenter, label.text);
   p.restore();
   paintLegend(p);
 }

@@ -7,6 +7,7 @@
 // DC zooms into its GPUs, coloured by their inner-level domain, with every pair that
 // Algorithm 1 classifies drawn (AG solid, A2A dashed); Escape or the button goes back.
 #pragma once
+#include <QFont>
 #include <QWidget>
 #include <vector>
 
@@ -36,6 +37,14 @@ class XdcClusterView : public QWidget {
 
   int a2aChordCount() const;  // chords drawn between domains (0 when the hub is used)
   bool a2aHub() const;
+  // The words in the ring's centre, fitted inside it (empty text: no room at all).
+  struct CentreLabel {
+    QString text;
+    QFont font;
+    QRectF plate;  // widget coordinates
+  };
+  CentreLabel centreLabel() const;
+  double centreRadius() const;  // the circle the label must stay inside
 
   // The DC under a point of the widget (-1: none) and a point inside DC `dc`'s wedge.
   int dcAt(QPointF p) const;

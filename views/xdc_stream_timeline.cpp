@@ -34,9 +34,13 @@ const KindStyle kKinds[] = {
     {"expert_backward", 1, QColor(0x88, 0x22, 0x55), "expert bwd"},
     {"dispatch_backward", 0, QColor(0xb0, 0x80, 0x00), "dispatch bwd"},
     {"pre_expert_backward", 1, QColor(0x00, 0x72, 0xb2), "pre-expert bwd"},
-    {"expert_grad", 0, QColor(0x44, 0xaa, 0x99), "expert grads to owners"},
-    {"all_reduce", 0, QColor(0x66, 0x66, 0x66), "all-reduce"},
+    // Gradient traffic on a row of its own: with workload.xdc.grad_overlap it runs beside
+    // the backward pass.
+    {"expert_grad", -1, QColor(0x44, 0xaa, 0x99), "expert grads"},
+    {"all_reduce", -1, QColor(0x66, 0x66, 0x66), "all-reduce"},
 };
+constexpr int kPlotMinHeight = 90;  // px: two rows of spans and the time axis
+constexpr int kPlotRowHeight = 25;  // px more for the gradients row
 
 bool isBackward(const std::string& kind) {
   return kind.find("backward") != std::string::npos || kind == "expert_grad" || kind == "all_reduce";
@@ -58,11 +62,12 @@ XdcStreamTimeline::XdcStreamTimeline(RunModel* model, QWidget* parent) : QWidget
   notice_->setText(tr("The compute and communication streams appear for cross_dc_moe runs."));
   auto* page = new QWidget(stack_);
   plot_ = new QCustomPlot(page);
-  plot_->setMinimumSize(260, 120);
+  plot_->setMinimumSize(260, kPlotMinHeight);
   plot_->xAxis->setLabel(tr("time (ms), GPU 0"));
   auto ticker = QSharedPointer<QCPAxisTickerText>::create();
   ticker->addTick(0, tr("communication"));
   ticker->addTick(1, tr("compute"));
+  ticker->addTick(-1, tr("gradients"));
   plot_->yAxis->setTicker(ticker);
   plot_->yAxis->setRange(-0.6, 1.6);
   plot_->yAxis->grid()->setVisible(false);
@@ -73,6 +78,7 @@ XdcStreamTimeline::XdcStreamTimeline(RunModel* model, QWidget* parent) : QWidget
   // The key is a line of the summary: a legend box would take the rows' room in a short dock.
   summary_ = new QLabel(page);
   summary_->setWordWrap(true);
+  summary_->installEventFilter(this);  // its width decides which summary fits (fitSummary)
   auto* layout = new QVBoxLayout(page);
   layout->setContentsMargins(4, 4, 4, 4);
   layout->addWidget(plot_, 1);
@@ -92,22 +98,30 @@ void XdcStreamTimeline::reload() {
   for (const Span& s : spans_) plot_->removeItem(s.rect);
   spans_.clear();
   agTotal_ = agHidden_ = 0;
+  fullText_.clear();
+  shortText_.clear();
   const Results* r = model_->results();
   if (!r || !r->hybridep || r->hybridep->timeline.empty()) {
     stack_->setCurrentWidget(notice_);
     return;
   }
   const auto& timeline = r->hybridep->timeline;
+  bool gradientRow = false;
+  for (const HybridEpSpan& sp : timeline) gradientRow = gradientRow || sp.kind == "all_reduce" || sp.kind == "expert_grad";
+  plot_->yAxis->setRange(gradientRow ? -1.6 : -0.6, 1.6);
+  plotMinHeight_ = kPlotMinHeight + (gradientRow ? kPlotRowHeight : 0);
+  plot_->setMinimumHeight(plotMinHeight_);
   std::map<int, std::pair<Time, Time>> pe;  // per layer: the pre-expert span
   int layers = 0;
   double secondLayerEnd = 0;
   end_ = 0;
   std::set<std::string> present;
-  Time backwardStart = -1, allReduce = 0;
+  Time backwardStart = -1, allReduce = 0, backwardEnd = 0, allReduceEnd = 0;
   for (const HybridEpSpan& sp : timeline) {
     present.insert(sp.kind);
-    if (isBackward(sp.kind) && backwardStart < 0) backwardStart = sp.start;
-    if (sp.kind == "all_reduce") allReduce += sp.end - sp.start;
+    if (isBackward(sp.kind) && (backwardStart < 0 || sp.start < backwardStart)) backwardStart = sp.start;
+    if (sp.kind == "all_reduce") allReduce += sp.end - sp.start, allReduceEnd = std::max(allReduceEnd, sp.end);
+    else if (isBackward(sp.kind)) backwardEnd = std::max(backwardEnd, sp.end);
     if (sp.kind == "pre_expert") pe[sp.layer] = {sp.start, sp.end};
     layers = std::max(layers, sp.layer + 1);
   }
@@ -132,24 +146,55 @@ void XdcStreamTimeline::reload() {
   }
   plot_->xAxis->setRange(0, std::max(1e-6, secondLayerEnd) * 1.02);
   plot_->replot(QCustomPlot::rpQueuedReplot);
+  // The full summary, and a short one for a dock too low for it (fitSummary; the tool tip
+  // keeps the full one).
   QString text = tr("GPU 0, %1 layer%2, iteration %3.").arg(layers).arg(layers == 1 ? "" : "s").arg(formatTime(r->makespan));
-  if (agTotal_ > 0)
+  QString brief = tr("%1 layer%2, %3").arg(layers).arg(layers == 1 ? "" : "s").arg(formatTime(r->makespan));
+  if (agTotal_ > 0) {
+    const QString hidden = formatPercent(double(agHidden_) / double(agTotal_));
     text += tr(" All-gather %1 in all, %2 of it under the pre-expert compute (%3): only the rest delays the "
                "dispatch.")
-                .arg(formatTime(agTotal_), formatTime(agHidden_), formatPercent(double(agHidden_) / double(agTotal_)));
-  else
+                .arg(formatTime(agTotal_), formatTime(agHidden_), hidden);
+    brief += tr("; all-gather %1 hidden").arg(hidden);
+  } else {
     text += tr(" No expert all-gather (plain EP, or every domain of size 1).");
-  if (backwardStart >= 0)
-    text += tr(" Backward pass and gradient all-reduce from %1 (the all-reduce %2).")
-                .arg(formatTime(backwardStart), formatTime(allReduce));
+  }
+  if (backwardStart >= 0) {
+    // What the all-reduce adds after the backward pass: all of it without overlap.
+    const Time exposed = std::max<Time>(0, allReduceEnd - backwardEnd);
+    text += tr(" Backward pass and gradient all-reduce from %1 (the all-reduce %2, %3 of it after the backward "
+               "pass).")
+                .arg(formatTime(backwardStart), formatTime(allReduce), formatTime(exposed));
+    brief += tr("; backward from %1, all-reduce %2 (%3 after it)")
+                 .arg(formatTime(backwardStart), formatTime(allReduce), formatTime(exposed));
+  }
   text += tr(" Double-click: whole iteration.");
   QStringList key;
   for (const KindStyle& k : kKinds)
     if (present.count(k.kind) || !isBackward(k.kind))  // backward kinds only when modelled
-      key << QStringLiteral("<span style='color:%1'>&#9632;</span> %2").arg(k.colour.name(), tr(k.label));
-  text = key.join(QStringLiteral(" &nbsp;")) + QStringLiteral("<br>") + text;
-  summary_->setText(text);
+      key << QStringLiteral("<span style='color:%1'>&#9632;</span>&nbsp;%2")
+                 .arg(k.colour.name(), tr(k.label).replace(QLatin1Char(' '), QStringLiteral("&nbsp;")));
+  const QString keyLine = key.join(QStringLiteral(" "));
+  fullText_ = keyLine + QStringLiteral("<br>") + text;
+  shortText_ = keyLine + QStringLiteral("<br>") + brief + QStringLiteral(".");
+  summary_->setToolTip(QStringLiteral("<p>") + text + QStringLiteral("</p>"));
   stack_->setCurrentWidget(stack_->widget(1));
+  fitSummary();
+}
+
+// The full summary where the dock leaves the plot its minimum height beside it, else the
+// short one: the label is never given less height than its text needs.
+void XdcStreamTimeline::fitSummary() {
+  if (fullText_.isEmpty()) return;
+  const int width = std::max(1, summary_->width());
+  const int room = summary_->parentWidget()->height() - plotMinHeight_ - 12;  // margins and spacing
+  QLabel probe;
+  probe.setWordWrap(true);
+  probe.setFont(summary_->font());
+  probe.setText(fullText_);
+  const bool full = probe.heightForWidth(width) <= room;
+  const QString& want = full ? fullText_ : shortText_;
+  if (summary_->text() != want) summary_->setText(want);
 }
 
 void XdcStreamTimeline::showWholeIteration() {
@@ -158,6 +203,7 @@ void XdcStreamTimeline::showWholeIteration() {
 }
 
 bool XdcStreamTimeline::eventFilter(QObject* o, QEvent* e) {
+  if (o == summary_ && e->type() == QEvent::Resize) fitSummary();
   if (o == plot_ && e->type() == QEvent::MouseButtonDblClick) {
     showWholeIteration();
     return true;

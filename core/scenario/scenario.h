@@ -188,6 +188,7 @@ struct XdcSpec {
   Time pre_expert = 0;           // Lat_PE per layer; 0 = derived from the GPU (xdc/pre_expert.h)
   XdcPass pass = XdcPass::Forward;
   std::int64_t dense_bytes = 0;  // non-expert parameter bytes per MoE layer (all-reduced); 0 = derived
+  bool grad_overlap = true;      // training: each layer's gradients all-reduced during the backward pass
   bool operator==(const XdcSpec&) const = default;
 };
 

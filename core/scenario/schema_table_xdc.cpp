@@ -104,7 +104,7 @@ void addXdcKeys(std::vector<ParamSpec>& t) {
       "cross_dc_moe: forward = the forward pass of every MoE layer (what the paper's stream model predicts); "
       "training = the iteration: + the backward pass mirrored (combine and dispatch all-to-alls backward, expert "
       "and pre-expert compute x 2, expert gradients back to their owners in the domain) and the data-parallel "
-      "all-reduce of the dense gradients (and of the shared expert when compressed); flow or auto network model",
+      "all-reduce of the dense gradients (and of the shared expert when compressed)",
       "seed 004 §VI (backward: DDP all-reduce, an additive constant), §IV-B (shared expert all-reduced in "
       "backward); backward compute = 2 x forward is the usual estimate, unconfirmed (the paper does not say); "
       "default forward: the paper's model and tables cover the forward pass"));
@@ -115,6 +115,16 @@ void addXdcKeys(std::vector<ParamSpec>& t) {
                "seed 004 §V-A (PyTorch DDP, no ZeRO); derived value: the pre-expert blocks of core/xdc/pre_expert.h "
                "in fp32, unconfirmed (the paper gives only expert sizes)"),
       "((m+1) attention 4 H^2 + m dense FFN 8 H^2) x 4 B, m = 1: 64 H^2 bytes"));
+  t.push_back(boolean("workload.xdc.grad_overlap", FIELD(workload.xdc.grad_overlap),
+                      "cross_dc_moe, training: gradients leave during the backward pass (true): a DDP all-reduce "
+                      "bucket per MoE layer as soon as that layer's backward is done, and the expert gradients back "
+                      "to their owners as soon as its expert backward is done, one after another beside the "
+                      "backward of the layers below (sharing links with its all-to-alls, which may then slow); "
+                      "false: expert gradients inside each backward step and every dense gradient after the whole "
+                      "backward pass. No optimizer step is modelled (the paper gives no time for it)",
+                      "seed 004 §V-A (PyTorch DDP); default true as DDP overlaps by default (Li et al., PyTorch "
+                      "Distributed, VLDB 2020: gradient buckets all-reduced during backward); a bucket per layer [R], "
+                      "DDP's default is 25 MB buckets (one layer's dense fp32 gradients at H = 768: 37.7 MB)"));
   t.push_back(choice<XdcScheme>("scheme.ep", FIELD(scheme.ep), {{"ep", XdcScheme::Ep}, {"hybrid", XdcScheme::Hybrid}},
                                 "cross_dc_moe: ep = plain expert parallelism (tokens only, p = 1); hybrid = HybridEP's "
                                 "expert domains (experts all-gathered inside, tokens all-to-all across)",

@@ -370,10 +370,6 @@ void checkCrossDc(const Scenario& s, const Checker& c) {
       c.fail({"topology.levels", "workload.kind"}, "shared uplinks on every level for cross_dc_moe", "per_gpu",
              "the flow model routes cross_dc_moe up and down the tree");
   const XdcSpec& x = s.workload.xdc;
-  if (x.pass == XdcPass::Training && s.network.model == NetworkModel::Packet)
-    c.fail({"workload.xdc.pass", "network.model"},
-           "network.model flow or auto with workload.xdc.pass training (the packet model plays the forward pass only)",
-           "network.model packet");
   if (x.top_k > x.experts)
     c.fail({"workload.xdc.top_k", "workload.xdc.experts", "workload.xdc.model"},
            "at most workload.xdc.experts (" + str(x.experts) + ")", str(x.top_k));

@@ -38,8 +38,11 @@ enum Timer : int { kPreExpert, kExpert, kExpertBwd, kPreExpertBwd, kNoTimer = -1
 constexpr const char* kTimerSpan[] = {"pre_expert", "expert", "expert_backward", "pre_expert_backward"};
 
 // A phase: a communication stage and a compute timer that start together; it is done when
-// both are. A step (one layer's forward, one layer's backward, or the all-reduce) is a
-// sequence of phases.
+// both are. A step (one layer's forward or one layer's backward) is a sequence of phases.
+// Gradient traffic runs beside them on a lane of its own (GpuState::Lane), one entry after
+// another: an all-reduce bucket (its reduce-scatter kArScatter, then its all-gather
+// kArGather) and, with gradOverlap, each layer's expert gradients (kExpertGrad), which then
+// leave the backward step (kBackwardOverlap): nothing in the backward pass waits for them.
 struct Phase {
   int comm;  // -1: none
   int timer;
@@ -47,7 +50,18 @@ struct Phase {
 constexpr Phase kForward[] = {{kAg, kPreExpert}, {kDispatch, kNoTimer}, {-1, kExpert}, {kCombine, kNoTimer}};
 constexpr Phase kBackward[] = {
     {kCombineGrad, kNoTimer}, {-1, kExpertBwd}, {kDispatchGrad, kNoTimer}, {kExpertGrad, kPreExpertBwd}};
-constexpr Phase kAllReduce[] = {{kArScatter, kNoTimer}, {kArGather, kNoTimer}};
+constexpr Phase kBackwardOverlap[] = {
+    {kCombineGrad, kNoTimer}, {-1, kExpertBwd}, {kDispatchGrad, kNoTimer}, {-1, kPreExpertBwd}};
+constexpr int kExpertBwdPhase = 1;  // the expert gradients are ready when it ends
+
+// The gradient lane's entries, the same sequence on every GPU: with gradOverlap, per layer
+// from the last, its expert gradients (released when its expert backward ends) then its
+// all-reduce bucket (released when its backward step ends); without, one bucket of every
+// layer's gradients after the backward pass.
+struct LaneEntry {
+  bool expertGrad;  // else an all-reduce bucket
+  int layer;        // -1: every layer's
+};
 
 // Tag: GPU (32 bits) | kind (4) | level (8) | step parity (1). Kind 0: SREncode done, 1: a
 // compute timer, 2 + c: the receives of comm stage c. For a timer the GPU is the one
@@ -58,11 +72,18 @@ std::uint64_t tagOf(std::int64_t gpu, std::uint64_t kind, int level, int parity)
 }
 
 struct GpuState {
-  int step = 0;    // forward layers 0..L-1, then (training) backward L..2L-1 and the all-reduce
+  int step = 0;    // forward layers 0..L-1, then (training) backward L..2L-1
   int phase = 0;
   int level = -1;  // the level of the current communication step
-  bool commDone = false, timerDone = false, done = false;
+  bool commDone = false, timerDone = false, stepsDone = false;
   Time phaseStart = 0;
+  // The gradient lane: entries released (their gradients ready) and the one running.
+  struct Lane {
+    int released = 0, entry = 0;  // entry: the next or running one
+    bool running = false;
+    int comm = kArScatter, level = -1;
+    Time phaseStart = 0;
+  } ar;
   // Receives per step parity, comm stage and level: a peer may run one step ahead
   // (never two: it would need this GPU's sends of the step between).
   std::vector<std::array<std::array<int, kComms>, 2>> received;  // [level][parity][comm]
@@ -77,7 +98,15 @@ class Communicator {
     for (GpuState& g : state_) g.received.resize(static_cast<std::size_t>(levels_));
     steps_.resize(static_cast<std::size_t>(gpus_) * static_cast<std::size_t>(levels_) * 3);
     bytes_ = stepBytes(p);
-    stepCount_ = p.training ? 2 * p.layers + (p.allReduce > 0 ? 1 : 0) : p.layers;
+    stepCount_ = p.training ? 2 * p.layers : p.layers;
+    if (p.training && p.gradOverlap) {
+      for (int l = p.layers; l-- > 0;) {
+        lane_.push_back({true, l});
+        if (p.allReduce > 0) lane_.push_back({false, l});
+      }
+    } else if (p.training && p.allReduce > 0) {
+      lane_.push_back({false, -1});
+    }
     durations_ = {p.preExpert, p.expertCompute, p.expertBackward, p.preExpertBackward};
   }
 
@@ -93,17 +122,15 @@ class Communicator {
  private:
   std::span<const Phase> phases(int step) const {
     if (step < plan_.layers) return kForward;
-    if (step < 2 * plan_.layers) return kBackward;
-    return kAllReduce;
+    return plan_.gradOverlap ? std::span<const Phase>(kBackwardOverlap) : std::span<const Phase>(kBackward);
   }
-  int layerOf(int step) const {
-    if (step < plan_.layers) return step;
-    if (step < 2 * plan_.layers) return 2 * plan_.layers - 1 - step;
-    return -1;
+  bool laneComm(int comm) const {
+    return comm == kArScatter || comm == kArGather || (comm == kExpertGrad && plan_.gradOverlap);
   }
+  int layerOf(int step) const { return step < plan_.layers ? step : 2 * plan_.layers - 1 - step; }
 
-  void span(std::int64_t g, int step, const char* kind, Time start, Time end) {
-    if (g == 0) result_.gpu0.push_back({layerOf(step), kind, start, end});
+  void span(std::int64_t g, int layer, const char* kind, Time start, Time end) {
+    if (g == 0) result_.gpu0.push_back({layer, kind, start, end});
   }
 
   int peerCount(int level, Group group) const {
@@ -168,8 +195,8 @@ class Communicator {
   void startStep(std::int64_t g, Time now) {
     GpuState& s = state_[std::size_t(g)];
     if (s.step == stepCount_) {
-      s.done = true;
-      result_.makespan = std::max(result_.makespan, now);
+      s.stepsDone = true;
+      finishIfDone(g, now);
       return;
     }
     s.phase = 0;
@@ -190,6 +217,7 @@ class Communicator {
   void finishPhase(std::int64_t g, Time now) {
     GpuState& s = state_[std::size_t(g)];
     const auto ph = phases(s.step);
+    if (s.step >= plan_.layers && plan_.gradOverlap && s.phase == kExpertBwdPhase) release(g, now, true);
     if (++s.phase < static_cast<int>(ph.size())) {
       startPhase(g, now);
       return;
@@ -199,14 +227,79 @@ class Communicator {
     for (auto& perLevel : s.received)
       for (const Phase& p : ph)
         if (p.comm >= 0) perLevel[std::size_t(parity)][std::size_t(p.comm)] = 0;
+    // A backward step readies its layer's all-reduce bucket (all of them after the last
+    // layer without overlap).
+    if (s.step >= plan_.layers && (plan_.gradOverlap || s.step == stepCount_ - 1)) release(g, now, false);
     ++s.step;
     startStep(g, now);
+  }
+
+  void finishIfDone(std::int64_t g, Time now) {
+    const GpuState& s = state_[std::size_t(g)];
+    if (s.stepsDone && s.ar.entry == int(lane_.size())) result_.makespan = std::max(result_.makespan, now);
+  }
+
+  // The next lane entry's gradients are ready, if it is of this kind (lane order is release
+  // order; a lane without all-reduce bytes holds no buckets).
+  void release(std::int64_t g, Time now, bool expertGrad) {
+    GpuState::Lane& a = state_[std::size_t(g)].ar;
+    if (a.released == int(lane_.size()) || lane_[std::size_t(a.released)].expertGrad != expertGrad) return;
+    ++a.released;
+    startEntry(g, now);
+  }
+
+  // The lane: one entry at a time, in release order.
+  void startEntry(std::int64_t g, Time now) {
+    GpuState::Lane& a = state_[std::size_t(g)].ar;
+    if (a.running || a.entry == a.released) return;
+    a.running = true;
+    a.comm = lane_[std::size_t(a.entry)].expertGrad ? kExpertGrad : kArScatter;
+    a.level = -1;
+    a.phaseStart = now;
+    advanceEntry(g, now);
+  }
+
+  // Moves GPU g's lane entry on through every level whose receives are complete; like advance().
+  void advanceEntry(std::int64_t g, Time now) {
+    GpuState& s = state_[std::size_t(g)];
+    GpuState::Lane& a = s.ar;
+    const int parity = a.entry & 1;
+    for (;;) {
+      const CommSpec& c = kComm[a.comm];
+      if (a.level >= 0 && s.received[std::size_t(a.level)][std::size_t(parity)][std::size_t(a.comm)] <
+                              peerCount(a.level, c.group))
+        return;
+      int next = a.level < 0 ? (c.inward ? levels_ - 1 : 0) : a.level + (c.inward ? -1 : 1);
+      while (next >= 0 && next < levels_ && peerCount(next, c.group) == 0) next += c.inward ? -1 : 1;
+      if (next >= 0 && next < levels_) {
+        a.level = next;
+        send(g, a.comm, next, parity, now);
+        continue;
+      }
+      if (a.level >= 0) span(g, lane_[std::size_t(a.entry)].layer, c.span, a.phaseStart, now);
+      if (a.comm == kArScatter) {
+        a.comm = kArGather;
+        a.level = -1;
+        a.phaseStart = now;
+        continue;
+      }
+      for (auto& perLevel : s.received)
+        for (int comm : {kExpertGrad, kArScatter, kArGather}) perLevel[std::size_t(parity)][std::size_t(comm)] = 0;
+      ++a.entry;
+      a.running = false;
+      if (a.entry < a.released) {
+        startEntry(g, now);
+        return;
+      }
+      finishIfDone(g, now);
+      return;
+    }
   }
 
   // Moves GPU g through every communication step whose receives are complete.
   void advance(std::int64_t g, Time now) {
     GpuState& s = state_[std::size_t(g)];
-    if (s.done) return;
+    if (s.stepsDone) return;
     const Phase& ph = phases(s.step)[std::size_t(s.phase)];
     if (!s.commDone) {
       const CommSpec& c = kComm[ph.comm];
@@ -222,7 +315,7 @@ class Communicator {
         send(g, ph.comm, next, parity, now);
       }
       s.commDone = true;
-      if (s.level >= 0 || c.alwaysSpan) span(g, s.step, c.span, s.phaseStart, now);
+      if (s.level >= 0 || c.alwaysSpan) span(g, layerOf(s.step), c.span, s.phaseStart, now);
     }
     if (s.timerDone) finishPhase(g, now);
   }
@@ -239,13 +332,14 @@ class Communicator {
     }
     if (kind == kTimerDone) {
       s.timerDone = true;
-      span(g, s.step, kTimerSpan[phases(s.step)[std::size_t(s.phase)].timer], s.phaseStart, at);
+      span(g, layerOf(s.step), kTimerSpan[phases(s.step)[std::size_t(s.phase)].timer], s.phaseStart, at);
       if (s.commDone) finishPhase(g, at);
       return;
     }
     // g's bundle reached every peer of this step. A receive moves its GPU on only when it
     // completes the step's count (advance() is a no-op before that).
     const int comm = static_cast<int>(kind - kRecv);
+    const bool lane = laneComm(comm);
     const Group group = kComm[comm].group;
     const Step& st = step(g, level, group);
     const int need = peerCount(level, group);
@@ -254,7 +348,9 @@ class Communicator {
       const std::int32_t to = peerPool_[off + i];  // by index: advance() may grow the pool
       GpuState& d = state_[std::size_t(to)];
       const int got = ++d.received[std::size_t(level)][std::size_t(parity)][std::size_t(comm)];
-      if (got == need && (d.step & 1) == parity) advance(to, at);
+      if (got != need) continue;
+      if (!lane && (d.step & 1) == parity) advance(to, at);
+      if (lane && d.ar.running && (d.ar.entry & 1) == parity) advanceEntry(to, at);
     }
   }
 
@@ -264,6 +360,7 @@ class Communicator {
   int levels_;
   std::int64_t gpus_;
   int stepCount_ = 0;
+  std::vector<LaneEntry> lane_;
   std::array<Time, 4> durations_{};
   std::vector<GpuState> state_;
   StepBytes bytes_;
@@ -288,7 +385,8 @@ StepBytes stepBytes(const CommunicatorPlan& p) {
     b.chunk.push_back(std::llround(p.data * s / sf));
     gathered *= s;
   }
-  double share = p.allReduce;  // reduce-scatter innermost first: each level splits what is left
+  // One bucket's: reduce-scatter innermost first, each level splits what is left.
+  double share = p.allReduce / (p.gradOverlap ? std::max(1, p.layers) : 1);
   b.allReduce.assign(p.workers.size(), 0);
   for (std::size_t l = p.workers.size(); l-- > 0;) {
     share /= p.workers[l];

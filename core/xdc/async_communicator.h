@@ -11,14 +11,21 @@
 // pass mirrored: combine-backward all-to-all (outermost level first), expert backward
 // compute, dispatch-backward all-to-all (innermost first), then the expert gradients go
 // back to their owners inside the domain (reduce-scatter, the all-gather's mirror,
-// innermost first) beside the pre-expert backward compute. Then the data-parallel
-// gradient all-reduce of the dense parameters (and the shared expert when compressed,
-// spec 1.9) over every GPU: hierarchical, reduce-scatter innermost level first, then
-// all-gather outermost first, each a direct exchange among a level's workers.
+// innermost first) beside the pre-expert backward compute. The data-parallel gradient
+// all-reduce of the dense parameters (and the shared expert when compressed, spec 1.9)
+// over every GPU runs on a lane of its own beside these steps: hierarchical,
+// reduce-scatter innermost level first, then all-gather outermost first, each a direct
+// exchange among a level's workers. With gradOverlap (DDP's bucketing) each layer's
+// gradients form a bucket reduced as soon as that layer's backward is done, while the
+// layers below run theirs (sharing the links with their all-to-alls), and the expert
+// gradients go back to their owners on the same lane as soon as the layer's expert
+// backward is done (nothing in the backward pass waits for them); the lane runs one
+// entry after another. Without it the expert gradients stay in the backward step and one
+// bucket of everything follows the backward pass. Overlap is not always faster: the
+// gradients share links with the backward all-to-alls (max-min fair), which then slow.
 //
 // Not modelled: deeper prefetch (AG of layer l+1 during layer l; spec 1.10 leaves it
-// open); DDP's bucketing, which overlaps the all-reduce with the backward pass (ours
-// starts after it: an upper bound); the optimizer step.
+// open); the optimizer step (neither the paper nor the spec gives its time).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -43,6 +50,7 @@ struct CommunicatorPlan {
   Time expertBackward = 0;   // per layer
   Time preExpertBackward = 0;
   double allReduce = 0;      // gradient bytes per GPU the all-reduce sums over all GPUs
+  bool gradOverlap = false;  // gradients leave during the backward pass (a bucket per layer)
 };
 
 // One span of GPU 0's two streams, for the two-stream timeline.
@@ -50,7 +58,7 @@ struct StreamSpan {
   int layer = 0;
   // Compute stream: pre_expert | expert | expert_backward | pre_expert_backward;
   // communication: all_gather | dispatch | combine | combine_backward | dispatch_backward |
-  // expert_grad | all_reduce (layer -1: once per iteration).
+  // expert_grad | all_reduce (its layer's bucket; layer -1: one bucket of every layer).
   std::string kind;
   Time start = 0, end = 0;
 };

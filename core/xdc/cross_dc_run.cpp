@@ -72,8 +72,8 @@ class CrossDcWorkload : public netmodel::PlanWorkload {
 
   void annotate(Results& r) const override {
     r.hybridep = hybridEpResults(s_, setup_, messages_->a2aBytes, messages_->agBytes,
-                                 messages_->messages, gpu0Spans(*messages_, timing()),
-                                 "packet");
+                                 messages_->messages, gpu0Spans(*messages_, timing()), "packet",
+                                 messages_->gradBytes, messages_->allReduceBytes);
   }
 
  private:
@@ -164,6 +164,7 @@ CrossDcSetup prepareCrossDc(const Scenario& s, const topo::Topology& t) {
     // DDP's all-reduce: the dense gradients, and the shared expert's when experts travel
     // compressed (spec 1.9: kept in sync by an all-reduce in the backward pass).
     plan.allReduce = double(x.layers) * (denseBytes(x) + (compressed ? double(x.expert_bytes) : 0));
+    plan.gradOverlap = x.grad_overlap;
   }
   return setup;
 }
@@ -175,13 +176,17 @@ double simulatedPackets(const Scenario& s, const CrossDcSetup& setup) {
     perGpu += 2 * a2aBytesPerGpu(p.workers[l], p.domains[l], p.data) + agBytesPerGpu(p.domains[l], gathered);
     gathered *= p.domains[l];
   }
-  return perGpu * double(gpuCount(p.workers)) * p.layers / double(std::max<std::int64_t>(1, s.network.packet_payload));
+  perGpu *= p.layers;
+  if (p.training) {  // the backward mirrors the forward; the all-reduce sends 2 (1 - 1/G) of its bytes
+    const double g = double(gpuCount(p.workers));
+    perGpu = 2 * perGpu + 2 * p.allReduce * (g - 1) / g;
+  }
+  return perGpu * double(gpuCount(p.workers)) / double(std::max<std::int64_t>(1, s.network.packet_payload));
 }
 
 bool runsOnFlow(const Scenario& s, const topo::Topology& t) {
   if (s.network.model == NetworkModel::Flow) return true;
   if (s.network.model != NetworkModel::Auto) return false;
-  if (s.workload.xdc.pass == XdcPass::Training) return true;  // the packet plan is forward only
   return simulatedPackets(s, prepareCrossDc(s, t)) > kAutoPacketLimit;
 }
 

@@ -1,6 +1,7 @@
 // workload.kind: cross_dc_moe (HybridEP, seed 004): builds the stream model's input from
 // the hierarchy and the workload keys, lets the model choose the expert domains (or
-// takes scheme.hybrid.domains / plain EP), plays one training iteration's forward pass
+// takes scheme.hybrid.domains / plain EP), plays one training iteration (forward, or with
+// workload.xdc.pass training also backward and the gradient all-reduce)
 // through the asynchronous communicator on the flow model (runCrossDcMoe) or, for
 // `network.model: packet`, on the packet engine (makeCrossDcWorkload), and fills Results.
 #pragma once

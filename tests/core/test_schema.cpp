@@ -82,7 +82,7 @@ void TestSchema::contractKeys() {
       "workload.xdc.top_k", "workload.xdc.tokens", "workload.xdc.data_bytes", "workload.xdc.layers",
       "workload.xdc.pre_expert_ns", "scheme.ep", "scheme.hybrid.domains", "scheme.hybrid.compression_ratio",
       "scheme.hybrid.fusion",
-      "workload.xdc.pass", "workload.xdc.dense_bytes",
+      "workload.xdc.pass", "workload.xdc.dense_bytes", "workload.xdc.grad_overlap",
       // CAIS merge units and tensor-parallel layers (core/network/merge_unit, core/tp)
       "network.switch.merge_table", "network.switch.merge_timeout", "network.switch.merge_records",
       "network.switch.merging", "workload.collective.stagger", "workload.tp.model", "workload.tp.hidden",

@@ -14,6 +14,7 @@
 #include "topology/topology.h"
 #include "xdc/cross_dc_run.h"
 #include "../common/json_contract.h"
+#include "../common/xdc_two_dc.h"
 
 using namespace fl;
 using Ints = std::vector<int>;
@@ -138,28 +139,15 @@ void TestXdcIteration::packetAgreesWithFlow() {
   // and exactly on every link direction's bytes (same routes). Framing flits off and
   // 4 KiB packets, so both carry payload at line rate.
   QFETCH(QString, scheme);
-  const std::string net = "network:\n  header_flits: 0\n  address_flits: 0\n  byte_enable_flits: 0\n"
-                          "  packet_payload: 4 KiB\n  max_packet_payload: 4 KiB\n  vc_depth_flits: 4096\n";
-  const auto text = [&](const char* model) {
-    return "fabriclab: 1\nname: t\ntopology:\n  kind: hierarchy\n  levels:\n"
-           "    - {name: dc, count: 2, bandwidth: 10 Gb/s, latency: 2 us}\n"
-           "    - {name: gpu, count: 4, bandwidth: 16 GB/s, latency: 1 us}\n"
-           "workload:\n  kind: cross_dc_moe\n  xdc:\n    model: custom\n    data_bytes: 2 MiB\n"
-           "    expert_bytes: 1 MiB\n    layers: 2\n    pre_expert_ns: 100 us\n"
-           "scheme:\n  ep: " + scheme.toStdString() + "\n" + net + "  model: " + model + "\nrun:\n  bin: 100 us\n";
-  };
-  const Results packet = runScenario(parseScenario(text("packet"), "t.yaml"));
-  const Results flow = runScenario(parseScenario(text("flow"), "t.yaml"));
+  const std::string xdc = "    model: custom\n    data_bytes: 2 MiB\n    expert_bytes: 1 MiB\n    layers: 2\n"
+                          "    pre_expert_ns: 100 us\n";
+  const Results packet = runScenario(parseScenario(test::twoDcScenario(xdc, scheme.toStdString(), "packet"), "t.yaml"));
+  const Results flow = runScenario(parseScenario(test::twoDcScenario(xdc, scheme.toStdString(), "flow"), "t.yaml"));
   QCOMPARE(QString::fromStdString(packet.hybridep->network_model), QString("packet"));
   QCOMPARE(QString::fromStdString(flow.hybridep->network_model), QString("flow"));
-  QCOMPARE(packet.links.size(), flow.links.size());
   std::int64_t total = 0;
-  for (std::size_t i = 0; i < packet.links.size(); ++i) {
-    QCOMPARE(packet.links[i].link, flow.links[i].link);
-    QCOMPARE(packet.links[i].direction, flow.links[i].direction);
-    QCOMPARE(packet.links[i].payload_bytes, flow.links[i].payload_bytes);
-    total += packet.links[i].payload_bytes;
-  }
+  test::compareLinkBytes(packet, flow, total);
+  if (QTest::currentTestFailed()) return;
   QVERIFY(total > 0);
   QCOMPARE(packet.hybridep->a2a_bytes, flow.hybridep->a2a_bytes);
   QCOMPARE(packet.hybridep->ag_bytes, flow.hybridep->ag_bytes);

@@ -4,11 +4,14 @@
 // between them (B = 1.25 GB/s), D = 24 MB, P_E = 8 MB, Lat_PE = 1 ms, 3 layers, an A100.
 #include <QtTest>
 
+#include <map>
+
 #include <nlohmann/json.hpp>
 
 #include "results/json_writer.h"
 #include "scenario/scenario_io.h"
 #include "sim/run.h"
+#include "../common/xdc_two_dc.h"
 
 using namespace fl;
 
@@ -22,14 +25,16 @@ const double kExpert = 2 * D * H / (19.5e12 * 0.7 / 2);
 const double kDense = (2 * 4 * H * H + 8 * H * H) * 4;
 
 // scheme: ep, or a hybrid domain list such as [2, 1].
+// `xdc`: extra workload.xdc lines. Without grad_overlap the rows below assume none.
 std::string yaml(int dcs, int gpus, const std::string& scheme, const std::string& pass, const std::string& dcLatency,
-                 double compression = 1) {
+                 double compression = 1, const std::string& xdc = "    grad_overlap: false\n") {
   const bool ep = scheme == "ep";
   return "fabriclab: 1\nname: t\ngpu: {preset: a100}\ntopology:\n  kind: hierarchy\n  levels:\n"
          "    - {name: dc, count: " + std::to_string(dcs) + ", bandwidth: 10 Gb/s, latency: " + dcLatency + "}\n"
          "    - {name: gpu, count: " + std::to_string(gpus) + ", bandwidth: 16 GB/s, latency: 0 ns}\n"
          "workload:\n  kind: cross_dc_moe\n  xdc:\n    model: custom\n    hidden: 768\n    data_bytes: 24 MB\n"
-         "    expert_bytes: 8 MB\n    layers: 3\n    pre_expert_ns: 1 ms\n    pass: " + pass + "\n"
+         "    layers: 3\n    pre_expert_ns: 1 ms\n    pass: " + pass + "\n" + xdc +
+         (xdc.find("expert_bytes") == std::string::npos ? "    expert_bytes: 8 MB\n" : "") +
          "scheme:\n  ep: " + (ep ? "ep" : "hybrid") + "\n  hybrid:\n    domains: " + (ep ? "auto" : scheme) +
          "\n    compression_ratio: " + std::to_string(compression) +
          "\nnetwork: {model: flow}\nrun:\n  bin: 10 ms\n";
@@ -55,6 +60,10 @@ class TestXdcTraining : public QObject {
   void sharedExpertAllReduced();
   void timelineMirrorsTheForwardPass();
   void forwardIsTheDefault();
+  void gradOverlap_data();
+  void gradOverlap();
+  void packetAgreesWithFlow_data();
+  void packetAgreesWithFlow();
 };
 
 void TestXdcTraining::iterationByHand_data() {
@@ -163,6 +172,105 @@ void TestXdcTraining::forwardIsTheDefault() {
   QCOMPARE(QString::fromStdString(j["hybridep"]["pass"].get<std::string>()), QString("forward"));
   QVERIFY(j["hybridep"].contains("allreduce_bytes"));
   QVERIFY(j["hybridep"].contains("grad_bytes"));
+}
+
+void TestXdcTraining::gradOverlap_data() {
+  QTest::addColumn<bool>("overlap");
+  QTest::addColumn<double>("layerBytes");  // dense gradient bytes per layer (one bucket)
+  QTest::newRow("hidden in the next layer's expert backward") << true << 10e6;
+  QTest::newRow("longer than a backward layer: the chain") << true << 25e6;
+  QTest::newRow("no overlap, 10 MB") << false << 10e6;
+  QTest::newRow("no overlap, 25 MB") << false << 25e6;
+}
+
+void TestXdcTraining::gradOverlap() {
+  // 2 DCs x 1 GPU, both in one domain ([2, 1]: no all-to-all), P_E = 1 MB so that the only
+  // traffic beside the all-reduce is the expert all-gather (forward) and its mirror, the
+  // expert gradients (backward), P / B = 0.8 ms each. Per layer, forward: max(PE, P / B)
+  // = 1 ms; backward: 2 x the expert GEMMs (2 kExpert, no traffic), then 2 PE = 2 ms
+  // (without overlap the expert gradients beside it: P / B < 2 PE). Layer l's expert
+  // backward ends at X_l = R_{l+1} + 2 kExpert, its backward at R_l = 3 ms + (3 - l) b,
+  // b = 2 kExpert + 2 ms. A bucket alone takes a = M_l / B (M_l / 2 each way,
+  // reduce-scatter then all-gather). With overlap the lane runs, one after another:
+  // expert gradients of layer l from X_l, its bucket from R_l.
+  //  - a = 8 ms < 2 kExpert: every entry ends before the next is released; only the
+  //    last bucket is exposed: makespan = R_0 + a.
+  //  - a = 20 ms > b: the chain binds: E_2 [X_2, X_2 + P/B] (before R_2), then buckets
+  //    and expert gradients back to back: A_2 from R_2, E_1, A_1, E_0, A_0:
+  //    makespan = R_2 + 3 a + 2 P / B.
+  //  - no overlap: R_0 + 3 a.
+  QFETCH(bool, overlap);
+  QFETCH(double, layerBytes);
+  const double p = 1e6;
+  const std::string xdc = std::string("    grad_overlap: ") + (overlap ? "true" : "false") +
+                          "\n    expert_bytes: 1 MB\n    dense_bytes: " + std::to_string(std::llround(layerBytes)) +
+                          " B\n";
+  const Scenario s = parseScenario(yaml(2, 1, "[2, 1]", "training", "0 ns", 1, xdc), "t.yaml");
+  QCOMPARE(s.workload.xdc.grad_overlap, overlap);
+  const Results r = runScenario(s);
+  const double b = 2 * kExpert + 2 * PE, a = layerBytes / B;
+  const double r2 = L * PE + b, r0 = r2 + 2 * b;
+  QVERIFY(a < 2 * kExpert || a > b);  // the two regimes above, nothing in between
+  const double want = (!overlap ? r0 + L * a : a < 2 * kExpert ? r0 + a : r2 + L * a + 2 * p / B) * 1e9;
+  const double sim = toNs(r.makespan);
+  QVERIFY2(std::fabs(sim - want) <= 1e-6 * want, qPrintable(QString("sim %1 ns, by hand %2 ns").arg(sim).arg(want)));
+  // Bytes do not depend on the schedule: 2 (G - 1) M in all.
+  QCOMPARE(double(r.hybridep->allreduce_bytes), 2 * L * layerBytes);
+  // GPU 0's all-reduce spans: per bucket, reduce-scatter then all-gather, the last layer's
+  // bucket first; without overlap one bucket (layer -1).
+  std::vector<int> layers;
+  for (const HybridEpSpan& sp : r.hybridep->timeline)
+    if (sp.kind == "all_reduce") layers.push_back(sp.layer);
+  const std::vector<int> wantLayers = overlap ? std::vector<int>{2, 2, 1, 1, 0, 0} : std::vector<int>{-1, -1};
+  QCOMPARE(layers, wantLayers);
+}
+
+void TestXdcTraining::packetAgreesWithFlow_data() {
+  QTest::addColumn<QString>("scheme");
+  QTest::addColumn<bool>("overlap");
+  QTest::newRow("EP") << "ep" << true;
+  QTest::newRow("hybrid [2, 2]") << "hybrid\n  hybrid:\n    domains: [2, 2]" << true;
+  QTest::newRow("hybrid [2, 1]") << "hybrid\n  hybrid:\n    domains: [2, 1]" << true;
+  QTest::newRow("EP, no gradient overlap") << "ep" << false;
+  QTest::newRow("hybrid [2, 2], no gradient overlap") << "hybrid\n  hybrid:\n    domains: [2, 2]" << false;
+}
+
+void TestXdcTraining::packetAgreesWithFlow() {
+  // The training iteration on both network models, as test_xdc_iteration does for the
+  // forward pass (issue 23): 2 DCs x 4 GPUs, 10 Gb/s between DCs, 16 GB/s inside, 2 and
+  // 1 us of latency; framing flits off and 4 KiB packets so both carry payload at line
+  // rate. Same plan, so the same bytes on every link direction; makespans within 5 %.
+  QFETCH(QString, scheme);
+  QFETCH(bool, overlap);
+  const std::string xdc = std::string("    model: custom\n    hidden: 768\n    data_bytes: 2 MiB\n") +
+                          "    expert_bytes: 1 MiB\n    layers: 2\n    pre_expert_ns: 100 us\n    dense_bytes: 1 MiB\n"
+                          "    pass: training\n    grad_overlap: " + (overlap ? "true" : "false") + "\n";
+  const Results packet = runScenario(parseScenario(test::twoDcScenario(xdc, scheme.toStdString(), "packet"), "t.yaml"));
+  const Results flow = runScenario(parseScenario(test::twoDcScenario(xdc, scheme.toStdString(), "flow"), "t.yaml"));
+  QCOMPARE(QString::fromStdString(packet.hybridep->network_model), QString("packet"));
+  QCOMPARE(QString::fromStdString(flow.hybridep->network_model), QString("flow"));
+  QCOMPARE(QString::fromStdString(packet.hybridep->pass), QString("training"));
+  std::int64_t total = 0;
+  test::compareLinkBytes(packet, flow, total);
+  if (QTest::currentTestFailed()) return;
+  QVERIFY(total > 0);
+  const HybridEpResults &p = *packet.hybridep, &f = *flow.hybridep;
+  QCOMPARE(p.a2a_bytes, f.a2a_bytes);
+  QCOMPARE(p.ag_bytes, f.ag_bytes);
+  QCOMPARE(p.grad_bytes, f.grad_bytes);
+  QCOMPARE(p.allreduce_bytes, f.allreduce_bytes);
+  // The all-reduce of 2 layers x 1 MiB over 8 GPUs: 2 (G - 1) M in all, by hand.
+  QCOMPARE(double(p.allreduce_bytes), 2 * 7 * 2 * 1048576.0);
+  const double pk = toNs(packet.makespan), fl = toNs(flow.makespan);
+  qInfo("2-DC training: packet %.0f ns, flow %.0f ns", pk, fl);
+  QVERIFY2(std::fabs(fl - pk) <= 0.05 * pk, qPrintable(QString("flow %1 ns, packet %2 ns").arg(fl).arg(pk)));
+  // The same spans on GPU 0's two streams.
+  QCOMPARE(p.timeline.size(), f.timeline.size());
+  std::map<std::string, int> kindsP, kindsF;
+  for (const HybridEpSpan& s : p.timeline) ++kindsP[s.kind];
+  for (const HybridEpSpan& s : f.timeline) ++kindsF[s.kind];
+  QVERIFY(kindsP == kindsF);
+  QVERIFY(kindsP.count("combine_backward") && kindsP.count("all_reduce"));
 }
 
 QTEST_GUILESS_MAIN(TestXdcTraining)

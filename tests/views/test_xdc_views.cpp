@@ -69,6 +69,10 @@ class TestXdcViews : public QObject {
   void timelineHiddenAllGather();
   void narrowCurveWhole();
   void timelineShowsBackward();
+  void timelineSummaryFits_data();
+  void timelineSummaryFits();
+  void ringCentreTextInside_data();
+  void ringCentreTextInside();
   void recordedIterationOverlaps();
   void screenshots();
 };
@@ -297,18 +301,110 @@ void TestXdcViews::timelineShowsBackward() {
   for (const auto& s : view.spans()) {
     const bool compute = s.kind == "pre_expert" || s.kind == "expert" || s.kind == "expert_backward" ||
                          s.kind == "pre_expert_backward";
-    QCOMPARE(s.row, compute ? 1 : 0);
+    const bool gradients = s.kind == "all_reduce" || s.kind == "expert_grad";  // a row of their own
+    QCOMPARE(s.row, compute ? 1 : gradients ? -1 : 0);
   }
-  QVERIFY2(view.summaryText().contains("expert bwd"), qPrintable(view.summaryText()));
-  QVERIFY(view.summaryText().contains("gradient all-reduce"));
-  QVERIFY(view.summaryText().contains("from 20"));
-  QVERIFY(view.summaryText().contains("(the all-reduce 30"));
+  const QString full = view.fullSummary();
+  QVERIFY2(full.contains("expert&nbsp;bwd"), qPrintable(full));
+  QVERIFY(full.contains("gradient all-reduce"));
+  QVERIFY(full.contains("from 20"));
+  // 30 ms of all-reduce, all of it after the backward pass (it ends at 40 ms).
+  QVERIFY2(full.contains("(the all-reduce 30.0 ms, 30.0 ms of it after"), qPrintable(full));
   // Forward only: no backward kinds in the key.
   r = hybridResults({{2, 2}});
   r->hybridep->timeline = {{0, "pre_expert", 0, 10 * ms}, {0, "dispatch", 10 * ms, 12 * ms}};
   model.setResults(r, true);
-  QVERIFY(!view.summaryText().contains("backward") && !view.summaryText().contains("bwd"));
-  QVERIFY(!view.summaryText().contains("all-reduce"));
+  QVERIFY(!view.fullSummary().contains("backward") && !view.fullSummary().contains("bwd"));
+  QVERIFY(!view.fullSummary().contains("all-reduce"));
+}
+
+void TestXdcViews::timelineSummaryFits_data() {
+  QTest::addColumn<QSize>("size");
+  QTest::addColumn<int>("full");  // 1: the full summary, 0: the short one, -1: either
+  QTest::newRow("bottom dock at 1024 x 768") << QSize(385, 215) << 0;
+  QTest::newRow("bottom dock at 1280 x 800") << QSize(520, 240) << -1;
+  QTest::newRow("tall dock") << QSize(520, 480) << 1;
+  QTest::newRow("wide dock at 1920 x 1080") << QSize(1100, 330) << 1;
+}
+
+void TestXdcViews::timelineSummaryFits() {
+  // A training iteration with overlapped all-reduce buckets: whichever summary the label
+  // shows gets the height its text needs at its width (nothing cut), and the plot keeps
+  // its three rows of spans (>= 115 px); the full text stays in the tool tip.
+  QFETCH(QSize, size);
+  QFETCH(int, full);
+  RunModel model;
+  XdcStreamTimeline view(&model);
+  auto r = hybridResults({{2, 2}});
+  const Time ms = kMillisecond;
+  r->makespan = 60 * ms;
+  r->hybridep->timeline = {{0, "all_gather", 0, 4 * ms},           {0, "pre_expert", 0, 10 * ms},
+                           {0, "dispatch", 10 * ms, 12 * ms},        {0, "expert", 12 * ms, 13 * ms},
+                           {0, "combine", 13 * ms, 20 * ms},         {0, "combine_backward", 20 * ms, 22 * ms},
+                           {0, "expert_backward", 22 * ms, 24 * ms}, {0, "dispatch_backward", 24 * ms, 30 * ms},
+                           {0, "expert_grad", 30 * ms, 35 * ms},     {0, "pre_expert_backward", 30 * ms, 40 * ms},
+                           {0, "all_reduce", 40 * ms, 50 * ms},      {0, "all_reduce", 50 * ms, 60 * ms}};
+  model.setResults(r, true);
+  view.resize(size);
+  view.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&view));
+  QApplication::processEvents();
+  auto* label = view.findChild<QLabel*>(QString(), Qt::FindChildrenRecursively);
+  QLabel* summary = nullptr;
+  for (QLabel* l : view.findChildren<QLabel*>())
+    if (l->isVisible() && l->text() == view.summaryText()) summary = l;
+  QVERIFY(label && summary);
+  if (full >= 0) QCOMPARE(view.summaryText() == view.fullSummary(), full == 1);
+  QVERIFY2(summary->height() >= summary->heightForWidth(summary->width()),
+           qPrintable(QString("label %1 px, its text needs %2 px at %3 px")
+                          .arg(summary->height()).arg(summary->heightForWidth(summary->width())).arg(summary->width())));
+  QVERIFY2(summary->geometry().bottom() < summary->parentWidget()->height(), "the label runs off the dock");
+  QVERIFY2(view.plot()->height() >= 115, qPrintable(QString::number(view.plot()->height())));
+  QVERIFY(summary->toolTip().contains("gradient all-reduce"));
+  // The short text still names every stream's colours.
+  QVERIFY(view.summaryText().contains("all-gather") && view.summaryText().contains("expert&nbsp;grads"));
+}
+
+void TestXdcViews::ringCentreTextInside_data() {
+  QTest::addColumn<QSize>("size");
+  QTest::addColumn<int>("dcs");
+  QTest::addColumn<int>("domain");
+  for (QSize size : {QSize(200, 180), QSize(260, 230), QSize(380, 300), QSize(600, 560)}) {
+    const QString at = QString("%1x%2").arg(size.width()).arg(size.height());
+    QTest::addRow("Cluster-L S 2, %s", qPrintable(at)) << size << 4 << 2;
+    QTest::addRow("12 DCs S 3, %s", qPrintable(at)) << size << 12 << 3;
+    QTest::addRow("1000 DCs S 10 (hub), %s", qPrintable(at)) << size << 1000 << 10;
+  }
+}
+
+void TestXdcViews::ringCentreTextInside() {
+  // The centre's words (on their plate) lie inside the circle the ring leaves them: each
+  // corner of the plate within centreRadius of the ring's centre, in any dock size; a
+  // roomy dock gets the full wording.
+  QFETCH(QSize, size);
+  QFETCH(int, dcs);
+  QFETCH(int, domain);
+  RunModel model;
+  XdcClusterView view(&model);
+  model.setResults(hybridResults({{dcs, domain}, {8, 2}}), true);
+  view.resize(size);
+  const XdcClusterView::CentreLabel label = view.centreLabel();
+  // The ring's centre from two opposite wedges (an even number of DCs here).
+  const QPointF c = (view.dcCentre(0) + view.dcCentre(dcs / 2)) / 2;
+  const double radius = view.centreRadius();
+  if (!label.text.isEmpty()) {
+    QVERIFY(QLineF(label.plate.center(), c).length() < 1e-6);
+    for (QPointF corner : {label.plate.topLeft(), label.plate.topRight(), label.plate.bottomLeft(),
+                           label.plate.bottomRight()}) {
+      const QPointF d = corner - c;
+      QVERIFY2(std::hypot(d.x(), d.y()) <= radius + 1e-9,
+               qPrintable(QString("'%1' reaches %2 px, room %3 px").arg(label.text).arg(std::hypot(d.x(), d.y())).arg(radius)));
+      for (int i = 0; i <= 20; ++i) QCOMPARE(view.dcAt(c + d * (i / 20.0)), -1);  // never over a DC's wedge
+    }
+    const QSizeF need = QFontMetricsF(label.font).boundingRect(QRectF(0, 0, 2000, 400), Qt::AlignCenter, label.text).size();
+    QVERIFY(label.plate.width() >= need.width() && label.plate.height() >= need.height());
+  }
+  if (size.width() >= 600) QVERIFY2(label.text.contains("domain"), qPrintable(label.text));
 }
 
 void TestXdcViews::recordedIterationOverlaps() {
