@@ -51,6 +51,35 @@ Event EventQueue::heapPop(std::vector<Event>& h) {
   return e;
 }
 
+// Half the events of a wafer run land in the bucket being handled (a hop's serialisation,
+// 19-76 ps, in 128-512 ps buckets), mostly within a few events of its front: they go
+// into the sorted bucket itself, the events before them moving one place into the room
+// the handled ones left, so that the pops need not compare with a heap (a heap push and
+// pop cost ~150 instructions per such event). Pops come in the same order either way:
+// the first of all pending events.
+[[gnu::always_inline]] inline void EventQueue::pushLate(const Event& e) {
+  if (next_ > 0) {
+    const std::size_t n = sorted_.size();
+    const std::size_t last = std::min(n, next_ + kMaxInsertMoves);
+    Event* d = sorted_.data();
+    std::size_t at = next_;
+    // Times first: they seldom tie (a 128-bit comparison costs more).
+    while (at < last && (d[at].time < e.time || (d[at].time == e.time && d[at].order < e.order))) ++at;
+    if (at < last || at == n) {  // its place is found: before d[at] (or at the end)
+      // A few moves: a loop, not a memmove call (the empty asm keeps the compiler from
+      // turning the loop into one).
+      for (std::size_t i = next_; i < at; ++i) {
+        d[i - 1] = d[i];
+        asm volatile("" ::: "memory");
+      }
+      d[at - 1] = e;
+      --next_;
+      return;
+    }
+  }
+  heapPush(late_, e);
+}
+
 // Everything but an append to a ring slot with room (inline in the header).
 void EventQueue::pushSlow(const Event& e) {
   const Time width = Time{1} << shift_;
@@ -67,29 +96,6 @@ void EventQueue::pushSlow(const Event& e) {
   } else {
     heapPush(far_, e);
   }
-}
-
-// Half the events of a wafer run land in the bucket being handled (a hop's serialisation,
-// 19-76 ps, in 128-512 ps buckets), mostly within a few events of its front: they go
-// into the sorted bucket itself, the events before them moving one place into the room
-// the handled ones left, so that the pops need not compare with a heap (a heap push and
-// pop cost ~150 instructions per such event). Pops come in the same order either way:
-// the first of all pending events.
-void EventQueue::pushLate(const Event& e) {
-  if (next_ > 0) {
-    const std::size_t n = sorted_.size();
-    const std::size_t last = std::min(n, next_ + kMaxInsertMoves);
-    std::size_t at = next_;
-    while (at < last && before(sorted_[at], e)) ++at;
-    if (at < last || at == n) {  // its place is found: before sorted_[at] (or at the end)
-      Event* d = sorted_.data();
-      std::move(d + next_, d + at, d + next_ - 1);
-      d[at - 1] = e;
-      --next_;
-      return;
-    }
-  }
-  heapPush(late_, e);
 }
 
 std::size_t EventQueue::distanceToOccupied(std::size_t from) const {
