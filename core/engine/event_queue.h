@@ -3,7 +3,9 @@
 // A calendar queue: the near future is a ring of buckets `width` picoseconds wide (most
 // events are a serialisation time or a link latency ahead, and land there with an O(1)
 // append); the bucket being processed is sorted once; events scheduled into the current
-// bucket go to a small heap beside it; events beyond the ring's horizon wait in a heap.
+// bucket are inserted into it where they belong (they land a few places on, and the
+// handled events before them leave room), or, failing that, go to a small heap beside
+// it; events beyond the ring's horizon wait in a heap.
 // The order is exactly that of one big heap, so results do not depend on the bucket width.
 #pragma once
 #include <cstddef>
@@ -69,6 +71,7 @@ class EventQueue {
 
  private:
   void advance();   // makes the current bucket non-empty (requires !empty())
+  void pushLate(const Event& e);  // into the current bucket, after it was sorted
   void sortBucket();
   [[gnu::noinline]] void pushSlow(const Event& e);  // push() after ++size_
   bool countingSort();  // false: the bucket needs a comparison sort
@@ -85,7 +88,8 @@ class EventQueue {
   std::size_t cursor_ = 0;   // ring index of the current bucket
   std::vector<Event> sorted_;  // the current bucket, sorted; consumed from next_
   std::size_t next_ = 0;
-  std::vector<Event> late_;    // heap: pushed into the current bucket after it was sorted
+  std::vector<Event> late_;    // heap: pushed into the current bucket after it was sorted,
+                               // where pushLate() found no room near its place
   std::vector<Event> far_;     // heap: beyond the ring's horizon
   std::size_t inRing_ = 0;     // events in ring buckets other than the current one
   std::vector<std::uint64_t> occupied_;  // one bit per ring slot: holds events

@@ -20,20 +20,10 @@ void Channel::configure(double bytesPerSecond, Time latency, int flitBytes, Time
   binStart_ = -binWidth;  // no bin yet
 }
 
-void Channel::record(Time start, Time end, std::int64_t wireBytes, std::int64_t payloadBytes, int phase) {
-  stats_.wireBytes += wireBytes;
-  stats_.payloadBytes += payloadBytes;
-  stats_.phasePayload[phase] += payloadBytes;
-  stats_.packets += 1;
-  stats_.busy += end - start;
-
-  // Spread the bytes over the bins the transmission overlaps, proportionally, keeping
-  // the exact total (the last bin takes the rounding remainder).
+// Spread the bytes over the bins the transmission overlaps, proportionally, keeping the
+// exact total (the last bin takes the rounding remainder).
+void Channel::recordBins(Time start, Time end, std::int64_t wireBytes) {
   auto& bins = stats_.binBytes;
-  if (start >= binStart_ && end <= binStart_ + binWidth_) {  // the bin of the last one:
-    bins.add(bin_, wireBytes);                               // no divisions per packet
-    return;
-  }
   const auto first = static_cast<std::size_t>(start / binWidth_);
   const auto last = static_cast<std::size_t>((end - 1) / binWidth_);
   if (bins.bins.size() + (last - first) >= static_cast<std::size_t>(maxBins_)) tooManyBins(end);

@@ -47,11 +47,24 @@ class Channel {
     return lastTime_;
   }
 
-  // Records a transmission occupying the channel over [start, end).
-  void record(Time start, Time end, std::int64_t wireBytes, std::int64_t payloadBytes, int phase = 0);
+  // Records a transmission occupying the channel over [start, end). Inline for the usual
+  // case, a transmission within the time bin of the last one (once per packet hop).
+  void record(Time start, Time end, std::int64_t wireBytes, std::int64_t payloadBytes, int phase = 0) {
+    stats_.wireBytes += wireBytes;
+    stats_.payloadBytes += payloadBytes;
+    stats_.phasePayload[phase] += payloadBytes;
+    stats_.packets += 1;
+    stats_.busy += end - start;
+    if (start >= binStart_ && end <= binStart_ + binWidth_)  // the bin of the last one:
+      stats_.binBytes.add(bin_, wireBytes);                  // no divisions per packet
+    else
+      recordBins(start, end, wireBytes);
+  }
   const ChannelStats& stats() const { return stats_; }
 
  private:
+  // Spreads the bytes over the bins [start, end) overlaps.
+  void recordBins(Time start, Time end, std::int64_t wireBytes);
   [[noreturn]] void tooManyBins(Time end) const;
   double rate_ = 1;  // bytes per second, after efficiency
   Time latency_ = 0;
