@@ -7,8 +7,17 @@ include(GNUInstallDirs)
 set(FABRICLAB_APP_ID io.github.fabriclab.FabricLab)  # .desktop, metainfo, icon and MIME file names
 set(FABRICLAB_MAINTAINER "FabricLab maintainers <maintainers@users.noreply.a-seed-3e02d32a.example>"
     CACHE STRING "Maintainer field of the Debian package")
+# The project's home page: the one place it is written (the metainfo's homepage and
+# screenshot URLs, the copyright file's Source and the package's Homepage field are made
+# from it). A guess until the repository is published; change it here or with
+# -DFABRICLAB_HOMEPAGE=... . Screenshots are the files in that repository's main branch.
+set(FABRICLAB_HOMEPAGE "https://github.com/fabriclab/FabricLab" CACHE STRING "the project's home page (a GitHub repository)")
+string(REGEX REPLACE "^https://github.com/" "https://raw.githubusercontent.com/" FABRICLAB_SCREENSHOTS_URL
+       "${FABRICLAB_HOMEPAGE}/main/packaging/screenshots")
 set(pkg_src ${PROJECT_SOURCE_DIR}/packaging)
 set(pkg_gen ${PROJECT_BINARY_DIR}/packaging)
+configure_file(${pkg_src}/${FABRICLAB_APP_ID}.metainfo.xml.in ${pkg_gen}/${FABRICLAB_APP_ID}.metainfo.xml @ONLY)
+configure_file(${pkg_src}/copyright.in ${pkg_gen}/copyright @ONLY)
 set(doc_dir ${CMAKE_INSTALL_DATADIR}/doc/fabriclab)  # not CMAKE_INSTALL_DOCDIR: that is named after the project, FabricLab
 
 # Man pages and the changelog compressed as Debian policy wants them: gzip -9, no name or
@@ -50,13 +59,13 @@ endif()
 add_custom_target(fabriclab_package_files ALL DEPENDS ${pkg_outputs})
 
 install(FILES ${pkg_gen}/fabriclab-cli.1.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
-install(FILES ${pkg_gen}/changelog.gz ${pkg_src}/copyright
+install(FILES ${pkg_gen}/changelog.gz ${pkg_gen}/copyright
               ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/docs/scenario.md
         DESTINATION ${doc_dir})
 if(TARGET fabriclab)
   install(FILES ${pkg_gen}/fabriclab.1.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
   install(FILES ${pkg_src}/${FABRICLAB_APP_ID}.desktop DESTINATION ${CMAKE_INSTALL_DATADIR}/applications)
-  install(FILES ${pkg_src}/${FABRICLAB_APP_ID}.metainfo.xml DESTINATION ${CMAKE_INSTALL_DATADIR}/metainfo)
+  install(FILES ${pkg_gen}/${FABRICLAB_APP_ID}.metainfo.xml DESTINATION ${CMAKE_INSTALL_DATADIR}/metainfo)
   install(FILES ${pkg_src}/${FABRICLAB_APP_ID}.mime.xml DESTINATION ${CMAKE_INSTALL_DATADIR}/mime/packages
           RENAME ${FABRICLAB_APP_ID}.xml)
   install(FILES ${icon_svg} DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps
@@ -84,6 +93,7 @@ compares sweep points; the command-line tool (fabriclab-cli) writes JSON, CSV,
 Chrome traces and HTML reports. Bundled scenarios reproduce published systems.")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)  # fabriclab_<version>_<arch>.deb
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
+set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "${FABRICLAB_HOMEPAGE}")
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_COMPRESSION_TYPE xz)

@@ -402,6 +402,11 @@ void WaferMappingOverlay::clearPreviewLanes() {
 }
 
 bool WaferMappingOverlay::eventFilter(QObject* watched, QEvent* e) {
+  // The event's type first: while the canvas is destroyed its viewport still sends events
+  // through this filter, and canvas_->viewport() on a half-destroyed view is undefined
+  // (UBSan, clang 14: a member call on an object that is no QAbstractScrollArea any more).
+  const QEvent::Type t = e->type();
+  if (t != QEvent::MouseButtonPress && t != QEvent::MouseMove && t != QEvent::MouseButtonRelease) return false;
   if (watched != canvas_->viewport()) return false;
   auto* me = dynamic_cast<QMouseEvent*>(e);
   if (!me) return false;

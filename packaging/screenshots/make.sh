@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates the AppStream screenshots (io.github.fabriclab.FabricLab.metainfo.xml) with a
+# Regenerates the AppStream screenshots (io.github.fabriclab.FabricLab.metainfo.xml.in) with a
 # built GUI: packaging/screenshots/make.sh [BUILD_DIR] (default build). Each scenario runs
 # under Xvfb with a fresh configuration (default layout, no restored geometry); the window
 # takes 95 % of the screen, so a 1347x842 screen gives 1280x800 pictures.

@@ -20,6 +20,8 @@ namespace {
 
 const QString kAppId = QStringLiteral(FABRICLAB_APP_ID);
 const QString kPackaging = QStringLiteral(FABRICLAB_SOURCE_DIR "/packaging");
+// The metainfo and the copyright file as CMake writes them (their URLs from FABRICLAB_HOMEPAGE).
+const QString kGenerated = QStringLiteral(FABRICLAB_BUILD_DIR "/packaging");
 const QString kScenarioMime = QStringLiteral("application/x-fabriclab-scenario");
 
 struct Run {
@@ -110,7 +112,7 @@ class TestPackage : public QObject {
   void metainfoValidates() {
     const QString appstream = tool("appstreamcli", "appstream");
     QVERIFY(!appstream.isEmpty());
-    const QString metainfo = kPackaging + "/" + kAppId + ".metainfo.xml";
+    const QString metainfo = kGenerated + "/" + kAppId + ".metainfo.xml";
     const Run r = run(appstream, {QStringLiteral("validate"), QStringLiteral("--no-net"), metainfo});
     QVERIFY2(r.exitCode == 0, qPrintable(r.all()));
     const QString text = QString::fromUtf8(readAll(metainfo));
@@ -123,7 +125,7 @@ class TestPackage : public QObject {
   // Every screenshot the metainfo names (an https URL into the repository) is a picture in
   // packaging/screenshots/ of the size it declares, with a caption.
   void metainfoScreenshotsExist() {
-    const QString text = QString::fromUtf8(readAll(kPackaging + "/" + kAppId + ".metainfo.xml"));
+    const QString text = QString::fromUtf8(readAll(kGenerated + "/" + kAppId + ".metainfo.xml"));
     const QRegularExpression shot(QStringLiteral(
         "<screenshot[^>]*>\\s*<caption>([^<]+)</caption>\\s*<image type=\"source\" width=\"(\\d+)\" "
         "height=\"(\\d+)\">https://[^<]+/packaging/screenshots/([^</]+\\.png)</image>"));
@@ -147,8 +149,8 @@ class TestPackage : public QObject {
   // paragraph points to Debian's copy of the text.
   void licenceIsGpl3OrLater() {
     QVERIFY(readAll(QStringLiteral(FABRICLAB_SOURCE_DIR "/LICENSE")).contains("GNU GENERAL PUBLIC LICENSE\n                       Version 3, 29 June 2007"));
-    QVERIFY(readAll(kPackaging + "/" + kAppId + ".metainfo.xml").contains("<project_license>GPL-3.0-or-later</project_license>"));
-    const QByteArray copyright = readAll(kPackaging + "/copyright");
+    QVERIFY(readAll(kGenerated + "/" + kAppId + ".metainfo.xml").contains("<project_license>GPL-3.0-or-later</project_license>"));
+    const QByteArray copyright = readAll(kGenerated + "/copyright");
     QVERIFY(copyright.startsWith("Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n"));
     QVERIFY(copyright.contains("\nFiles: *\n"));
     QCOMPARE(copyright.count("\nLicense: GPL-3+\n"), 2);  // the Files paragraph and the stand-alone one
@@ -214,6 +216,12 @@ class TestPackage : public QObject {
     qInfo().noquote() << "control fields:\n" << fields;
     QVERIFY(fields.contains(QStringLiteral("\nSection: science\n")));
     QVERIFY(fields.contains(QStringLiteral("\nVersion: " FABRICLAB_VERSION "\n")));
+    // One home page (CMake's FABRICLAB_HOMEPAGE) in the control fields, the metainfo and the copyright file.
+    const QString metainfo = QString::fromUtf8(readAll(kGenerated + "/" + kAppId + ".metainfo.xml"));
+    const QString homepage = QRegularExpression(QStringLiteral("<url type=\"homepage\">(https://[^<]+)</url>")).match(metainfo).captured(1);
+    QVERIFY2(!homepage.isEmpty(), "no homepage URL in the metainfo");
+    QVERIFY(fields.contains("\nHomepage: " + homepage + "\n"));
+    QVERIFY(readAll(kGenerated + "/copyright").contains(("\nSource: " + homepage + "\n").toUtf8()));
     // Depends from dpkg-shlibdeps: Debian's package names with versions.
     const QString depends = QRegularExpression(QStringLiteral("\nDepends: ([^\n]*)")).match(fields).captured(1);
     for (const char* lib : {"libc6 (>=", "libqt6widgets6 (>=", "libqt6svg6 (>=", "libyaml-cpp0.7 (>=", "libtbb12 (>="})
