@@ -94,6 +94,13 @@ void FollowBar::setFollow(std::shared_ptr<const PacketFollow> follow, const QStr
   pause();
   follow_ = std::move(follow);
   description_ = description;
+  if (follow_ && follow_->parts.size() > 1) {  // several selectors: name each with its colour's swatch
+    QStringList named;
+    for (std::size_t i = 0; i < follow_->parts.size(); ++i)
+      named << QStringLiteral("<span style=\"color:%1\">\u25cf</span> %2")
+                   .arg(FollowItem::selectorColour(int(i)).name(), QString::fromStdString(follow_->parts[i]).toHtmlEscaped());
+    description_ = named.join(tr(" and "));
+  }
   const bool have = follow_ && !follow_->hops.empty();
   play_->setEnabled(have);
   slider_->setEnabled(have);

@@ -63,6 +63,14 @@ QColor FollowItem::colourOf(Role r) {
   return Qt::white;
 }
 
+// Okabe-Ito again: the first two (sky blue, vermillion) differ for every colour vision.
+QColor FollowItem::selectorColour(int selector) {
+  static const QColor kColours[] = {QColor(0x56, 0xb4, 0xe9), QColor(0xd5, 0x5e, 0x00), QColor(0x00, 0x9e, 0x73),
+                                    QColor(0xf0, 0xe4, 0x42), QColor(0xe6, 0x9f, 0x00), QColor(0x00, 0x72, 0xb2),
+                                    QColor(0xff, 0xff, 0xff), QColor(0x99, 0x99, 0x99)};
+  return kColours[std::size_t(std::max(0, selector)) % std::size(kColours)];
+}
+
 QString FollowItem::roleName(Role r) {
   switch (r) {
     case Role::Request: return QStringLiteral("request / read");
@@ -101,18 +109,20 @@ void FollowItem::setTime(Time t) {
   time_ = t;
   dots_.clear();
   done_ = 0;
-  std::set<int> trail;
+  std::set<std::pair<int, int>> trail;
+  const bool several = bySelector();
   const auto& hops = follow_->hops;
   for (size_t i = 0; i < hops.size(); ++i) {
     const FollowedHop& h = hops[i];
+    const int selector = several ? follow_->selectorOf(h) : 0;
     if (h.arrive <= t) {
       ++done_;
-      trail.insert(h.link);
+      trail.insert({selector, h.link});
       continue;
     }
     if (h.start > t) continue;  // sorted by start: later ones have not left either
     const double f = double(t - h.start) / double(std::max<Time>(1, h.arrive - h.start));
-    if (const auto at = along(h, f)) dots_.push_back({*at, static_cast<int>(i), roleOf(h.op)});
+    if (const auto at = along(h, f)) dots_.push_back({*at, static_cast<int>(i), roleOf(h.op), selector});
   }
   trail_.assign(trail.begin(), trail.end());
   update();
@@ -121,18 +131,31 @@ void FollowItem::setTime(Time t) {
 void FollowItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) {
   p->setRenderHint(QPainter::Antialiasing);
   const double lod = std::max(1e-3, QStyleOptionGraphicsItem::levelOfDetailFromTransform(p->worldTransform()));
+  const bool several = bySelector();
   QPen trail(QColor(255, 255, 255, 140), std::max(2.5 * scale_, 2 / lod));
   trail.setCosmetic(false);
   trail.setCapStyle(Qt::RoundCap);
-  p->setPen(trail);
   p->setBrush(Qt::NoBrush);
-  for (int link : trail_)
-    if (link >= 0 && link < static_cast<int>(paths_.size())) p->drawPolyline(paths_[size_t(link)]);
+  for (const auto& [selector, link] : trail_) {
+    if (link < 0 || link >= static_cast<int>(paths_.size())) continue;
+    if (several) {  // each selector's way in its colour, offset a little so shared links show both
+      QColor c = selectorColour(selector);
+      c.setAlpha(170);
+      trail.setColor(c);
+    }
+    p->setPen(trail);
+    p->drawPolyline(several ? paths_[size_t(link)].translated(QPointF(1, 1) * (selector * 3.0 * scale_)) : paths_[size_t(link)]);
+  }
   for (const Dot& d : dots_) {
     const FollowedHop& h = follow_->hops[size_t(d.hop)];
     const double r = std::max(kDot * scale_, kMinDotPixels / lod) * (h.contributions > 1 ? 1.5 : 1);
-    p->setPen(QPen(QColor(20, 20, 24), std::max(1.5 * scale_, 1 / lod)));
-    p->setBrush(colourOf(d.role));
+    if (several) {  // fill: whose packet; rim: what it does
+      p->setPen(QPen(colourOf(d.role), std::max(2.5 * scale_, 2 / lod)));
+      p->setBrush(selectorColour(d.selector));
+    } else {
+      p->setPen(QPen(QColor(20, 20, 24), std::max(1.5 * scale_, 1 / lod)));
+      p->setBrush(colourOf(d.role));
+    }
     p->drawEllipse(d.at, r, r);
   }
 }

@@ -5,6 +5,9 @@
 // as a store; a result or a multimem.st; an acknowledgement), and the links they have
 // crossed so far as a faint trail. A reduction result (it carries the number of operands
 // it sums) is drawn larger. Over links and devices; dots stay 5 px or more on screen.
+// With several selectors (run.follow as a list) each one's dots and trail take its own
+// colour (selectorColour), the role showing as the dot's rim, so two tokens can be told
+// apart at a glance.
 #pragma once
 #include <QColor>
 #include <QGraphicsItem>
@@ -33,6 +36,7 @@ class FollowItem : public QGraphicsItem {
     QPointF at;    // scene position
     int hop = -1;  // index into follow->hops
     Role role = Role::Data;
+    int selector = 0;  // which selector of the list (PacketFollow::selectorOf)
   };
   const std::vector<Dot>& dots() const { return dots_; }  // packets on links at time()
   int hopsDone() const { return done_; }                 // hops whose tail has arrived
@@ -44,6 +48,9 @@ class FollowItem : public QGraphicsItem {
   static Role roleOf(std::uint8_t op);
   static QColor colourOf(Role r);
   static QString roleName(Role r);
+  static QColor selectorColour(int selector);  // distinct per selector, off the lanes' map
+  bool bySelector() const { return follow_->parts.size() > 1; }
+  const std::vector<std::pair<int, int>>& trail() const { return trail_; }  // (selector, link) crossed so far
 
   QRectF boundingRect() const override { return bounds_; }
   void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
@@ -53,7 +60,7 @@ class FollowItem : public QGraphicsItem {
   std::vector<QPolygonF> paths_;  // by link id, a to b, in scene coordinates (empty if hidden)
   std::vector<QPointF> nodes_;    // by node id: where it is drawn (hidden ones: their box's)
   std::vector<Dot> dots_;
-  std::vector<int> trail_;  // links crossed so far (each once)
+  std::vector<std::pair<int, int>> trail_;  // (selector, link) crossed so far, each once
   int done_ = 0;
   Time time_ = -1;
   double scale_ = 1;

@@ -3,13 +3,14 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QSplitter>
-#include <QStackedWidget>
 #include <QVBoxLayout>
 #include <algorithm>
 
 #include "views/format_units.h"
 #include "views/merge_occupancy_plot.h"
 #include "views/merge_table_grid.h"
+#include "views/notice_stack.h"
+#include "views/split_orientation.h"
 #include "views/run_model.h"
 #include "views/switch_port_picker.h"
 
@@ -20,9 +21,7 @@ QString q(const std::string& s) { return QString::fromStdString(s); }
 }  // namespace
 
 MergeTableInspector::MergeTableInspector(RunModel* model, QWidget* parent) : QWidget(parent), model_(model) {
-  stack_ = new QStackedWidget(this);
-  notice_ = makeNoticeLabel(stack_);
-  auto* page = new QWidget(stack_);
+  auto* page = new QWidget(this);
   // Switches with merge units, by their evictions and bypasses; one unit per GPU-facing port.
   SwitchPortPicker::Source source;
   source.ports = [](const SwitchResult& s) { return SwitchPortPicker::portsOf(s.merge_ports); };
@@ -71,11 +70,11 @@ MergeTableInspector::MergeTableInspector(RunModel* model, QWidget* parent) : QWi
   col->setContentsMargins(6, 6, 6, 6);
   col->addWidget(picker_);
   col->addWidget(split_, 1);
-  stack_->addWidget(notice_);
-  stack_->addWidget(page);
+  stack_ = new NoticeStack(page, this);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(stack_);
+  setMinimumWidth(std::max(picker_->minimumSizeHint().width() + 12, stackedMinimumWidth(*split_, 12)));
 
   connect(picker_, &SwitchPortPicker::portChanged, this, &MergeTableInspector::rebuildPort);
   connect(model_, &RunModel::resultsChanged, this, &MergeTableInspector::rebuildSwitches);
@@ -88,18 +87,13 @@ MergeTableInspector::MergeTableInspector(RunModel* model, QWidget* parent) : QWi
   rebuildSwitches();
 }
 
-// Wide and short under the canvas: grid and plot side by side; stacked in a tall dock.
+// Wide and short under the canvas: grid and plot side by side; stacked in a tall or narrow dock.
 void MergeTableInspector::resizeEvent(QResizeEvent* event) {
   QWidget::resizeEvent(event);
-  const bool wide = split_->orientation() == Qt::Horizontal ? width() > 1.4 * height() : width() > 2.0 * height();
-  const auto o = wide ? Qt::Horizontal : Qt::Vertical;
-  if (split_->orientation() != o) {
-    split_->setOrientation(o);
-    split_->setSizes({1, 1});
-  }
+  orientSplit(*split_, size(), 2.0, 1.4, 12);
 }
 
-bool MergeTableInspector::noticeVisible() const { return stack_->currentIndex() == 0; }
+bool MergeTableInspector::noticeVisible() const { return stack_->noticeVisible(); }
 
 bool MergeTableInspector::hasMergeUnits(const Results& r) {
   return std::any_of(r.switches.begin(), r.switches.end(), [](const SwitchResult& s) { return !s.merge_ports.empty(); });
@@ -134,27 +128,16 @@ void MergeTableInspector::rebuildSwitches() {
     gpus_ = int(t->endpoints().size());
   }
   if (!picker_->setResults(results_.get())) {
-    notice_->setText(noticeText());
-    stack_->setCurrentIndex(0);
+    if (!results_) stack_->showNotice(tr("No results yet."), false);
+    else stack_->showNotice(tr("No CAIS merge units in this run: they fill under the cais_* schemes of a tp_layer "
+                               "workload (scheme.tp) or a collective with algorithm cais."));
     log_ = {};
     return;
   }
-  stack_->setCurrentIndex(1);
+  stack_->showPage();
 }
 
-QString MergeTableInspector::noticeText() const {
-  if (!results_) return tr("No results yet.");
-  QString text = tr("No CAIS merge units in this run: they fill under the cais_* schemes of a tp_layer workload "
-                    "(scheme.tp) or a collective with algorithm cais.");
-  if (!elsewhere_.isEmpty()) text += QStringLiteral("\n\n") + elsewhere_;
-  return text;
-}
-
-void MergeTableInspector::setElsewhereHint(const QString& hint) {
-  if (hint == elsewhere_) return;
-  elsewhere_ = hint;
-  if (noticeVisible()) notice_->setText(noticeText());
-}
+void MergeTableInspector::setElsewhereHint(const QString& hint) { stack_->setElsewhereHint(hint); }
 
 void MergeTableInspector::rebuildPort() {
   const SwitchResult* s = currentSwitch();

@@ -15,12 +15,12 @@
 class QComboBox;
 class QLabel;
 class QSplitter;
-class QStackedWidget;
 
 namespace fl::views {
 
 class MergeOccupancyPlot;
 class MergeTableGrid;
+class NoticeStack;
 class RunModel;
 class SwitchPortPicker;
 
@@ -56,13 +56,11 @@ class MergeTableInspector : public QWidget {
   void rebuildPort();
   void showWindow();
   void followSelection();
-  QString noticeText() const;
 
   RunModel* model_;
   std::shared_ptr<const Results> results_;  // keeps the log the grid points into
-  QStackedWidget* stack_;
-  QLabel *notice_, *legend_, *window_;
-  QString elsewhere_;
+  NoticeStack* stack_;  // the unit's views, or why there are none
+  QLabel *legend_, *window_;
   SwitchPortPicker* picker_;
   QSplitter* split_;
   MergeTableGrid* grid_;

@@ -5,11 +5,12 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QSplitter>
-#include <QStackedWidget>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <qcustomplot.h>
 
+#include "views/notice_stack.h"
+#include "views/split_orientation.h"
 #include "views/run_model.h"
 #include "views/switch_port_picker.h"
 
@@ -20,10 +21,7 @@ QString q(const std::string& s) { return QString::fromStdString(s); }
 }  // namespace
 
 SwitchTablePanel::SwitchTablePanel(RunModel* model, QWidget* parent) : QWidget(parent), model_(model) {
-  stack_ = new QStackedWidget(this);
-  notice_ = makeNoticeLabel(stack_);
-
-  auto* page = new QWidget(stack_);
+  auto* page = new QWidget(this);
   // Switches whose reduction buffers held anything, by their reductions and evictions.
   SwitchPortPicker::Source source;
   source.ports = [](const SwitchResult& s) { return SwitchPortPicker::portsOf(s.reduction_ports); };
@@ -81,11 +79,11 @@ SwitchTablePanel::SwitchTablePanel(RunModel* model, QWidget* parent) : QWidget(p
   col->addWidget(summary_);
   col->addWidget(split_, 1);
 
-  stack_->addWidget(notice_);
-  stack_->addWidget(page);
+  stack_ = new NoticeStack(page, this);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(stack_);
+  setMinimumWidth(std::max(picker_->minimumSizeHint().width() + 12, stackedMinimumWidth(*split_, 12)));
 
   connect(picker_, &SwitchPortPicker::portChanged, this, &SwitchTablePanel::showPort);
   connect(model_, &RunModel::resultsChanged, this, &SwitchTablePanel::rebuildSwitches);
@@ -99,19 +97,13 @@ SwitchTablePanel::SwitchTablePanel(RunModel* model, QWidget* parent) : QWidget(p
 }
 
 // Under the canvas the dock is wide and short: plot and table side by side there,
-// one above the other in a tall dock or window.
+// one above the other in a tall or narrow dock or window.
 void SwitchTablePanel::resizeEvent(QResizeEvent* event) {
   QWidget::resizeEvent(event);
-  // Hysteresis: a flip changes size hints, and the dock must not flip back and forth.
-  const bool wide = split_->orientation() == Qt::Horizontal ? width() > 1.6 * height() : width() > 2.2 * height();
-  const auto o = wide ? Qt::Horizontal : Qt::Vertical;
-  if (split_->orientation() != o) {
-    split_->setOrientation(o);
-    split_->setSizes({1, 1});  // an even share in the new direction
-  }
+  orientSplit(*split_, size(), 2.2, 1.6, 12);
 }
 
-bool SwitchTablePanel::noticeVisible() const { return stack_->currentIndex() == 0; }
+bool SwitchTablePanel::noticeVisible() const { return stack_->noticeVisible(); }
 
 QComboBox* SwitchTablePanel::switchCombo() const { return picker_->switchCombo(); }
 QComboBox* SwitchTablePanel::portCombo() const { return picker_->portCombo(); }
@@ -136,27 +128,17 @@ void SwitchTablePanel::selectPort(int port) { picker_->selectPort(port); }
 void SwitchTablePanel::rebuildSwitches() {
   results_ = model_->resultsShared();
   if (!picker_->setResults(results_.get())) {
-    notice_->setText(noReductionsText());
-    stack_->setCurrentIndex(0);
+    if (!results_) stack_->showNotice(tr("No results yet."), false);
+    else stack_->showNotice(tr("No in-switch reductions in this run: the reduction buffers stayed empty (schemes "
+                               "with in-switch reduction fill them, e.g. NVLS all-reduce or an MoE combine with "
+                               "dysharp)."));
     portLog_.clear();
     return;
   }
-  stack_->setCurrentIndex(1);
+  stack_->showPage();
 }
 
-QString SwitchTablePanel::noReductionsText() const {
-  if (!results_) return tr("No results yet.");
-  QString text = tr("No in-switch reductions in this run: the reduction buffers stayed empty (schemes with "
-                    "in-switch reduction fill them, e.g. NVLS all-reduce or an MoE combine with dysharp).");
-  if (!elsewhere_.isEmpty()) text += QStringLiteral("\n\n") + elsewhere_;
-  return text;
-}
-
-void SwitchTablePanel::setElsewhereHint(const QString& hint) {
-  if (hint == elsewhere_) return;
-  elsewhere_ = hint;
-  if (noticeVisible()) notice_->setText(noReductionsText());
-}
+void SwitchTablePanel::setElsewhereHint(const QString& hint) { stack_->setElsewhereHint(hint); }
 
 bool SwitchTablePanel::hasReductions(const Results& r) {
   return std::any_of(r.switches.begin(), r.switches.end(), [](const SwitchResult& s) { return !s.reduction_ports.empty(); });

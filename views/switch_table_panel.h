@@ -18,10 +18,10 @@ class QCustomPlot;
 class QCPItemStraightLine;
 class QLabel;
 class QSplitter;
-class QStackedWidget;
 
 namespace fl::views {
 
+class NoticeStack;
 class RunModel;
 class SwitchPortPicker;
 
@@ -59,7 +59,6 @@ class SwitchTablePanel : public QWidget {
 
  private:
   void rebuildSwitches();
-  QString noReductionsText() const;
   void showPort();
   void collectLog();
   void rebuildPlot();
@@ -69,9 +68,8 @@ class SwitchTablePanel : public QWidget {
 
   RunModel* model_;
   std::shared_ptr<const Results> results_;  // keeps the entry log the table points into
-  QStackedWidget* stack_;
-  QLabel *notice_, *summary_;
-  QString elsewhere_;
+  NoticeStack* stack_;  // the port's views, or why there are none
+  QLabel* summary_;
   SwitchPortPicker* picker_;
   QSplitter* split_;
   QCustomPlot* plot_;

@@ -108,7 +108,7 @@ struct ScenarioOptions {
   std::vector<std::string> sweeps;  // --sweep key=v1,v2,...
   std::string point;                // --point N: one point of the sweep
   std::string seed, threads;        // shorthands for --set run.seed= / run.threads=
-  std::string follow;               // --follow SELECTOR: --set run.follow=SELECTOR
+  std::vector<std::string> follow;  // --follow SELECTOR (repeatable): --set run.follow=SEL1; SEL2
 };
 
 void requireReadableFile(const std::string& path) { fl::requireReadableScenarioFile(path, "SCENARIO"); }
@@ -133,6 +133,7 @@ bool isUnsigned(const std::string& v, std::uint64_t& out) {
 fl::Scenario prepareScenario(const ScenarioOptions& o) {
   requireReadableFile(o.path);
   fl::Scenario s = fl::loadScenario(o.path);  // validated
+  const std::string follow = fl::joinFollowList(o.follow);  // several --follow: run.follow's list
   std::vector<std::string> assignments = o.sets;
   std::uint64_t n = 0;
   std::uint64_t point = 0;
@@ -149,18 +150,18 @@ fl::Scenario prepareScenario(const ScenarioOptions& o) {
   std::vector<std::string> whole = o.sets;
   if (!o.seed.empty()) whole.push_back("run.seed=" + o.seed);
   if (!o.threads.empty()) whole.push_back("run.threads=" + o.threads);
-  if (!o.follow.empty()) whole.push_back("run.follow=" + o.follow);
+  if (!follow.empty()) whole.push_back("run.follow=" + follow);
   for (const std::string& note : fl::dropAxesSetByOverrides(s, whole))
     if (gPrintNotes) std::cerr << kProgram << ": note: " << note << '\n';
   // The shorthands are tried first so that their errors (e.g. above run.threads' maximum)
   // name the option, and applied again after the --set flags so that they win.
   if (!o.seed.empty()) applyShorthand(s, "--seed", "run.seed", o.seed);
   if (!o.threads.empty()) applyShorthand(s, "--threads", "run.threads", o.threads);
-  if (!o.follow.empty()) applyShorthand(s, "--follow", "run.follow", o.follow);
-  if (!assignments.empty() || !o.seed.empty() || !o.threads.empty() || !o.follow.empty()) {
+  if (!follow.empty()) applyShorthand(s, "--follow", "run.follow", follow);
+  if (!assignments.empty() || !o.seed.empty() || !o.threads.empty() || !follow.empty()) {
     if (!o.seed.empty()) assignments.push_back("run.seed=" + o.seed);
     if (!o.threads.empty()) assignments.push_back("run.threads=" + o.threads);
-    if (!o.follow.empty()) assignments.push_back("run.follow=" + o.follow);
+    if (!follow.empty()) assignments.push_back("run.follow=" + follow);
     fl::applyOverrides(s, assignments);  // every flag in order, then cross-field checks
   }
   for (const std::string& note : fl::applySweepFlags(s, o.sweeps))
@@ -170,7 +171,7 @@ fl::Scenario prepareScenario(const ScenarioOptions& o) {
     for (const std::string& note : fl::checkRunFollow(s))
       if (gPrintNotes) std::cerr << kProgram << ": note: " << note << '\n';
   } catch (const fl::InputError& e) {
-    throw fl::InputError({!o.follow.empty() ? "--follow" : !o.sets.empty() ? "--set" : o.path, 0, 0}, e.keyPath(), e.expected(), e.found(), e.hint());
+    throw fl::InputError({!follow.empty() ? "--follow" : !o.sets.empty() ? "--set" : o.path, 0, 0}, e.keyPath(), e.expected(), e.found(), e.hint());
   }
   return s;
 }
@@ -442,8 +443,10 @@ void addScenarioOptions(CLI::App& cmd, ScenarioOptions& o, bool shorthands) {
     cmd.add_option("--follow", o.follow,
                    "Record the hops of the packets SELECTOR names into the JSON, CSV (follow.csv) and report, "
                    "e.g. --follow \"gpu 0, token 3\" (MoE), \"gpu 2, piece 0\" (NVLS), \"chunk 1\" (ring), "
-                   "\"gpu 0 to gpu 5\" (direct); same as --set run.follow=SELECTOR")
-        ->type_name("SELECTOR");
+                   "\"gpu 0 to gpu 5\" (direct); same as --set run.follow=SELECTOR. Give it again to follow "
+                   "several (each in its own colour)")
+        ->type_name("SELECTOR")
+        ->allow_extra_args(false);  // one selector per --follow, so SCENARIO may follow it
   }
 }
 

@@ -6,6 +6,7 @@
 #include <QSpinBox>
 
 #include "gui/sweep_results.h"
+#include "scenario/follow_selector.h"
 #include "scenario/input_error.h"
 #include "sim/follow_run.h"
 #include "sim/sweep_overrides.h"
@@ -44,7 +45,31 @@ FollowRunner::FollowRunner(views::TopologyCanvas* canvas, views::RunModel* model
   connect(sweep_, &SweepResults::selectedPointChanged, this, [this] {
     canvas_->setFollow(nullptr);
     bar_->setFollow(nullptr, QString());
+    shownRecorded_.reset();
+    showRecorded();  // the point's own run.follow hops, when it has some
   });
+  connect(model_, &views::RunModel::resultsChanged, this, &FollowRunner::showRecorded);
+}
+
+void FollowRunner::showRecorded() {
+  const auto results = model_->resultsShared();
+  if (!results || !model_->isFinal() || !results->follow || !model_->topology()) return;
+  if (shownRecorded_.lock() == results) return;  // already on screen (or replaced by the user's pick)
+  shownRecorded_ = results;
+  ++generation_;  // a pick still being recorded is superseded by the newer run's hops
+  stop();
+  running_ = false;
+  std::shared_ptr<const PacketFollow> follow(results, &*results->follow);  // lives as long as the results
+  action_->setChecked(true);  // the bar, as View > Follow One shows it
+  if (const auto sel = parseFollowSelector(firstFollowSelector(sweep_->scenario().run.follow))) {
+    const FollowChoice c = followChoice(*sel);
+    bar_->gpuBox()->setValue(c.gpu);
+    bar_->itemBox()->setValue(c.item);
+    if (c.piece >= 0) bar_->pieceBox()->setValue(c.piece);
+  }
+  canvas_->setFollow(follow);
+  bar_->setFollow(follow, QString::fromStdString(follow->what));
+  emit followed();
 }
 
 FollowRunner::~FollowRunner() { stop(); }

@@ -1,7 +1,9 @@
 // "Follow one" in the main window: the Follow bar under the canvas (views/follow_bar.h),
 // shown by its action (View > Follow One, Ctrl+Shift+F). A request re-runs the point the
 // views show on a worker thread with the hops of the chosen packets recorded
-// (sim/follow_run.h); the hops go to the canvas's overlay and the bar plays them.
+// (sim/follow_run.h); the hops go to the canvas's overlay and the bar plays them. A point
+// whose scenario names run.follow brings its recorded hops along: they are shown the same
+// way as soon as that point's final results are on screen.
 #pragma once
 #include <QObject>
 #include <atomic>
@@ -9,6 +11,7 @@
 #include <thread>
 
 #include "results/packet_follow.h"
+#include "results/results.h"
 
 class QAction;
 
@@ -42,6 +45,7 @@ class FollowRunner : public QObject {
  private:
   void updateChoices();
   void stop();
+  void showRecorded();  // the hops run.follow recorded in the results shown, if any
 
   views::TopologyCanvas* canvas_;
   views::RunModel* model_;
@@ -52,6 +56,7 @@ class FollowRunner : public QObject {
   std::shared_ptr<std::atomic<bool>> cancel_;
   bool running_ = false;
   int generation_ = 0;  // answers of superseded requests are dropped
+  std::weak_ptr<const Results> shownRecorded_;  // results whose run.follow hops were put on screen
 };
 
 }  // namespace fl::gui

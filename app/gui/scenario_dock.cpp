@@ -84,7 +84,7 @@ void ScenarioDock::fitColumns() {
   // Keys as wide as they need on one line up to 45 %; in a narrow dock the values keep
   // at least 170 px where the keys can spare it (down to 40 %): squeezed below ~120 px,
   // values wrapped a word per line ("communication-" / "bound" / "MoE"). Keys wrap
-  // after their separators where they are cut (KeyDelegate), never elide.
+  // after their separators where they are cut (KeyDelegate), never inside a word.
   // Wider where a key's part would otherwise break between letters ("descriptio" / "n"),
   // as long as the values keep 120 px.
   const KeyWidths keys = keyWidths(indent);
@@ -92,7 +92,8 @@ void ScenarioDock::fitColumns() {
   int key = std::min(keys.whole + margins, std::clamp(width - 170, width * 40 / 100, width * 45 / 100));
   key = std::max(key, std::min(keys.part + margins, width - 120));
   // Below ~200 px the keys' 40 % floor would squeeze the values under 120 px (a value a
-  // word per line); there the values win and the keys wrap where they must.
+  // word per line); there the values win, and a key part wider than its column is
+  // elided (KeyDelegate; the full key in its tooltip).
   key = std::min(key, std::max(width - 120, 40));
   if (view_->columnWidth(ScenarioTreeModel::KeyColumn) != key) view_->setColumnWidth(ScenarioTreeModel::KeyColumn, key);
 }

@@ -74,9 +74,19 @@ QSize ValueDelegate::sizeHint(const QStyleOptionViewItem& option, const QModelIn
   if (!qobject_cast<const QTreeView*>(parent())) return s;
   QStyleOptionViewItem o(option);
   initStyleOption(&o, index);  // the row's own font (changed values are bold)
-  const QRect r = wrappedRect(wrappedText(index), o.font, textAreaWidth(index));
-  s.setHeight(std::max(s.height(), r.height() + 4));
+  s.setHeight(std::max(s.height(), textHeight(wrappedText(index), o.font, textAreaWidth(index)) + 4));
   return s;
+}
+
+int ValueDelegate::textHeight(const QString& text, const QFont& font, int width) const {
+  return wrappedRect(text, font, width).height();
+}
+
+void ValueDelegate::drawText(QPainter* painter, const QRect& area, const QString& text, const QFont& font) const {
+  QTextOption wrap(Qt::AlignLeft | Qt::AlignVCenter);
+  wrap.setWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+  const QRect used = wrappedRect(text, font, area.width());
+  painter->drawText(QRectF(area.left(), area.center().y() - used.height() / 2.0, area.width(), used.height()), text, wrap);
 }
 
 void ValueDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const {
@@ -94,11 +104,7 @@ void ValueDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option,
   if (const QVariant fg = index.data(Qt::ForegroundRole); fg.canConvert<QBrush>() && !(o.state & QStyle::State_Selected))
     ink = fg.value<QBrush>().color();
   painter->setPen(ink);
-  QTextOption wrap(Qt::AlignLeft | Qt::AlignVCenter);
-  wrap.setWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
-  const QRect area = option.rect.adjusted(kTextMargin, 0, -kTextMargin, 0);
-  const QRect used = wrappedRect(text, o.font, area.width());
-  painter->drawText(QRectF(area.left(), area.center().y() - used.height() / 2.0, area.width(), used.height()), text, wrap);
+  drawText(painter, option.rect.adjusted(kTextMargin, 0, -kTextMargin, 0), text, o.font);
   painter->restore();
 }
 

@@ -28,6 +28,10 @@ class ValueDelegate : public QStyledItemDelegate {
   // first column of a tree starts after the row's indentation).
   virtual QString wrappedText(const QModelIndex& index) const;
   virtual int textAreaWidth(const QModelIndex& index) const;
+  // The height `text` takes in `width` px, and drawing it centred in `area`: wrapped at
+  // word boundaries, else anywhere (values).
+  virtual int textHeight(const QString& text, const QFont& font, int width) const;
+  virtual void drawText(QPainter* painter, const QRect& area, const QString& text, const QFont& font) const;
 };
 
 }  // namespace fl::gui

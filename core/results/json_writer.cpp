@@ -343,8 +343,17 @@ Json resultsToJson(const Results& r, const Scenario& scenario) {
       hops.push_back(Json{{"start_ns", toNs(h.start)}, {"end_ns", toNs(h.end)}, {"arrive_ns", toNs(h.arrive)},
                           {"from", n.from}, {"to", n.to}, {"link", h.link}, {"direction", h.direction},
                           {"op", n.op}, {"piece", h.piece}, {"tag", h.tag}, {"contributions", h.contributions}});
+      if (!r.follow->parts.empty()) hops.back()["selector"] = r.follow->selectorOf(h);  // run.follow as a list
     }
     j["follow"] = Json{{"what", r.follow->what}, {"truncated", r.follow->truncated}, {"hops", std::move(hops)}};
+    if (!r.follow->parts.empty()) {  // one entry per selector of the list: what it names, its hop count
+      Json selectors = Json::array();
+      std::vector<std::int64_t> count(r.follow->parts.size(), 0);
+      for (const FollowedHop& h : r.follow->hops) ++count[std::min(count.size() - 1, std::size_t(r.follow->selectorOf(h)))];
+      for (std::size_t i = 0; i < count.size(); ++i)
+        selectors.push_back(Json{{"selector", i}, {"what", r.follow->parts[i]}, {"hops", count[i]}});
+      j["follow"]["selectors"] = std::move(selectors);
+    }
   }
   if (r.cais) {
     const CaisResults& c = *r.cais;

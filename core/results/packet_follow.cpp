@@ -16,6 +16,22 @@ void sortHops(std::vector<FollowedHop>& hops) {
   });
 }
 
+FollowSpec combineFollowSpecs(const std::vector<FollowSpec>& specs) {
+  if (specs.size() == 1) return specs.front();
+  FollowSpec all;
+  all.maxHops = 0;
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    for (FollowKey k : specs[i].keys) {
+      k.group = static_cast<std::int32_t>(i);
+      if (k.piece < 0) k.piece = specs[i].piece;
+      all.keys.push_back(k);
+    }
+    all.maxHops = std::max(all.maxHops, specs[i].maxHops);
+  }
+  all.piece = -1;  // each key says its own
+  return all;
+}
+
 std::vector<NamedHop> namedHops(const Results& r) {
   std::vector<NamedHop> out;
   if (!r.follow) return out;

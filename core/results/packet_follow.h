@@ -8,6 +8,7 @@
 // piece. Only matching packets are recorded, each node at most `maxHops` hops, so the
 // cost stays bounded; the recording is the same for any thread or partition count.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -21,6 +22,8 @@ struct FollowKey {
   // The node the packet works for: its requester (reads, ld_reduce fan-out, contributions
   // and results carry the GPU that asked), else its source; -1: any.
   std::int32_t node = -1;
+  std::int32_t group = 0;    // which selector of run.follow's list it comes from (colours, JSON)
+  std::int64_t piece = -1;   // and only this piece of its message (-1: FollowSpec::piece decides)
   bool operator==(const FollowKey&) const = default;
 };
 
@@ -31,11 +34,16 @@ struct FollowSpec {
 
   bool empty() const { return keys.empty(); }
   bool matches(std::uint64_t tag, std::int32_t source, std::int32_t requester, std::uint32_t piece) const {
-    if (this->piece >= 0 && static_cast<std::int64_t>(piece) != this->piece) return false;
+    return groupOf(tag, source, requester, piece) >= 0;
+  }
+  // The group of the first key the packet matches; -1: none.
+  int groupOf(std::uint64_t tag, std::int32_t source, std::int32_t requester, std::uint32_t piece) const {
+    if (this->piece >= 0 && static_cast<std::int64_t>(piece) != this->piece) return -1;
     const std::int32_t origin = requester >= 0 ? requester : source;
     for (const FollowKey& k : keys)
-      if (k.tag == tag && (k.node < 0 || k.node == origin)) return true;
-    return false;
+      if (k.tag == tag && (k.node < 0 || k.node == origin) && (k.piece < 0 || k.piece == static_cast<std::int64_t>(piece)))
+        return k.group;
+    return -1;
   }
   bool operator==(const FollowSpec&) const = default;
 };
@@ -56,11 +64,18 @@ struct FollowedHop {
   bool operator==(const FollowedHop&) const = default;
 };
 
+// Several selectors followed in one run (run.follow as a list): spec i's keys become group
+// i, each keeping its own piece. One spec is returned as it is.
+FollowSpec combineFollowSpecs(const std::vector<FollowSpec>& specs);
+
 struct PacketFollow {
   FollowSpec spec;
   std::string what;               // in the workload's words: token 3 of GPU 0
+  std::vector<std::string> parts;  // run.follow lists several: what each names (by group); else empty
   std::vector<FollowedHop> hops;  // by start, then from, then link and direction
   bool truncated = false;         // a node reached spec.maxHops
+  // Which selector of the list a hop belongs to (0 with one selector).
+  int selectorOf(const FollowedHop& h) const { return std::max(0, spec.groupOf(h.tag, h.source, h.requester, h.piece)); }
 };
 
 // A hop as the outputs write it: node names from the results' link table, the operation's

@@ -78,7 +78,7 @@ template <class Ar> void fields(Ar& a, CaisResults& v) {
     v.required_table_bytes_per_port);
 }
 template <class Ar> void fields(Ar& a, FollowSpec& v) { a(v.keys, v.piece, v.maxHops); }
-template <class Ar> void fields(Ar& a, PacketFollow& v) { a(v.spec, v.what, v.hops, v.truncated); }
+template <class Ar> void fields(Ar& a, PacketFollow& v) { a(v.spec, v.what, v.parts, v.hops, v.truncated); }
 template <class Ar> void fields(Ar& a, Results& v) {
   a(v.scenario, v.seed, v.threads, v.partitions, v.events, v.packets, v.packet_hops, v.wall_seconds, v.sim_time,
     v.cancelled, v.time_limit_reached, v.makespan, v.phases, v.payload_bytes, v.wire_bytes, v.uplink_bytes,
@@ -102,8 +102,8 @@ static_assert(sizeof(TpResults) == 104, "TpResults changed: update results_codec
 static_assert(sizeof(MergePortResult) == 184, "MergePortResult changed: update results_codec.cpp");
 static_assert(sizeof(WscResults) == 304, "WscResults changed: update results_codec.cpp");
 static_assert(sizeof(LinkPhaseResult) == 88, "LinkPhaseResult changed: update results_codec.cpp");
-static_assert(sizeof(PacketFollow) == 104, "PacketFollow changed: update results_codec.cpp");
-static_assert(sizeof(Results) == 2128, "Results changed: update results_codec.cpp");
+static_assert(sizeof(PacketFollow) == 128, "PacketFollow changed: update results_codec.cpp");
+static_assert(sizeof(Results) == 2152, "Results changed: update results_codec.cpp");
 
 template <class T> constexpr bool kPlain = std::is_arithmetic_v<T> || std::is_enum_v<T> ||
                                            std::is_same_v<T, PipelineTask> || std::is_same_v<T, ReductionEntryRecord> ||

@@ -117,6 +117,57 @@ std::optional<FollowSelector> parseFollowSelector(const std::string& text, Follo
   return sel;
 }
 
+std::vector<std::string> splitFollowList(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t from = 0;
+  for (;;) {
+    const std::size_t at = text.find(';', from);
+    std::string part = text.substr(from, at == std::string::npos ? std::string::npos : at - from);
+    const std::size_t b = part.find_first_not_of(" \t"), e = part.find_last_not_of(" \t");
+    out.push_back(b == std::string::npos ? std::string() : part.substr(b, e - b + 1));
+    if (at == std::string::npos) return out;
+    from = at + 1;
+  }
+}
+
+std::string joinFollowList(const std::vector<std::string>& selectors) {
+  std::string out;
+  for (const std::string& s : selectors) out += (out.empty() ? "" : "; ") + s;
+  return out;
+}
+
+std::string firstFollowSelector(const std::string& text) {
+  const std::string first = splitFollowList(text).front();
+  return first.empty() ? std::string("none") : first;
+}
+
+std::optional<std::vector<FollowSelector>> parseFollowSelectors(const std::string& text, FollowProblem* problem,
+                                                                std::size_t* index) {
+  const std::vector<std::string> parts = splitFollowList(text);
+  std::vector<FollowSelector> out;
+  if (parts.size() > kMaxFollowSelectors) {
+    if (problem) *problem = {"at most " + std::to_string(kMaxFollowSelectors) + " selectors to follow",
+                             std::to_string(parts.size()) + " in '" + text + "'", "follow fewer packets at once"};
+    if (index) *index = kMaxFollowSelectors;
+    return std::nullopt;
+  }
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    if (index) *index = i;
+    std::optional<FollowSelector> sel = parseFollowSelector(parts[i], problem);
+    if (!sel) {
+      if (problem && parts.size() > 1) problem->found += " (selector " + std::to_string(i + 1) + " of " + std::to_string(parts.size()) + ")";
+      return std::nullopt;
+    }
+    if (sel->none() && parts.size() > 1) {
+      if (problem) *problem = {"a selector in each place of the list", "'none' in '" + text + "'",
+                               "'none' stands alone: leave it out of the list"};
+      return std::nullopt;
+    }
+    out.push_back(*sel);
+  }
+  return out;
+}
+
 std::optional<FollowProblem> followMisfit(const Scenario& s, const FollowSelector& sel) {
   if (sel.none()) return std::nullopt;
   const std::int64_t n = endpointCount(s.topology);
@@ -169,26 +220,36 @@ std::optional<FollowProblem> followMisfit(const Scenario& s, const FollowSelecto
 }
 
 std::vector<std::string> checkRunFollow(const Scenario& s) {
-  const std::optional<FollowSelector> sel = parseFollowSelector(s.run.follow);
-  if (!sel || sel->none()) return {};
-  if (s.sweep.empty()) {
-    if (const auto misfit = followMisfit(s, *sel)) throw InputError({}, "run.follow", misfit->expected, misfit->found, misfit->hint);
-    return {};
-  }
+  const std::optional<std::vector<FollowSelector>> sels = parseFollowSelectors(s.run.follow);
+  if (!sels || sels->front().none()) return {};
+  const std::vector<std::string> texts = splitFollowList(s.run.follow);
+  const auto which = [&](std::size_t k, const std::string& found) {
+    return texts.size() > 1 ? found + " (selector " + std::to_string(k + 1) + ", '" + texts[k] + "')" : found;
+  };
   std::vector<std::string> notes;
-  std::optional<FollowProblem> first;
-  const std::size_t n = std::min<std::size_t>(sweepPointCount(s), 4096);
-  for (std::size_t i = 0; i < n; ++i) {
-    const Scenario point = sweepPointScenario(s, sweepPoint(s, i));
-    if (const auto misfit = followMisfit(point, *sel)) {
-      if (!first) first = misfit;
-      notes.push_back("run.follow: point " + std::to_string(i) + " records no hops ('" + s.run.follow + "' needs " +
-                      misfit->expected + ")");
+  for (std::size_t k = 0; k < sels->size(); ++k) {
+    const FollowSelector& sel = (*sels)[k];
+    if (s.sweep.empty()) {
+      if (const auto misfit = followMisfit(s, sel))
+        throw InputError({}, "run.follow", misfit->expected, which(k, misfit->found), misfit->hint);
+      continue;
     }
+    std::optional<FollowProblem> first;
+    std::size_t misfits = 0;
+    const std::size_t n = std::min<std::size_t>(sweepPointCount(s), 4096);
+    for (std::size_t i = 0; i < n; ++i) {
+      const Scenario point = sweepPointScenario(s, sweepPoint(s, i));
+      if (const auto misfit = followMisfit(point, sel)) {
+        if (!first) first = misfit;
+        ++misfits;
+        notes.push_back("run.follow: point " + std::to_string(i) + " records no hops ('" + texts[k] + "' needs " +
+                        misfit->expected + ")");
+      }
+    }
+    if (misfits == n && first)
+      throw InputError({}, "run.follow", first->expected + " in some sweep point", which(k, first->found + " in every point"),
+                       first->hint);
   }
-  if (notes.size() == n && first)
-    throw InputError({}, "run.follow", first->expected + " in some sweep point", first->found + " in every point",
-                     first->hint);
   return notes;
 }
 

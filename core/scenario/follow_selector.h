@@ -8,7 +8,9 @@
 //   gpu 2, tag 7             any other packet workload: GPU 2's packets of tag 7
 //   none                     nothing (the default)
 //
-// Commas are optional; `piece N` picks one packet-sized piece of the message (default 0,
+// run.follow may also list several selectors (a YAML list, or ';' between them, as
+// --follow given more than once writes it), e.g. two tokens to compare their ways; each
+// keeps its own colour in the views and its number in the outputs. Commas are optional; `piece N` picks one packet-sized piece of the message (default 0,
 // so the recording stays small), `every piece` all of them. sim/follow_run.h turns a
 // selector into the packets it names.
 #pragma once
@@ -40,12 +42,23 @@ struct FollowProblem {
 // The selector `text` names, or what is wrong with its grammar.
 std::optional<FollowSelector> parseFollowSelector(const std::string& text, FollowProblem* problem = nullptr);
 
+// run.follow's list: the selectors of `text` split at ';' (one element for a single
+// selector or "none"), joined back with "; ", and the first of them ("none" if none).
+inline constexpr std::size_t kMaxFollowSelectors = 8;  // distinct colours in the views
+std::vector<std::string> splitFollowList(const std::string& text);
+std::string joinFollowList(const std::vector<std::string>& selectors);
+std::string firstFollowSelector(const std::string& text);
+// Every selector of the list, or what is wrong (`index`, when given, says which one;
+// "none" may not stand in a list of several).
+std::optional<std::vector<FollowSelector>> parseFollowSelectors(const std::string& text, FollowProblem* problem = nullptr,
+                                                                std::size_t* index = nullptr);
+
 // What is wrong with following `sel` in `s` (the workload's words, numbers in range), or
 // nothing. A selector of "none" always fits.
 std::optional<FollowProblem> followMisfit(const Scenario& s, const FollowSelector& sel);
 
-// run.follow against the scenario: a single run must fit it; a sweep, in at least one
-// point (a ring-vs-NVLS sweep can follow an NVLS chunk: the ring point records nothing).
+// run.follow against the scenario, each selector of its list: a single run must fit it; a
+// sweep, in at least one point (a ring-vs-NVLS sweep can follow an NVLS chunk: the ring point records nothing).
 // Throws InputError at run.follow (no location) when nothing fits; returns a note for
 // each point that records nothing.
 std::vector<std::string> checkRunFollow(const Scenario& s);

@@ -411,13 +411,38 @@ void addWorkloadSchemeRunKeys(std::vector<ParamSpec>& t) {
                         "one per core"));
   {
     ParamSpec p = text("run.follow", FIELD(run.follow),
-                       std::string("packets whose hops are recorded and written out (Follow One): ") + kFollowGrammar,
+                       std::string("packets whose hops are recorded and written out (Follow One): ") + kFollowGrammar +
+                           "; or a list of them (YAML list, or ';' between them), each drawn in its own colour",
                        true);
     p.source = "none: recording costs nothing; a chosen piece is a few hops per node (results/packet_follow.h)";
     p.set = [set = p.set, path = p.path](Scenario& s, const YAML::Node& n, const ValueSource& src) {
-      set(s, n, src);
       FollowProblem problem;
-      if (!parseFollowSelector(s.run.follow, &problem))
+      std::size_t at = 0;
+      if (n.IsSequence()) {  // a list of selectors: held as one text, ';' between them
+        if (n.size() == 0 || n.size() > kMaxFollowSelectors)
+          throw InputError(src.at(n), path, "a list of 1 to " + std::to_string(kMaxFollowSelectors) + " selectors",
+                           std::to_string(n.size()) + " entries");
+        std::vector<std::string> texts;
+        for (std::size_t i = 0; i < n.size(); ++i) {
+          const std::string item = path + "[" + std::to_string(i) + "]";
+          texts.push_back(scalarText(n[i], item, src, "a selector, e.g. 'gpu 0, token 3'"));
+          if (texts.back().find(';') != std::string::npos)
+            throw InputError(src.at(n[i]), item, "one selector per list entry", "'" + texts.back() + "'",
+                             "give each selector its own entry");
+          if (!parseFollowSelectors(texts.back(), &problem))
+            throw InputError(src.at(n[i]), item, problem.expected, problem.found,
+                             n.Style() == YAML::EmitterStyle::Flow
+                                 ? "in [a, b] commas part the entries: quote each selector ('gpu 0, token 3')"
+                                 : problem.hint);
+        }
+        s.run.follow = joinFollowList(texts);
+        if (!parseFollowSelectors(s.run.follow, &problem, &at))  // 'none' in a list
+          throw InputError(src.at(n[std::min(at, n.size() - 1)]), path + "[" + std::to_string(at) + "]",
+                           problem.expected, problem.found, problem.hint);
+        return;
+      }
+      set(s, n, src);
+      if (!parseFollowSelectors(s.run.follow, &problem))
         throw InputError(src.at(n), path, problem.expected, problem.found, problem.hint);
     };
     t.push_back(p);

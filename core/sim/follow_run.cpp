@@ -52,18 +52,37 @@ std::string describeFollow(const Scenario& s, int gpu, int item, int piece) {
 }
 
 Results runWithFollow(const Scenario& s, const topo::Topology& t, const RunControl& control) {
-  const std::optional<FollowSelector> sel = parseFollowSelector(s.run.follow);
-  if (!sel || sel->none()) return runOnTopology(s, t, control);
-  // A sweep point the selector does not fit records nothing (checkRunFollow said so).
-  if (followMisfit(s, *sel)) return runOnTopology(s, t, control);
+  const std::optional<std::vector<FollowSelector>> sels = parseFollowSelectors(s.run.follow);
+  if (!sels || sels->front().none()) return runOnTopology(s, t, control);
+  // A selector that does not fit this sweep point records nothing here (checkRunFollow said
+  // so); the others keep their place in the list (their group, their colour).
+  std::vector<FollowSpec> specs;
+  std::vector<std::string> parts;
+  bool any = false;
+  for (const FollowSelector& sel : *sels) {
+    if (followMisfit(s, sel)) {
+      specs.emplace_back();
+      parts.emplace_back("(nothing in this point)");
+      continue;
+    }
+    const FollowChoice c = followChoice(sel);
+    specs.push_back(followSpecFor(s, t, c.gpu, c.item, c.piece));
+    parts.push_back(describeFollow(s, c.gpu, c.item, c.piece));
+    any = true;
+  }
+  if (!any) return runOnTopology(s, t, control);
   if (s.workload.kind == WorkloadKind::CrossDcMoe && xdc::runsOnFlow(s, t))
     throw InputError({}, "run.follow", "a packet-level run (only packets have hops to follow)",
                      "cross_dc_moe on the flow model", "set network.model: packet");
-  const FollowChoice c = followChoice(*sel);
-  const FollowSpec spec = followSpecFor(s, t, c.gpu, c.item, c.piece);
+  const FollowSpec spec = combineFollowSpecs(specs);
   PacketFollow recorded;
   Results r = runFollowing(s, t, &spec, &recorded, control);
-  recorded.what = describeFollow(s, c.gpu, c.item, c.piece);
+  if (parts.size() == 1) {
+    recorded.what = parts.front();
+  } else {
+    for (const std::string& p : parts) recorded.what += (recorded.what.empty() ? "" : " and ") + p;
+    recorded.parts = std::move(parts);
+  }
   r.follow = std::move(recorded);
   return r;
 }

@@ -61,12 +61,50 @@ class TestCliFollow : public QObject, private CliFixture {
     QVERIFY(!QFile::exists(QDir(tmpPath("plain")).filePath("follow.csv")));
   }
 
+  // --follow twice: run.follow's list. Each selector's 3 N + 3 hops, numbered by the hop's
+  // "selector" and counted in follow.selectors; the same as the scenario's YAML list.
+  void followTwoSelectors() {
+    const QString yaml = writeFile("nvls2.yaml", kNvls);
+    const CliRun r = cli({"run", "--follow", "gpu 2, piece 1", "--follow", "gpu 5", "--json", "-", yaml});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const Json j = Json::parse(r.out.toStdString());
+    const int n = 8;
+    QCOMPARE(int(j["follow"]["hops"].size()), 2 * (3 * n + 3));
+    const Json& sel = j["follow"]["selectors"];
+    QCOMPARE(int(sel.size()), 2);
+    QCOMPARE(sel[0]["what"].get<std::string>(), std::string("the chunk of GPU 2, piece 1"));
+    QCOMPARE(sel[1]["what"].get<std::string>(), std::string("the chunk of GPU 5, piece 0"));
+    QCOMPARE(sel[0]["hops"].get<int>(), 3 * n + 3);
+    QCOMPARE(sel[1]["hops"].get<int>(), 3 * n + 3);
+    int down[2] = {};
+    for (const Json& h : j["follow"]["hops"]) {
+      const int k = h["selector"].get<int>();
+      QVERIFY(k == 0 || k == 1);
+      QCOMPARE(h["piece"].get<int>(), k == 0 ? 1 : 0);
+      if (h["to"].get<std::string>() == (k == 0 ? "gpu2" : "gpu5")) ++down[k];
+    }
+    QCOMPARE(down[0], 3);
+    QCOMPARE(down[1], 3);
+    QByteArray listed = kNvls;
+    listed += "run:\n  follow:\n    - gpu 2, piece 1\n    - gpu 5\n";
+    const CliRun file = cli({"run", writeFile("nvls-list.yaml", listed), "--json", "-"});
+    QVERIFY2(file.exitCode == 0, file.err.constData());
+    QVERIFY(Json::parse(file.out.toStdString())["follow"] == j["follow"]);
+    // One --follow writes no selector numbers (the JSON of a single selector is unchanged).
+    const CliRun one = cli({"run", yaml, "--follow", "gpu 5", "--json", "-"});
+    const Json single = Json::parse(one.out.toStdString());
+    QVERIFY(!single["follow"].contains("selectors"));
+    QVERIFY(!single["follow"]["hops"][0].contains("selector"));
+  }
+
   void badSelector_data() {
     QTest::addColumn<QString>("selector");
     QTest::addColumn<QString>("expected");  // on stderr
     QTest::newRow("misspelt") << "gpu 1, pice 2" << "--follow: run.follow: expected none, or what to follow";
     QTest::newRow("MoE words on NVLS") << "gpu 1, token 2" << "--follow: run.follow: expected 'gpu G' for an NVLS";
     QTest::newRow("GPU out of range") << "gpu 9" << "--follow: run.follow: expected a GPU from 0 to 7";
+    QTest::newRow("none in a list") << "gpu 1; none" << "--follow: run.follow: expected a selector in each place of the list";
+    QTest::newRow("second misfits") << "gpu 1; gpu 8" << "found gpu 8 (selector 2, 'gpu 8')";
   }
   void badSelector() {
     QFETCH(QString, selector);

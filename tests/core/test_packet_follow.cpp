@@ -90,6 +90,9 @@ class TestPacketFollow : public QObject {
   void runFollowMeshByHand();
   void runFollowNvlsByHand();
   void runFollowSurvivesCodec();
+  void selectorList_data();
+  void selectorList();
+  void runFollowTwoNvlsChunks();
 };
 
 // Die (r0, c0) to die (r1, c1): die -> its router, along the row to column c1, along the
@@ -392,6 +395,80 @@ void TestPacketFollow::runFollowSurvivesCodec() {
   QVERIFY(back.follow);
   QVERIFY(back.follow->hops == r.follow->hops);
   QCOMPARE(back.follow->what, r.follow->what);
+  QVERIFY(back.follow->spec == r.follow->spec);
+}
+
+// run.follow as a list: ';' between selectors (a YAML list is held so), each one valid,
+// "none" only alone, at most kMaxFollowSelectors.
+void TestPacketFollow::selectorList_data() {
+  QTest::addColumn<QString>("text");
+  QTest::addColumn<int>("count");  // -1: refused
+  QTest::newRow("one") << "gpu 1, token 2" << 1;
+  QTest::newRow("none") << "none" << 1;
+  QTest::newRow("two") << "gpu 1, token 2; gpu 3, token 4" << 2;
+  QTest::newRow("spaces") << "  chunk 1 ;chunk 2  ;  chunk 3" << 3;
+  QTest::newRow("trailing ;") << "gpu 1;" << -1;
+  QTest::newRow("none in a list") << "none; gpu 1" << -1;
+  QTest::newRow("bad second") << "gpu 1; gpu 2, pice 3" << -1;
+  QTest::newRow("eight") << "chunk 0; chunk 1; chunk 2; chunk 3; chunk 4; chunk 5; chunk 6; chunk 7" << 8;
+  QTest::newRow("nine") << "chunk 0; chunk 1; chunk 2; chunk 3; chunk 4; chunk 5; chunk 6; chunk 7; chunk 0" << -1;
+}
+
+void TestPacketFollow::selectorList() {
+  QFETCH(QString, text);
+  QFETCH(int, count);
+  FollowProblem problem;
+  const auto sels = parseFollowSelectors(text.toStdString(), &problem);
+  QCOMPARE(sels.has_value(), count > 0);
+  if (count < 0) {
+    QVERIFY(!problem.expected.empty() && !problem.found.empty());
+    return;
+  }
+  QCOMPARE(int(sels->size()), count);
+  QCOMPARE(int(splitFollowList(text.toStdString()).size()), count);
+  QCOMPARE(joinFollowList(splitFollowList(text.toStdString())), joinFollowList(splitFollowList(joinFollowList(splitFollowList(text.toStdString())))));
+}
+
+// Two NVLS chunks at once (a YAML list): each one's 3 N + 3 hops (runFollowNvlsByHand),
+// told apart by selectorOf, and the very hops each records when followed alone.
+void TestPacketFollow::runFollowTwoNvlsChunks() {
+  Scenario s = parseScenario(R"(fabriclab: 1
+name: follow two
+topology: {preset: dgx-h100}
+network: {packet_payload: 4 KiB, vc_depth_flits: 1024, switch: {reduction_buffer: 1 MiB}}
+workload: {kind: collective, collective: {op: all_reduce, algorithm: nvls, size: 1 MiB}}
+run:
+  bin: 1 us
+  follow:
+    - gpu 5, piece 3
+    - gpu 2, piece 0
+)",
+                             "two.yaml");
+  QCOMPARE(s.run.follow, std::string("gpu 5, piece 3; gpu 2, piece 0"));
+  const int n = 8;
+  const Results r = runScenario(s);
+  QVERIFY(r.follow);
+  QCOMPARE(r.follow->hops.size(), size_t(2 * (3 * n + 3)));
+  QCOMPARE(r.follow->parts, (std::vector<std::string>{"the chunk of GPU 5, piece 3", "the chunk of GPU 2, piece 0"}));
+  QCOMPARE(r.follow->what, std::string("the chunk of GPU 5, piece 3 and the chunk of GPU 2, piece 0"));
+  std::vector<FollowedHop> each[2];
+  for (const FollowedHop& h : r.follow->hops) {
+    const int k = r.follow->selectorOf(h);
+    QVERIFY(k == 0 || k == 1);
+    QCOMPARE(int(h.piece), k == 0 ? 3 : 0);
+    each[k].push_back(h);
+  }
+  QCOMPARE(each[0].size(), size_t(3 * n + 3));
+  QCOMPARE(each[1].size(), size_t(3 * n + 3));
+  for (const auto& [text, k] : {std::pair{"gpu 5, piece 3", 0}, std::pair{"gpu 2, piece 0", 1}}) {
+    Scenario one = s;
+    setValue(one, "run.follow", text);
+    const Results alone = runScenario(one);
+    QVERIFY(alone.follow && alone.follow->parts.empty());
+    QVERIFY(alone.follow->hops == each[k]);
+  }
+  const Results back = decodeResults(encodeResults(r));
+  QCOMPARE(back.follow->parts, r.follow->parts);
   QVERIFY(back.follow->spec == r.follow->spec);
 }
 

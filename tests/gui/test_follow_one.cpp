@@ -57,6 +57,8 @@ class TestFollowOne : public QObject {
   void initTestCase() { t::isolateSettings(); }
   void followsAnNvlsChunk();
   void comparesFabrics();
+  void scenarioFollowShows_data();
+  void scenarioFollowShows();
 };
 
 void TestFollowOne::followsAnNvlsChunk() {
@@ -100,6 +102,77 @@ void TestFollowOne::followsAnNvlsChunk() {
     grabAt(*w, QString("follow_one_%1x%2").arg(s.width()).arg(s.height()), s);
   runner->action()->setChecked(false);
   QVERIFY(!w->canvas()->followItem());
+}
+
+// run.follow in the file alone: opening and running it shows the recorded hops as View >
+// Follow One does (bar shown, pickers set, overlay on the canvas). A list of two NVLS
+// chunks: 2 (3 N + 3) hops, each chunk's dots in its own colour on the canvas.
+void TestFollowOne::scenarioFollowShows_data() {
+  QTest::addColumn<QByteArray>("follow");
+  QTest::addColumn<int>("selectors");
+  QTest::newRow("one") << QByteArray("  follow: gpu 2, piece 1\n") << 1;
+  QTest::newRow("two") << QByteArray("  follow:\n    - gpu 2, piece 1\n    - gpu 5\n") << 2;
+}
+
+void TestFollowOne::scenarioFollowShows() {
+  QFETCH(QByteArray, follow);
+  QFETCH(int, selectors);
+  QTemporaryDir dir;
+  const QByteArray yaml = QByteArray(R"(fabriclab: 1
+name: follow from the file
+topology: {preset: dgx-h100}
+network: {packet_payload: 4 KiB, vc_depth_flits: 1024}
+workload:
+  kind: collective
+  collective: {op: all_reduce, algorithm: nvls, size: 256 KiB}
+run:
+  bin: 1 us
+)") + follow;
+  auto w = t::makeWindow();
+  auto* runner = w->findChild<fl::gui::FollowRunner*>();
+  QVERIFY(runner);
+  QCOMPARE(w->openFile(t::writeFile(dir, "follow.yaml", yaml)), QString());
+  QVERIFY(t::waitIdle(*w));
+  QTRY_VERIFY(runner->bar()->follow() != nullptr);
+  QVERIFY(runner->bar()->isVisible());
+  QVERIFY(runner->action()->isChecked());  // as the menu shows it
+  QCOMPARE(runner->bar()->gpuBox()->value(), 2);
+  QCOMPARE(runner->bar()->pieceBox()->value(), 1);
+  const auto recorded = runner->bar()->follow();
+  const int n = 8;
+  QCOMPARE(int(recorded->hops.size()), selectors * (3 * n + 3));
+  const fl::views::FollowItem* item = w->canvas()->followItem();
+  QVERIFY(item);
+  QCOMPARE(item->bySelector(), selectors > 1);
+  if (selectors == 1) {
+    QVERIFY(runner->bar()->statusText().contains("the chunk of GPU 2, piece 1"));
+  } else {
+    QVERIFY(runner->bar()->statusText().contains("the chunk of GPU 5, piece 0"));
+    // A time when a packet of each chunk is on a link: one dot of each, in its colour.
+    Time at = -1;
+    for (const auto& a : recorded->hops)
+      for (const auto& b : recorded->hops)
+        if (at < 0 && recorded->selectorOf(a) == 0 && recorded->selectorOf(b) == 1) {
+          const Time from = std::max(a.start, b.start), to = std::min(a.arrive, b.arrive);
+          if (from < to) at = from + (to - from) / 2;
+        }
+    QVERIFY(at >= 0);
+    runner->bar()->setTime(at);
+    int of[2] = {};
+    for (const auto& d : item->dots()) ++of[d.selector];
+    QVERIFY(of[0] >= 1 && of[1] >= 1);
+    QVERIFY(fl::views::FollowItem::selectorColour(0) != fl::views::FollowItem::selectorColour(1));
+    w->resize(1280, 800);
+    QTest::qWait(50);
+    const QImage shot = w->canvas()->grab().toImage();
+    int pixels[2] = {};
+    for (int y = 0; y < shot.height(); ++y)
+      for (int x = 0; x < shot.width(); ++x)
+        for (int k = 0; k < 2; ++k) pixels[k] += shot.pixel(x, y) == fl::views::FollowItem::selectorColour(k).rgb();
+    QVERIFY2(pixels[0] > 0 && pixels[1] > 0, qPrintable(QString("%1 %2").arg(pixels[0]).arg(pixels[1])));
+    for (QSize size : {QSize(1024, 768), QSize(1280, 800), QSize(1920, 1080)})
+      grabAt(*w, QString("follow_two_%1x%2").arg(size.width()).arg(size.height()), size);
+  }
 }
 
 void TestFollowOne::comparesFabrics() {

@@ -1,8 +1,11 @@
-// The Scenario dock in a narrow column (offscreen): no key is elided and no value is
-// squeezed to a word a line. Keys wrap after their '.' and '_' separators into the key
-// column and the row holds the lines; values keep room for several words. Expected line
-// counts from a greedy packing of the key's parts written here with QFontMetrics.
+// The Scenario dock in a narrow column (offscreen): no key is broken inside a word and no
+// value is squeezed to a word a line. Keys wrap after their '.' and '_' separators into
+// the key column and the row holds the lines; a part wider than the whole column (only in
+// the narrowest docks) is elided, the full key in its tooltip; values keep room for
+// several words. Expected line counts from a greedy packing of the key's parts written
+// here with QFontMetrics.
 #include <QHeaderView>
+#include <QRegularExpression>
 #include <QTreeView>
 #include <QtTest>
 #include <functional>
@@ -19,8 +22,7 @@ using fl::gui::ScenarioTreeModel;
 namespace {
 
 // Lines `key` takes in `width` px: parts end after '.', '_' or a space and go whole onto the
-// line if they fit, else onto a new one; a part wider than a line starts a new one and
-// is broken between characters.
+// line if they fit, else onto a new one; a part wider than a line takes one line alone.
 int keyLines(const QFontMetrics& fm, const QString& key, int width) {
   QStringList parts;
   QString part;
@@ -37,12 +39,7 @@ int keyLines(const QFontMetrics& fm, const QString& key, int width) {
     } else if (w <= width) {
       ++lines, used = w;
     } else {
-      ++lines, used = 0;
-      for (const QChar c : p) {
-        const int cw = fm.horizontalAdvance(c);
-        if (used + cw > width) ++lines, used = 0;
-        used += cw;
-      }
+      ++lines, used = width + 1;  // elided alone on its line
     }
   }
   return std::max(1, lines);
@@ -77,6 +74,7 @@ class TestScenarioDock : public QObject {
     tree->doItemsLayout();
     QCoreApplication::processEvents();
     int keys = 0, wrapped = 0;
+    QStringList elidedKeys;
     std::function<void(const QModelIndex&)> walk = [&](const QModelIndex& parent) {
       for (int r = 0; r < tree->model()->rowCount(parent); ++r) {
         const QModelIndex key = tree->model()->index(r, ScenarioTreeModel::KeyColumn, parent);
@@ -91,6 +89,25 @@ class TestScenarioDock : public QObject {
           QVERIFY2(keyCell.height() >= lines * fm.height(),
                    qPrintable(QString("%1: %2 lines in %3 px wide, row %4 px").arg(text).arg(lines).arg(keyCell.width()).arg(keyCell.height())));
           QVERIFY2(keyCell.right() <= tree->viewport()->width() + 1, qPrintable(text));
+          // What the delegate draws: whole parts, or one part elided alone on its line.
+          const QStringList drawn = fl::gui::KeyDelegate::keyLines(text, fm, keyCell.width() - 8);
+          QCOMPARE(int(drawn.size()), lines);
+          QString rebuilt;
+          for (const QString& line : drawn) {
+            QVERIFY2(!line.isEmpty(), qPrintable(QString("%1 in %2 px").arg(text).arg(keyCell.width() - 8)));
+            const bool elided = line.endsWith(QChar(0x2026));
+            QVERIFY2(!elided || text.contains(line.chopped(1)), qPrintable(line));
+            QVERIFY2(elided || text.mid(rebuilt.size()).startsWith(line), qPrintable(text + " / " + line));
+            QVERIFY2(elided || rebuilt.size() + line.size() == text.size() || QString("._ ").contains(line.back()),
+                     qPrintable(QString("'%1' broken inside a word: '%2'").arg(text, line)));
+            if (elided) {
+              elidedKeys << text;
+              const int next = text.indexOf(QRegularExpression("[._ ]"), rebuilt.size());
+              rebuilt = next < 0 ? text : text.left(next + 1);
+            } else {
+              rebuilt += line;
+            }
+          }
           ++keys;
           wrapped += lines > 1;
           // Values: room for several words (a description wrapped a word a line below ~120 px).
@@ -104,6 +121,7 @@ class TestScenarioDock : public QObject {
     walk(QModelIndex());
     QVERIFY(keys >= 20);
     if (width <= 270) QVERIFY(wrapped > 0);  // the narrow rows do wrap (else the check above proves little)
+    if (width >= 330) QVERIFY2(elidedKeys.isEmpty(), qPrintable(elidedKeys.join(", ")));  // only narrow docks elide
   }
 
   // The break rule itself: after each separator, nothing else changed.
