@@ -15,8 +15,9 @@ QColor coldColour() { return QColor(84, 150, 230); }
 QColor idleColour() { return QColor(88, 92, 104); }
 
 namespace {
-constexpr double kLegend = 22;   // pixels under the panels for the key (one line)
-constexpr double kCaption = 20;  // pixels above each panel: its title and its counts
+constexpr double kCaption = 20;     // pixels above each panel for a caption line
+constexpr double kDieNumbers = 18;  // die boxes at least this wide show their numbers
+constexpr double kTwoLineDie = 20;  // a second caption line only where dies keep this much
 }  // namespace
 
 HotColdOverlay::HotColdOverlay(QWidget* parent) : QWidget(parent) {
@@ -155,16 +156,17 @@ void HotColdOverlay::paintEvent(QPaintEvent*) {
   }
   const auto rects = panelRects();
   for (int i = 0; i < panelCount(); ++i) paintPanel(p, i, rects[static_cast<size_t>(i)]);
-  paintLegend(p, QRectF(8, height() - kLegend, width() - 16, kLegend));
+  const double legend = legendHeight();
+  key().paint(p, QRectF(8, height() - legend, width() - 16, legend), QColor(225, 228, 236));
 }
 
 namespace {
 constexpr double kGap = 16;  // between panels and at the sides
 
-std::vector<QRectF> layoutPanels(int n, double width, double height, bool stack) {
+std::vector<QRectF> layoutPanels(int n, double width, double height, double legend, bool stack) {
   std::vector<QRectF> out;
   if (n <= 0) return out;
-  const double top = 4, h = height - kLegend - 8;
+  const double top = 4, h = height - legend - 8;
   if (!stack) {
     const double w = (width - kGap * (n + 1)) / n;
     for (int i = 0; i < n; ++i) out.emplace_back(kGap + i * (w + kGap), top, w, h);
@@ -175,29 +177,66 @@ std::vector<QRectF> layoutPanels(int n, double width, double height, bool stack)
   return out;
 }
 
-double scaleIn(WaferGrid g, const QRectF& panel) {
-  g.fit(panel.adjusted(0, kCaption + 2, 0, 0));
+}  // namespace
+
+// Two lines (the title, then the counts) where some panel's title and counts do not fit
+// side by side, so the counts move down instead of being cut, unless that second line
+// would shrink the dies below 20 px (numbers are drawn from 18) while one line keeps
+// more: a short dock keeps its die numbers and elides the counts (the part to give up first).
+bool HotColdOverlay::captionFits(double panelWidth) const {
+  QFont bold = font();
+  bold.setBold(true);
+  const QFontMetricsF fb(bold), fm(font());
+  for (int i = 0; i < panelCount(); ++i)
+    if (fb.horizontalAdvance(caption(i) + QStringLiteral("  ")) + fm.horizontalAdvance(countsText(i)) > panelWidth)
+      return false;
+  return true;
+}
+
+double HotColdOverlay::captionHeight(const QRectF& panel) const {
+  if (captionFits(panel.width())) return kCaption;
+  const auto die = [&](double caption) {
+    WaferGrid g = grid_;
+    g.fit(panel.adjusted(0, caption + 2, 0, 0));
+    return g.dies() ? g.dieRect(0).width() : 0.0;
+  };
+  const double two = die(2 * kCaption);
+  return two >= kTwoLineDie || two >= die(kCaption) ? 2 * kCaption : kCaption;
+}
+
+double HotColdOverlay::scaleIn(const QRectF& panel) const {
+  WaferGrid g = grid_;
+  g.fit(panel.adjusted(0, captionHeight(panel) + 2, 0, 0));
   return g.scale();
 }
-}  // namespace
+
+double HotColdOverlay::legendHeight() const { return key().height(width() - 16) + 4; }
 
 bool HotColdOverlay::stacked() const {
   if (panelCount() < 2 || !grid_.dies()) return false;
-  const auto side = layoutPanels(panelCount(), width(), height(), false);
-  const auto stack = layoutPanels(panelCount(), width(), height(), true);
-  return scaleIn(grid_, stack.front()) > scaleIn(grid_, side.front());
+  const double legend = legendHeight();
+  const auto side = layoutPanels(panelCount(), width(), height(), legend, false);
+  const auto stack = layoutPanels(panelCount(), width(), height(), legend, true);
+  return scaleIn(stack.front()) > scaleIn(side.front());
 }
 
 std::vector<QRectF> HotColdOverlay::panelRects() const {
-  return layoutPanels(panelCount(), width(), height(), stacked());
+  return layoutPanels(panelCount(), width(), height(), legendHeight(), stacked());
 }
 
 double HotColdOverlay::diePixels() const {
   const auto rects = panelRects();
   if (rects.empty() || !grid_.dies()) return 0;
   WaferGrid g = grid_;
-  g.fit(rects.front().adjusted(0, kCaption + 2, 0, 0));
+  g.fit(rects.front().adjusted(0, captionHeight(rects.front()) + 2, 0, 0));
   return g.dieRect(0).width();
+}
+
+QString HotColdOverlay::countsText(int panel) const {
+  return tr("%1 hot · %2 cold · %3 idle")
+      .arg(countOf(panel, QStringLiteral("hot")))
+      .arg(countOf(panel, QStringLiteral("cold")))
+      .arg(countOf(panel, QStringLiteral("idle")));
 }
 
 void HotColdOverlay::paintPanel(QPainter& p, int panel, const QRectF& area) {
@@ -206,19 +245,22 @@ void HotColdOverlay::paintPanel(QPainter& p, int panel, const QRectF& area) {
   f.setBold(true);
   p.setFont(f);
   p.setPen(QColor(235, 238, 244));
-  const QString counts = tr("%1 hot · %2 cold · %3 idle")
-                             .arg(countOf(panel, QStringLiteral("hot")))
-                             .arg(countOf(panel, QStringLiteral("cold")))
-                             .arg(countOf(panel, QStringLiteral("idle")));
-  // The title whole where it fits, then the counts (the part to give up first).
+  const QString counts = countsText(panel);
+  // The title, then its counts beside it or (two-line caption) under it; elided only
+  // where even a line of its own is too short.
+  const double capH = captionHeight(area);
+  const bool below = capH > kCaption;
   const QString title = p.fontMetrics().elidedText(pn.caption, Qt::ElideRight, static_cast<int>(area.width()));
   p.drawText(QRectF(area.left(), area.top(), area.width(), kCaption), Qt::AlignLeft | Qt::AlignVCenter, title);
-  const double used = p.fontMetrics().horizontalAdvance(title + QStringLiteral("  "));
+  const double used = below ? 0 : p.fontMetrics().horizontalAdvance(title + QStringLiteral("  "));
   p.setFont(font());
-  p.drawText(QRectF(area.left() + used, area.top(), std::max(0.0, area.width() - used), kCaption), Qt::AlignLeft | Qt::AlignVCenter,
-             p.fontMetrics().elidedText(counts, Qt::ElideRight, static_cast<int>(std::max(0.0, area.width() - used))));
+  const QRectF countsAt(area.left() + used, area.top() + (below ? kCaption : 0), std::max(0.0, area.width() - used), kCaption);
+  // Elided to less than the hot count ("1…"), they would say nothing: left out.
+  if (p.fontMetrics().horizontalAdvance(counts.section(QStringLiteral(" · "), 0, 0)) <= countsAt.width())
+    p.drawText(countsAt, Qt::AlignLeft | Qt::AlignVCenter,
+               p.fontMetrics().elidedText(counts, Qt::ElideRight, static_cast<int>(countsAt.width())));
   WaferGrid g = grid_;
-  g.fit(area.adjusted(0, kCaption + 2, 0, 0));
+  g.fit(area.adjusted(0, capH + 2, 0, 0));
   const double s = g.scale();
   for (const QRectF& w : g.waferRects()) {
     p.setPen(QPen(QColor(90, 96, 110), 1));
@@ -250,45 +292,37 @@ void HotColdOverlay::paintPanel(QPainter& p, int panel, const QRectF& area) {
     p.setPen(QPen(QColor(120, 126, 140), 1));
     p.setBrush(QColor(52, 56, 68));
     p.drawRoundedRect(r, 3, 3);
-    if (r.width() >= 18) {
+    if (r.width() >= kDieNumbers) {
       p.setPen(QColor(200, 204, 214));
       p.drawText(r, Qt::AlignCenter, QString::number(d));
     }
   }
 }
 
-void HotColdOverlay::paintLegend(QPainter& p, const QRectF& area) {
-  QFont f = font();
-  p.setFont(f);
-  double x = area.left();
-  const double y = area.top() + 4, h = 12;
-  auto swatch = [&](const QColor& c, const QString& text, bool dashed = false) {
+// The key: the classes (or the utilisation scale), then what solid and dashed mean (the
+// tooltip says the lanes keep right of their direction: a row less at 1024 x 768).
+WaferKey HotColdOverlay::key() const {
+  const auto stroke = [](const QColor& c, bool dashed) {
     QPen pen(c, 5, dashed ? Qt::DashLine : Qt::SolidLine, Qt::FlatCap);
     if (dashed) pen.setDashPattern({1.6, 0.9});
-    p.setPen(pen);
-    p.drawLine(QPointF(x, y + h / 2), QPointF(x + 26, y + h / 2));
-    p.setPen(QColor(225, 228, 236));
-    const double w = p.fontMetrics().horizontalAdvance(text);
-    p.drawText(QPointF(x + 32, y + h - 1), text);
-    x += 32 + w + 18;
+    return pen;
   };
+  std::vector<WaferKeyEntry> e;
   if (colourBy_ == ColourBy::Class) {
-    swatch(hotColour(), (relativeThreshold(0) ? tr("hot ≥ %1 % of the busiest") : tr("hot ≥ %1 %"))
-                            .arg(hotThreshold(0) * 100, 0, 'f', 0));
-    swatch(coldColour(), tr("cold"));
+    const double hot = panelCount() ? hotThreshold(0) * 100 : 90;
+    e.push_back({(relativeThreshold(0) ? tr("hot ≥ %1 % of max") : tr("hot ≥ %1 %")).arg(hot, 0, 'f', 0),
+                 stroke(hotColour(), false)});
+    e.push_back({tr("cold"), stroke(coldColour(), false)});
   } else {
-    const QRectF bar(x, y, 120, h);
-    p.fillRect(bar, colourMapGradient(bar.topLeft(), bar.topRight()));
-    p.setPen(QColor(225, 228, 236));
-    const QString text = tr("0 – %1 % utilisation (one scale)").arg(utilisationTop() * 100, 0, 'f', 0);
-    p.drawText(QPointF(x + 126, y + h - 1), text);
-    x += 126 + p.fontMetrics().horizontalAdvance(text) + 18;
+    QLinearGradient g = colourMapGradient(QPointF(0, 0), QPointF(1, 0));
+    g.setCoordinateMode(QGradient::ObjectMode);
+    e.push_back({tr("0 – %1 % utilisation (one scale)").arg(utilisationTop() * 100, 0, 'f', 0), Qt::NoPen, g, 120});
   }
-  swatch(idleColour(), tr("idle"));
-  p.setPen(QColor(225, 228, 236));
-  const QString key = tr("solid: intra-FTD link · dashed: inter-FTD link · lanes keep right of their direction");
-  const double room = std::max(0.0, area.right() - x);
-  p.drawText(QPointF(x, y + h - 1), p.fontMetrics().elidedText(key, Qt::ElideRight, static_cast<int>(room)));
+  e.push_back({tr("idle"), stroke(idleColour(), false)});
+  const QColor grey(170, 176, 190);
+  e.push_back({tr("intra-FTD link"), stroke(grey, false)});
+  e.push_back({tr("inter-FTD link"), stroke(grey, true)});
+  return WaferKey(std::move(e), keyFont(font()));
 }
 
 }  // namespace fl::views

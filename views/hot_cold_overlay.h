@@ -17,6 +17,7 @@
 #include "results/results.h"
 #include "topology/topology.h"
 #include "views/wafer_grid.h"
+#include "views/wafer_key.h"
 
 namespace fl::views {
 
@@ -59,6 +60,15 @@ class HotColdOverlay : public QWidget {
   std::vector<QRectF> panelRects() const;
   bool stacked() const;
   double diePixels() const;  // the width of a die's box as drawn, in widget pixels
+  // The key under the panels, wrapped to the width, and the pixels it takes.
+  WaferKey key() const;
+  double legendHeight() const;
+  // Whether every panel's title and counts fit on one line `panelWidth` wide, and the
+  // caption's height over a panel drawn in `panel`: one line, or two (the counts under
+  // the title) when they do not fit and the dies keep 20 px (room for their numbers).
+  bool captionFits(double panelWidth) const;
+  double captionHeight(const QRectF& panel) const;
+  QString countsText(int panel) const;  // "32 hot · 0 cold · 16 idle"
 
   QSize minimumSizeHint() const override { return {240, 140}; }
 
@@ -68,7 +78,7 @@ class HotColdOverlay : public QWidget {
  private:
   const LinkPhaseResult* figures(int panel, int link, int direction) const;
   void paintPanel(QPainter& p, int panel, const QRectF& area);
-  void paintLegend(QPainter& p, const QRectF& area);
+  double scaleIn(const QRectF& panel) const;
 
   std::shared_ptr<const topo::Topology> topology_;
   WaferGrid grid_;

@@ -114,6 +114,18 @@ QString MigrationAnimation::caption() const {
                        .arg(w.load_max_over_mean.size()).arg(activeCount()).arg(w.migrations.size()) + movingList();
 }
 
+WaferKey MigrationAnimation::key() const {
+  const auto stroke = [](const QColor& c, bool dashed) {
+    QPen pen(c, 4, dashed ? Qt::DashLine : Qt::SolidLine, Qt::FlatCap);
+    if (dashed) pen.setDashPattern({1.8, 1.2});
+    return pen;
+  };
+  return WaferKey({{tr("local (intra-FTD, in all-reduce)"), stroke(localStageColour(), false)},
+                   {tr("global (inter-FTD, in all-to-all)"), stroke(globalStageColour(), true)},
+                   {tr("white: from · magenta: to")}},
+                  keyFont(font()));
+}
+
 QStringList MigrationAnimation::captionLines(int width) const {
   constexpr int kMaxLines = 3;
   QFont bold = font();
@@ -156,7 +168,9 @@ void MigrationAnimation::paintEvent(QPaintEvent*) {
   // Wrapped, not cut, in a narrow dock: the caption takes the lines it needs (up to three).
   const QStringList lines = captionLines(width() - 16);
   const double line = p.fontMetrics().lineSpacing();
-  const double capH = std::max(22.0, line * static_cast<double>(lines.size()) + 6), keyH = 22;
+  // The key wraps too: as many rows as the width needs, under the wafer.
+  const double capH = std::max(22.0, line * static_cast<double>(lines.size()) + 6),
+               keyH = key().height(width() - 16) + 2;
   for (int i = 0; i < lines.size(); ++i)
     p.drawText(QPointF(8, 3 + p.fontMetrics().ascent() + line * i), lines[i]);
   WaferGrid g = grid_;
@@ -210,24 +224,7 @@ void MigrationAnimation::paintEvent(QPaintEvent*) {
       }
     }
   }
-  // Key.
-  p.setFont(font());
-  double x = 8;
-  const double y = height() - keyH / 2;
-  auto key = [&](const QColor& c, bool dashed, const QString& t) {
-    QPen pen(c, 4, dashed ? Qt::DashLine : Qt::SolidLine, Qt::FlatCap);
-    if (dashed) pen.setDashPattern({1.8, 1.2});
-    p.setPen(pen);
-    p.drawLine(QPointF(x, y), QPointF(x + 24, y));
-    p.setPen(text);
-    p.drawText(QPointF(x + 30, y + 5), t);
-    x += 30 + p.fontMetrics().horizontalAdvance(t) + 16;
-  };
-  key(localStageColour(), false, tr("local (intra-FTD, in all-reduce)"));
-  key(globalStageColour(), true, tr("global (inter-FTD, in all-to-all)"));
-  p.setPen(text);
-  p.drawText(QPointF(x, y + 5), p.fontMetrics().elidedText(tr("white: from · magenta: to"), Qt::ElideRight,
-                                                            std::max(0, width() - static_cast<int>(x) - 4)));
+  key().paint(p, QRectF(8, height() - keyH, width() - 16, keyH), text);
 }
 
 }  // namespace fl::views

@@ -17,6 +17,7 @@
 #include "results/results.h"
 #include "topology/topology.h"
 #include "views/wafer_grid.h"
+#include "views/wafer_key.h"
 
 namespace fl::views {
 
@@ -45,6 +46,8 @@ class MigrationAnimation : public QWidget {
   // `width` pixels wide in the caption's bold font, at most three, the last elided.
   QString caption() const;
   QStringList captionLines(int width) const;
+  // The key under the wafer (local / global stages, from / to), wrapped to the width.
+  WaferKey key() const;
 
   QSize minimumSizeHint() const override { return {160, 120}; }
 

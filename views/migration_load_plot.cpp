@@ -34,8 +34,8 @@ MigrationLoadPlot::MigrationLoadPlot(QWidget* parent) : QWidget(parent), plot_(n
   key->setPen(QPen(localStageColour().darker(120), 1, Qt::DashLine));
   cursorLine_ = new QCPItemStraightLine(plot_);
   cursorLine_->setPen(QPen(QColor(255, 45, 200), 1.5));
-  // The key in one row under the axes (inside them it hid the curve in a narrow dock);
-  // too narrow even for that, the tooltip says it.
+  // The key under the axes (inside them it hid the curve in a narrow dock), laid out by
+  // resizeEvent.
   plot_->legend->setVisible(true);
   plot_->axisRect()->insetLayout()->take(plot_->legend);
   plot_->plotLayout()->addElement(1, 0, plot_->legend);
@@ -47,12 +47,17 @@ MigrationLoadPlot::MigrationLoadPlot(QWidget* parent) : QWidget(parent), plot_(n
   setResults(nullptr);
 }
 
+// The key in one row where it fits, else one entry a row when the plot is tall enough
+// for that, else hidden (the tooltip says it): never cut at the edge.
 void MigrationLoadPlot::resizeEvent(QResizeEvent* e) {
   QWidget::resizeEvent(e);
-  const bool room = width() >= 420;
-  if (plot_->legend->visible() != room) {
-    plot_->legend->setVisible(room);
-    plot_->plotLayout()->setRowSpacing(room ? 5 : 0);
+  const bool row = width() >= 420, column = !row && height() >= 240;
+  const int wrap = row ? 3 : 1;
+  if (plot_->legend->visible() != (row || column) || plot_->legend->wrap() != wrap) {
+    plot_->legend->setVisible(row || column);
+    plot_->legend->setWrap(wrap);
+    plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);  // re-places the entries
+    plot_->plotLayout()->setRowSpacing(row || column ? 5 : 0);
     plot_->replot(QCustomPlot::rpQueuedReplot);
   }
 }
