@@ -161,6 +161,23 @@ void HotColdPanel::syncRuns() {
   syncing_ = false;
 }
 
+void HotColdPanel::setFollowShown(bool follow) {
+  if (follow == followShown_) return;
+  followShown_ = follow;
+  update();
+}
+
+// The shown run, or (until the user picks a point) the sweep's first finished ER or HER
+// point while the shown one is the baseline: seed 003 §V-A's complementary hot and cold
+// links are ER's, and a mapping sweep opens on its baseline.
+std::shared_ptr<const Results> HotColdPanel::phasesRun() const {
+  const auto shown = model_->resultsShared();
+  if (followShown_ || !shown || !shown->wsc || shown->wsc->mapping != "baseline") return shown;
+  for (const auto& r : runs_)
+    if (r && r->wsc && (r->wsc->mapping == "er" || r->wsc->mapping == "her")) return r;
+  return shown;
+}
+
 void HotColdPanel::update() {
   const bool runs = mode_->currentIndex() == 1;
   phaseBBox_->setVisible(!runs);
@@ -191,8 +208,9 @@ void HotColdPanel::update() {
       else
         panels.push_back({runs_[static_cast<size_t>(picked[k])], pa, phaseTitle(pa) + QStringLiteral(" · ") + label});
     }
-  } else if (const auto r = preview_ && preview_->wsc ? preview_ : model_->resultsShared(); r && r->wsc) {
-    const QString m = QString::fromStdString(r->wsc->mapping) + (r == preview_ ? tr(" · preview") : QString());
+  } else if (const auto r = preview_ && preview_->wsc ? preview_ : phasesRun(); r && r->wsc) {
+    const QString m = QString::fromStdString(r->wsc->mapping) +
+                      (r == preview_ ? tr(" · preview") : r != model_->resultsShared() ? tr(" point") : QString());
     panels.push_back({r, pa, phaseTitle(pa) + QStringLiteral(" · ") + m});
     panels.push_back({r, pb, phaseTitle(pb) + QStringLiteral(" · ") + m});
   }

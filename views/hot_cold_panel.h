@@ -33,6 +33,13 @@ class HotColdPanel : public QWidget {
   // The finished runs that "Two runs" offers (sweep points, by label; null: not finished).
   void setRuns(const QStringList& labels, const std::vector<std::shared_ptr<const Results>>& runs);
 
+  // "Two phases" shows the shown run (the selected sweep point) once `follow` is set; before
+  // that (a scenario just opened, no point picked) it shows the first finished ER or HER
+  // point of a mapping sweep that opened on its baseline, captioned "er point".
+  void setFollowShown(bool follow);
+  bool followsShown() const { return followShown_; }
+  std::shared_ptr<const Results> phasesRun() const;  // the run "Two phases" draws (no preview)
+
   // The run a mapping-editor drag previews (null: back to the shown run).
   void setPreview(std::shared_ptr<const fl::Results> preview);
   bool showsPreview() const { return preview_ != nullptr; }
@@ -68,6 +75,7 @@ class HotColdPanel : public QWidget {
   bool controlsBeside_ = false;
   bool syncing_ = false;
   bool runsPicked_ = false;
+  bool followShown_ = false;
   std::string runThresholdKind_;  // and its workload.wsc.hot_threshold_kind
   double runThreshold_ = -1;  // the last run's workload.wsc.hot_threshold  // the user chose the pair: new runs do not change it
 };

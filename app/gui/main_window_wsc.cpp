@@ -2,9 +2,11 @@
 // mapping editor on the canvas; a die swap or an expert move is one undo step through the
 // document; a drag's preview goes to Hot/Cold Links too), Hot/Cold Links (two phases, or
 // baseline vs ER on one scale; made taller when a wafer scenario opens) and Migrations
-// (the animation and the device-load plot). They apply to wsc_inference workloads only:
+// (the animation and the device-load plot). Hot/Cold's "Two phases" opens on a mapping
+// sweep's ER point until the user picks a point. They apply to wsc_inference workloads only:
 // the dock applicability table (gui/dock_applicability.cpp) hides them for other workloads.
 #include <QAction>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QMenu>
 #include <QScrollArea>
@@ -80,12 +82,23 @@ void MainWindow::buildWscDocks() {
   };
   connect(sweep_, &SweepResults::pointFinished, this, feedRuns);
   connect(sweep_, &SweepResults::labelsChanged, this, feedRuns);
+  // "Two phases" opens on a mapping sweep's ER point (HotColdPanel::phasesRun) until the
+  // user picks a point: every document opens on point 0, so a move off it is a pick, and
+  // so is choosing any point (the same one included) in the toolbar's combo.
+  connect(sweep_, &SweepResults::selectedPointChanged, hotColdPanel, [hotColdPanel](int point) {
+    if (point != 0) hotColdPanel->setFollowShown(true);
+  });
+  QTimer::singleShot(0, hotColdPanel, [this, hotColdPanel] {  // the combo is built after the docks
+    if (auto* combo = findChild<QComboBox*>(QStringLiteral("sweepPointSelector")))
+      connect(combo, &QComboBox::activated, hotColdPanel, [hotColdPanel] { hotColdPanel->setFollowShown(true); });
+  });
 
   // Shown for wsc_inference by the applicability table; a wafer scenario opens on its
   // hot/cold links.
-  const auto offer = [this, mappingPanel, mapping, hotCold](bool reset) {
+  const auto offer = [this, mappingPanel, mapping, hotCold, hotColdPanel](bool reset) {
     const bool wsc = doc_->scenario().workload.kind == WorkloadKind::WscInference;
     mappingPanel->setScenario(doc_->scenario());
+    if (reset) hotColdPanel->setFollowShown(false);
     if (wsc && reset) {  // a wafer scenario opens on its own views
       // Queued: docks shown by the table join their tab bar only once the layout has run;
       // raised at once, the last one shown (Migrations) would still end up in front.

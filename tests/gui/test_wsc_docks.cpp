@@ -1,6 +1,7 @@
 // The wafer-scale inference docks in the main window (offscreen; seed 003, issue 20):
 // Mapping, Hot/Cold Links and Migrations shown only for wsc_inference (View menu entries
-// disabled with the reason otherwise), opening on Hot/Cold Links; a swap on the
+// disabled with the reason otherwise), opening on Hot/Cold Links (on a mapping sweep's ER
+// point until the user picks one); a swap on the
 // canvas is one undo step through the document (mapping.kind explicit + mapping.groups,
 // a mapping sweep axis dropped) and undo restores the scenario and the drawing; the
 // rerun after a drop on 8 x 8 is timed (printed, not asserted). Screenshots of every view
@@ -250,6 +251,34 @@ class TestWscDocks : public QObject {
     QCOMPARE(w->document()->scenario().workload.wsc.expert_placement, fl::WscExpertPlacement::Modulo);
     QVERIFY(w->document()->scenario().workload.wsc.expert_dies.empty());
     QCOMPARE(o->experts()[0].size(), size_t{8});
+  }
+
+  // A mapping sweep opens on its baseline point, but Hot/Cold's "Two phases" shows the ER
+  // point (ER's complementary links, seed 003 §V-A) until the user picks a point: any
+  // point in the toolbar's combo (the baseline itself included) or a move off point 0.
+  // A newly opened document starts over.
+  void twoPhasesOpenOnErPoint() {
+    QTemporaryDir dir;
+    auto w = makeWindow();
+    w->resize(1280, 800);
+    const QByteArray yaml = wafer("wsc-4x4", 4, "{kind: baseline}", "sweep:\n  - key: mapping.kind\n    values: [baseline, er]\n");
+    const QString file = t::writeFile(dir, "sweep.yaml", yaml);
+    QCOMPARE(w->openFile(file), QString());
+    QTRY_COMPARE_WITH_TIMEOUT(w->controller()->state(), State::Idle, 60000);
+    auto* hot = w->findChild<fl::views::HotColdPanel*>();
+    QCOMPARE(w->pointSelector()->currentIndex(), 0);
+    QCOMPARE(w->runModel()->results()->wsc->mapping, std::string("baseline"));
+    QTRY_COMPARE(hot->overlay()->caption(0), QStringLiteral("All-reduce · er point"));
+    QCOMPARE(hot->phasesRun()->wsc->mapping, std::string("er"));
+    emit w->pointSelector()->activated(0);  // the user picks the baseline point
+    QCOMPARE(hot->overlay()->caption(0), QStringLiteral("All-reduce · baseline"));
+    QCOMPARE(w->openFile(file), QString());  // opened again: the ER point again
+    QTRY_COMPARE_WITH_TIMEOUT(w->controller()->state(), State::Idle, 60000);
+    QTRY_COMPARE(hot->overlay()->caption(0), QStringLiteral("All-reduce · er point"));
+    w->pointSelector()->setCurrentIndex(1);  // ER shown: its own caption
+    QCOMPARE(hot->overlay()->caption(0), QStringLiteral("All-reduce · er"));
+    w->pointSelector()->setCurrentIndex(0);  // back: the user's pick stays
+    QCOMPARE(hot->overlay()->caption(0), QStringLiteral("All-reduce · baseline"));
   }
 
   // The bundled paper example: the Hot/Cold dock's two wafers get dies of at least 20 px

@@ -2,7 +2,8 @@
 // offscreen: the keys of Hot/Cold Links and Migrations wrap into rows that fit instead of
 // being cut (each entry's text whole, nothing overlapping, a single row exactly when the
 // entries' own widths add up to the room), the hot/cold captions put their counts on a
-// second line when title and counts do not fit side by side. Widths are measured here with the
+// second line when title and counts do not fit side by side, and "Two phases" shows a
+// mapping sweep's ER point until the user picks one. Widths are measured here with the
 // views' fonts, not read from the layout under test.
 #include <QFontMetricsF>
 #include <QtTest>
@@ -12,7 +13,9 @@
 #include "scenario/scenario_io.h"
 #include "topology/topology.h"
 #include "views/hot_cold_overlay.h"
+#include "views/hot_cold_panel.h"
 #include "views/migration_animation.h"
+#include "views/run_model.h"
 #include "views/wafer_key.h"
 #include "wsc/wsc_run.h"
 
@@ -85,6 +88,7 @@ class TestWscViewFit : public QObject {
   void migrationKeyWraps();
   void hotColdCaptionCountsBelow_data();
   void hotColdCaptionCountsBelow();
+  void twoPhasesOpenOnErPoint();
 };
 
 void TestWscViewFit::hotColdKeyWraps_data() {
@@ -170,6 +174,33 @@ void TestWscViewFit::hotColdCaptionCountsBelow() {
   if (size.width() == 260) QCOMPARE(caption, 40.0);  // stacked, room to spare
   if (size.height() == 160) QCOMPARE(caption, 20.0);  // no room for a second line
   fl::test::saveArtefact(view, QStringLiteral("wsc-hotcold-caption-%1x%2").arg(size.width()).arg(size.height()), size);
+}
+
+// A mapping sweep opens on its baseline point: "Two phases" shows the ER point (captioned
+// "er point") until told to follow the shown run; a shown ER run or a sweep without ER
+// shows the shown run.
+void TestWscViewFit::twoPhasesOpenOnErPoint() {
+  const Run base = wafer4x4("baseline"), er = wafer4x4("er");
+  views::RunModel model;
+  model.setTopology(base.topology);
+  model.setResults(base.results, true);
+  views::HotColdPanel panel(&model);
+  panel.setRuns({"Baseline mapping", "ER mapping"}, {base.results, er.results});
+  QCOMPARE(panel.modeCombo()->currentIndex(), 0);
+  QCOMPARE(panel.phasesRun(), er.results);
+  QCOMPARE(panel.overlay()->caption(0), QStringLiteral("All-reduce · er point"));
+  QCOMPARE(panel.overlay()->countOf(0, "hot"), 16);  // the inter-FTD lanes (spec §3.4)
+  panel.setFollowShown(true);
+  QCOMPARE(panel.phasesRun(), base.results);
+  QCOMPARE(panel.overlay()->caption(1), QStringLiteral("Dispatch · baseline"));
+  panel.setFollowShown(false);
+  model.setResults(er.results, true);
+  QCOMPARE(panel.phasesRun(), er.results);
+  QCOMPARE(panel.overlay()->caption(0), QStringLiteral("All-reduce · er"));
+  model.setResults(base.results, true);
+  panel.setRuns({"Baseline mapping"}, {base.results});  // no ER point: the shown run
+  QCOMPARE(panel.phasesRun(), base.results);
+  QCOMPARE(panel.overlay()->caption(0), QStringLiteral("All-reduce · baseline"));
 }
 
 QTEST_MAIN(TestWscViewFit)
