@@ -3,6 +3,8 @@
 // bytes under ER for any gating, cross-border bytes of baseline / ER / HER, the Eq. 1
 // arithmetic of spec §3.5, and identical link bytes under the packet and analytical models.
 // FTDs and groups are rebuilt here from the spec's definitions, not taken from the code.
+#include <QFile>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <cmath>
@@ -102,17 +104,39 @@ class TestWscLayer : public QObject {
     QTest::newRow("uniform_exact") << "uniform_exact";
     QTest::newRow("uniform") << "uniform";
     QTest::newRow("zipf") << "zipf";
+    QTest::newRow("trace") << "trace";
   }
   void erInterFtdLinksIdle() {
     QFETCH(QString, gating);
+    // A skewed trace of our own for Qwen3's 128 experts: expert e gets (e mod 7)^2 + 1 tokens.
+    QTemporaryDir dir;
+    const QString trace = dir.filePath("skewed.csv");
+    {
+      QFile f(trace);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      QByteArray rows = "iteration,layer,expert,tokens\n";
+      for (int e = 0; e < 128; ++e) rows += "0,0," + QByteArray::number(e) + "," + QByteArray::number((e % 7) * (e % 7) + 1) + "\n";
+      f.write(rows);
+    }
     for (auto [preset, X, tp, m] : {std::tuple{"wsc-8x8", 8, 16, 2}, std::tuple{"wsc-6x6", 6, 4, 3}}) {
       Scenario s = layerScenario(preset, tp, "er");
+      s.workload.wsc.trace = trace.toStdString();
       s.workload.wsc.gating = gating == "uniform" ? WscGating::Uniform
                               : gating == "zipf"  ? WscGating::Zipf
+                              : gating == "trace" ? WscGating::Trace
                                                   : WscGating::UniformExact;
       s.workload.wsc.zipf_s = 1.2;
       const Results r = runScenario(s);
       QCOMPARE(r.wsc->a2a_inter_ftd_bytes, std::int64_t(0));
+      if (gating == "trace") {  // the trace's skew reached the dies (experts e mod N on die e mod N)
+        std::vector<double> die(static_cast<size_t>(X * X), 0);
+        for (int e = 0; e < 128; ++e) die[static_cast<size_t>(e % (X * X))] += (e % 7) * (e % 7) + 1;
+        double sum = 0, top = 0;
+        for (double d : die) sum += d, top = std::max(top, d);
+        const double expected = top / (sum / static_cast<double>(die.size()));
+        QVERIFY2(std::abs(r.wsc->load_max_over_mean.front() / expected - 1) < 0.01,
+                 qPrintable(QString("%1 vs %2").arg(r.wsc->load_max_over_mean.front()).arg(expected)));
+      }
       std::int64_t intra = 0;
       for (const auto& l : r.links) {
         const int a = routerDie(l.from, X), b = routerDie(l.to, X);
