@@ -7,7 +7,9 @@
 // figure to read): analytical 0.025 s CPU, 21 MiB; NI study 1.41 s CPU, 366 MiB (was
 // 929 MiB while every transfer's per-link record was kept; now summed as played, and the
 // rest is mostly the 100-iteration message plan); packet 41.2 s CPU, 89 MiB, 197M events:
-// over its 30 s target. Callgrind on a 64-die packet run (wsc-8x8, 64 tokens, 6.9M
+// over its 30 s target. Again at 17:20 (load average ~17), after the wafer presets' 16384-flit
+// VCs and the event-queue work: analytical 0.012 s, NI study 1.23 s, packet 29.4 s CPU
+// (370 MiB, 197M events, comm 35.2 us): inside the targets, the packet case narrowly. Callgrind on a 64-die packet run (wsc-8x8, 64 tokens, 6.9M
 // events, 4 327M instructions, ~630 per event) puts ~100 % in the engine and network:
 // SwitchNode::tryArbitrate 12.5 %, Partition::runUntil 12 %, the current bucket's event
 // heap 14 % (half the events land less than a bucket ahead: 20-100 ns hops set 128-512 ps
