@@ -186,7 +186,7 @@ void MainWindow::buildDocks() {
   storyDock_ = new StoryDock(doc_, sweep_, model_, this);
   addDockWidget(Qt::RightDockWidgetArea, storyDock_);
   tabifyDockWidget(inspector, storyDock_);
-  connect(storyDock_, &StoryDock::followRequested, findChild<FollowRunner*>(), &FollowRunner::showAndFollow);
+  connect(storyDock_, &StoryDock::followRequested, findChild<FollowRunner*>(), &FollowRunner::showAndFollowSelectors);
   inspector->raise();
   connect(doc_, &ScenarioDocument::documentReset, this, [this, inspector] {
     if (!doc_->scenario().story.empty()) storyDock_->raise();
