@@ -95,7 +95,9 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   // enough for key names and values, the plots readable; on a small screen the canvas
   // keeps about half the width.
   resizeDocks({scenarioDock_}, {std::min(440, width() * 28 / 100)}, Qt::Horizontal);
-  resizeDocks({findChild<QDockWidget*>(QStringLiteral("InspectorDock"))}, {std::min(300, width() * 24 / 100)},
+  // (300 px on a 1024 px screen too: the Heat dock's minimum once set it; the Mapping dock's
+  // controls want it.)
+  resizeDocks({findChild<QDockWidget*>(QStringLiteral("InspectorDock"))}, {std::min(300, width() * 30 / 100)},
               Qt::Horizontal);
   resizeDocks({findChild<QDockWidget*>(QStringLiteral("PlotsDock"))}, {260}, Qt::Vertical);
   if (options_.restoreLayout) {
