@@ -108,6 +108,7 @@ void ArrivalSkewHistogram::setPoints(const std::vector<LabelledResults>& points)
   }
   plot_->xAxis->setTicker(ticker);
   plot_->yAxis->setRange(0, top * 1.15);
+  fitLegendColumns(plot_, 2);
   note_->setText(without.isEmpty() ? QString()
                                    : tr("No merge units (nothing to skew) in: %1").arg(without.join(QStringLiteral(", "))));
   note_->setVisible(!without.isEmpty());

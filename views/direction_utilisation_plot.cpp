@@ -130,6 +130,7 @@ void DirectionUtilisationPlot::rebuild() {
   }
   plot_->xAxis->setRange(0, std::max(end, 1e-9));
   plot_->yAxis->setRange(0, std::min(105.0, top * 1.1));
+  fitLegendColumns(plot_, 2);
   setCurrentBin(bin_);
 }
 

@@ -47,10 +47,13 @@ HeatControls::HeatControls(RunModel* model, QWidget* parent) : QWidget(parent), 
   phase->setDescription(tr("Colour by the current bin of the timeline, or by a phase's mean utilisation"));
   phase_ = phase;
   form->addRow(tr("colour by"), phase_);
-  directions_ = new QComboBox(this);
-  directions_->setObjectName(QStringLiteral("heatDirections"));
-  directions_->addItems({tr("both directions"), tr("uplinks (towards the switches)"), tr("downlinks (towards the GPUs)")});
-  directions_->setToolTip(tr("Which lanes are drawn at full strength; the others stay faint"));
+  // Elided too, and the check box below short: their widths once held the right dock
+  // column at 300 px, so that a narrowing window squeezed the Scenario dock instead.
+  auto* directions = new ElidedComboBox(this);
+  directions->setObjectName(QStringLiteral("heatDirections"));
+  directions->addItems({tr("both directions"), tr("uplinks (towards the switches)"), tr("downlinks (towards the GPUs)")});
+  directions->setDescription(tr("Which lanes are drawn at full strength; the others stay faint"));
+  directions_ = directions;
   form->addRow(tr("show"), directions_);
   connect(directions_, &QComboBox::currentIndexChanged, this,
           [this](int i) { model_->setDirectionFilter(static_cast<DirectionFilter>(std::max(0, i))); });
@@ -58,7 +61,8 @@ HeatControls::HeatControls(RunModel* model, QWidget* parent) : QWidget(parent), 
     const QSignalBlocker block(directions_);
     directions_->setCurrentIndex(static_cast<int>(model_->directionFilter()));
   });
-  compare_ = new QCheckBox(tr("compare two phases side by side"), this);
+  compare_ = new QCheckBox(tr("two phases side by side"), this);
+  compare_->setToolTip(tr("Draw the fabric twice, coloured by the mean utilisation of phases A and B"));
   form->addRow(compare_);
   auto* phaseA = new ElidedComboBox(this), *phaseB = new ElidedComboBox(this);
   phaseA->setObjectName(QStringLiteral("heatPhaseA"));

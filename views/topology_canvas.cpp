@@ -103,43 +103,64 @@ void TopologyCanvas::fitToView() {
 
 void TopologyCanvas::initialView() { fitScene(); }
 
-// Fits the whole scene between the caption (top) and the legend (bottom) overlays,
-// centred: large hierarchies too (the wheel zooms at the cursor and Ctrl+F finds a
-// device, so the overview is where they start).
+// Fits the whole scene into the room the overlays leave, centred there: under the
+// caption, and above the legend or beside it (the legend standing upright at the right
+// edge when that gives the fabric more room), so the legend never covers the fabric.
+// Large hierarchies too (the wheel zooms at the cursor and Ctrl+F finds a device, so
+// the overview is where they start).
 void TopologyCanvas::fitScene() {
   const QRectF r = scene_->sceneRect();
   if (r.isEmpty() || viewport()->width() < 10) return;
-  const double top = overlayTop(), legendH = legend_->sizeHint().height() + 16;
-  const double vw = viewport()->width(), vh = viewport()->height();
-  // The whole height when the fabric, centred or moved left, clears the legend (bottom
-  // right); else the height above the legend.
-  const double legendLeft = vw - std::min<double>(legend_->sizeHint().width(), vw - 16) - 16;
-  const double tall = std::min({(vw - 16) / r.width(), (vh - top - 8) / r.height(), kMaxFitScale});
-  const double tallW = tall * r.width();
-  const bool centredClear = vw / 2 + tallW / 2 <= legendLeft, leftClear = 8 + tallW <= legendLeft;
-  const bool useTall = !isSideBySide() && (centredClear || leftClear);
-  const double bottom = useTall ? 8 : legendH;
-  double s = useTall ? tall : std::min((vw - 16) / r.width(), (vh - top - bottom) / r.height());
-  s = std::min(s, kMaxFitScale);
+  const double top = overlayTop(), vw = viewport()->width(), vh = viewport()->height();
+  auto scaleIn = [&](const QMarginsF& m) {
+    return std::min({(vw - m.left() - m.right()) / r.width(), (vh - m.top() - m.bottom()) / r.height(), kMaxFitScale});
+  };
+  // Candidates, best scale wins; ties keep the horizontal legend (the first).
+  legend_->setOrientation(Qt::Horizontal);
+  const QSize h = legend_->sizeHint();
+  const double hw = std::min<double>(h.width(), vw - 16);
+  struct Candidate {
+    Qt::Orientation orientation;
+    QMarginsF room;
+  };
+  std::vector<Candidate> candidates = {{Qt::Horizontal, {8, top, 8, h.height() + 16.0}},
+                                       {Qt::Horizontal, {8, top, hw + 24, 8}}};
+  legend_->setOrientation(Qt::Vertical);
+  const QSize v = legend_->sizeHint();
+  const double vertical = std::min<double>(v.height(), vh - top - 16);
+  if (vertical >= legendMinimumUpright()) candidates.push_back({Qt::Vertical, {8, top, v.width() + 24.0, 8}});
+  Candidate best = candidates.front();
+  for (const Candidate& c : candidates)
+    if (scaleIn(c.room) > scaleIn(best.room) + 1e-9) best = c;
+  legend_->setOrientation(best.orientation);
+  placeLegend();
+  const double s = std::max(scaleIn(best.room), kMinScale);
   setTransform(QTransform::fromScale(s, s));
-  // At the left edge when centred it would reach under the legend.
-  setAlignment(useTall && !centredClear ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignCenter);
-  viewBottom_ = bottom;
+  setAlignment(Qt::AlignCenter);
+  room_ = best.room;
+  // The slack split evenly: the fabric sits in the middle of its room.
+  const double ex = std::max(0.0, vw - room_.left() - room_.right() - s * r.width());
+  const double ey = std::max(0.0, vh - room_.top() - room_.bottom() - s * r.height());
+  slack_ = QMarginsF(ex / 2, ey / 2, ex / 2, ey / 2);
   updateViewRect();
-  if (s * r.height() > vh - top - bottom) centerOn(r.center().x(), r.top() - top / s + vh / (2 * s));
-  else centerOn(r.center().x(), r.center().y() + (bottom - top) / (2 * s));
+  const QRectF view = sceneRect();  // larger than the viewport only at the smallest zoom
+  centerOn(view.left() + vw / (2 * s), view.top() + vh / (2 * s));
 }
 
-// The scrollable area: the scene plus room for the overlays at the current zoom, so
-// nothing has to hide under the caption or the legend.
+// The shortest upright legend that still reads (ticks 25 % apart a line or more).
+double TopologyCanvas::legendMinimumUpright() const { return 10.0 * QFontMetrics(legend_->font()).height(); }
+
+// The scrollable area: the scene plus the room kept for the overlays at the current zoom,
+// so nothing has to hide under the caption or the legend.
 void TopologyCanvas::updateViewRect() {
   const double s = std::max(transform().m11(), 1e-6);
-  const double top = overlayTop(), bottom = viewBottom_ >= 0 ? viewBottom_ : legend_->sizeHint().height() + 16;
   // Once the user zooms or pans, a viewport of room on every side: any point of the
   // fabric can be brought under the cursor, so zooming never drags it away.
-  const double mx = fitMode_ == FitMode::User ? viewport()->width() / s : 0;
-  const double my = fitMode_ == FitMode::User ? viewport()->height() / s : 0;
-  setSceneRect(scene_->sceneRect().adjusted(-mx, -top / s - my, mx, bottom / s + my));
+  const bool user = fitMode_ == FitMode::User;
+  const QMarginsF extra = user ? QMarginsF(viewport()->width(), viewport()->height(), viewport()->width(), viewport()->height())
+                               : slack_;
+  const QMarginsF m = room_ + extra;
+  setSceneRect(scene_->sceneRect().adjusted(-m.left() / s, -m.top() / s, m.right() / s, m.bottom() / s));
   updateCaptions();
 }
 
@@ -171,7 +192,11 @@ void TopologyCanvas::resizeEvent(QResizeEvent* e) {
 void TopologyCanvas::placeLegend() {
   const QSize s = legend_->sizeHint();
   const int w = std::min(s.width(), viewport()->width() - 16);
-  legend_->setGeometry(viewport()->width() - w - 8, viewport()->height() - s.height() - 8, w, s.height());
+  // Upright, as tall as fits under the caption (fitScene chose it only where that reads).
+  const int h = legend_->orientation() == Qt::Vertical
+                    ? std::max(int(legendMinimumUpright()), std::min(s.height(), int(viewport()->height() - overlayTop() - 16)))
+                    : s.height();
+  legend_->setGeometry(viewport()->width() - w - 8, viewport()->height() - h - 8, w, h);
   legend_->raise();
   fitCaption(info_, viewport()->width() - 16);
   info_->move(8, 8);

@@ -22,6 +22,7 @@
 // laneColour() refer to the left copy.
 #pragma once
 #include <QGraphicsView>
+#include <QMarginsF>
 #include <set>
 #include <utility>
 #include <vector>
@@ -136,6 +137,7 @@ class TopologyCanvas : public QGraphicsView {
   int captionHeight() const;  // of a side-by-side caption, in pixels
   void updateCaptions();
   double overlayTop() const;  // pixels above the fabric kept clear for the captions
+  double legendMinimumUpright() const;
   void renderExport(QPainter& p, const QRectF& target, double ui);
 
   RunModel* model_;
@@ -155,7 +157,9 @@ class TopologyCanvas : public QGraphicsView {
   std::set<std::pair<int, int>> expandedBundles_;  // node pairs (lower id first) shown open
   bool bundlesExpanded_ = false;
   double glyphScale_ = 1;
-  double viewBottom_ = -1;  // pixels kept under the fabric by the last fit (-1: the legend's)
+  // Pixels the last fit kept clear around the fabric: room_ for the overlays (caption,
+  // legend), slack_ centring the fabric in what is left.
+  QMarginsF room_{8, 40, 8, 120}, slack_;
   LaneGeometry lanes_;
   int phaseA_ = -1, phaseB_ = -1;
   QGraphicsSimpleTextItem* captions_[2] = {nullptr, nullptr};  // side by side: A's and B's

@@ -32,21 +32,37 @@ void raiseAll(const MainWindow& window, const QList<QPointer<QDockWidget>>& dock
 
 }  // namespace
 
+// A title given whole (any case), else the one dock whose title starts with it ("hot"
+// for Hot/Cold Links); several such docks, or none, is an error listing them.
 DockShowRequest findDocksToShow(const MainWindow& window, const QStringList& titles) {
   DockShowRequest out;
   const auto docks = window.findChildren<QDockWidget*>();
-  for (const QString& title : titles) {
-    QDockWidget* found = nullptr;
-    QStringList names;
+  QStringList names;
+  for (QDockWidget* d : docks) names << d->windowTitle();
+  names.sort(Qt::CaseInsensitive);
+  for (const QString& given : titles) {
+    const QString title = given.trimmed();
+    QList<QDockWidget*> exact, prefixed;
     for (QDockWidget* d : docks) {
-      names << d->windowTitle();
-      if (d->windowTitle().compare(title, Qt::CaseInsensitive) == 0) found = d;
+      if (d->windowTitle().compare(title, Qt::CaseInsensitive) == 0) exact << d;
+      else if (!title.isEmpty() && d->windowTitle().startsWith(title, Qt::CaseInsensitive)) prefixed << d;
     }
-    if (!found) {
-      out.error = QObject::tr("--show: expected a dock title (%1), found '%2'").arg(names.join(QStringLiteral(", ")), title);
-      return out;
+    const QList<QDockWidget*>& found = exact.isEmpty() ? prefixed : exact;
+    if (found.size() == 1) {
+      out.docks << found.front();
+      continue;
     }
-    out.docks << found;
+    if (found.isEmpty()) {
+      out.error = QObject::tr("--show: expected a dock title or the start of one (%1), found '%2'")
+                      .arg(names.join(QStringLiteral(", ")), given);
+    } else {
+      QStringList matching;
+      for (QDockWidget* d : found) matching << d->windowTitle();
+      matching.sort(Qt::CaseInsensitive);
+      out.error = QObject::tr("--show: expected the start of one dock title, found '%1', which starts %2")
+                      .arg(given, matching.join(QStringLiteral(", ")));
+    }
+    return out;
   }
   return out;
 }

@@ -1,5 +1,5 @@
-// Docks named on the command line (`fabriclab --show TITLE`): found by their title
-// (case-insensitive) and brought to the front of their tab group. The raise is queued
+// Docks named on the command line (`fabriclab --show TITLE`): found by their title or a
+// unique start of it (case-insensitive: `--show hot`), and brought to the front of their tab group. The raise is queued
 // until the window's layout has run, and repeated when the first run ends: a dock the
 // applicability table has just shown joins its tab bar only then (raised at once, the
 // Datacenters stayed behind the Inspector), and results may raise another tab. A dock
@@ -18,7 +18,7 @@ class MainWindow;
 
 struct DockShowRequest {
   QList<QDockWidget*> docks;  // in the order named
-  QString error;              // "" or the unknown title, with the titles there are
+  QString error;              // "" or the unknown (ambiguous) title, with the titles there are (it starts)
 };
 
 DockShowRequest findDocksToShow(const MainWindow& window, const QStringList& titles);

@@ -102,45 +102,82 @@ void FollowRunner::showAndFollow(int gpu, int item, int piece) {
   follow(gpu, item, piece);
 }
 
+void FollowRunner::showAndFollowSelectors(const QString& selectors) {
+  const auto sels = parseFollowSelectors(selectors.toStdString());
+  if (!sels || sels->empty() || sels->front().none()) return;
+  const FollowChoice first = followChoice(sels->front());
+  if (sels->size() == 1) return showAndFollow(first.gpu, first.item, first.piece);
+  action_->setChecked(true);
+  bar_->gpuBox()->setValue(first.gpu);  // the pickers show the first of the list
+  bar_->itemBox()->setValue(first.item);
+  if (first.piece >= 0) bar_->pieceBox()->setValue(first.piece);
+  Scenario s;
+  if (!pointScenario(s)) return;
+  s.run.follow = selectors.toStdString();
+  // As run.follow records a list: each selector its own group (colour) and name.
+  record(s, tr("%1 selectors").arg(sels->size()),
+         [](const Scenario& point, const topo::Topology& t, const RunControl& control, PacketFollow& out) {
+           Results r = runWithFollow(point, t, control);
+           if (r.follow) out = std::move(*r.follow);
+         });
+}
+
 void FollowRunner::follow(int gpu, int item, int piece) {
-  stop();
+  Scenario s;
+  if (!pointScenario(s)) return;
   const auto topology = model_->topologyShared();
-  if (!topology) return;
-  Scenario s = sweep_->scenario();
+  auto spec = std::make_shared<FollowSpec>(followSpecFor(s, *topology, gpu, item, piece));
+  const std::string what = describeFollow(s, gpu, item, piece);
+  record(s, QString::fromStdString(what),
+         [spec, what](const Scenario& point, const topo::Topology& t, const RunControl& control, PacketFollow& out) {
+           runFollowing(point, t, spec.get(), &out, control);
+           out.what = what;
+         });
+}
+
+// The point the views show as a scenario of its own, on one thread; false (the bar says
+// why) when there is none.
+bool FollowRunner::pointScenario(Scenario& s) {
+  stop();
+  if (!model_->topologyShared()) return false;
+  s = sweep_->scenario();
   try {
     if (!s.sweep.empty()) s = keepSweepPoint(s, static_cast<std::size_t>(std::max(0, sweep_->selectedPoint())));
   } catch (const std::exception& e) {
     bar_->setFollow(nullptr, QString::fromUtf8(e.what()));
-    return;
+    return false;
   }
   s.run.threads = 1;  // the recording is the same for any count; leave the cores to the main run
-  auto spec = std::make_shared<FollowSpec>(followSpecFor(s, *topology, gpu, item, piece));
-  const QString what = QString::fromStdString(describeFollow(s, gpu, item, piece));
+  return true;
+}
+
+void FollowRunner::record(const Scenario& s, const QString& what, RecordJob job) {
+  const auto topology = model_->topologyShared();
   bar_->setBusy(tr("Recording the hops of %1…").arg(what));
   running_ = true;
   cancel_ = std::make_shared<std::atomic<bool>>(false);
   const int generation = ++generation_;
   QPointer<FollowRunner> self(this);
-  worker_ = std::jthread([self, s, topology, spec, what, generation, cancel = cancel_] {
+  worker_ = std::jthread([self, s, topology, job = std::move(job), generation, cancel = cancel_] {
     auto out = std::make_shared<PacketFollow>();
     QString error;
     try {
       RunControl control;
       control.cancel = cancel.get();
-      runFollowing(s, *topology, spec.get(), out.get(), control);
+      job(s, *topology, control, *out);
     } catch (const std::exception& e) {
       error = QString::fromUtf8(e.what());
     }
     if (cancel->load()) return;
     QMetaObject::invokeMethod(
-        QCoreApplication::instance(), [self, out, what, error, generation] {
+        QCoreApplication::instance(), [self, out, error, generation] {
           if (!self || generation != self->generation_) return;
           self->running_ = false;
           if (!error.isEmpty()) {
             self->bar_->setFollow(nullptr, error);
           } else {
             self->canvas_->setFollow(out);
-            self->bar_->setFollow(out, what);
+            self->bar_->setFollow(out, QString::fromStdString(out->what));
           }
           emit self->followed();
         },

@@ -7,11 +7,14 @@
 #pragma once
 #include <QObject>
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <thread>
 
 #include "results/packet_follow.h"
 #include "results/results.h"
+#include "scenario/scenario.h"
+#include "sim/run.h"
 
 class QAction;
 
@@ -37,6 +40,9 @@ class FollowRunner : public QObject {
   void follow(int gpu, int item, int piece);
   // The same with the Follow bar shown and its pickers set (a story step's follow action).
   void showAndFollow(int gpu, int item, int piece);
+  // A story step's follow: one selector as showAndFollow, several ("a; b", as run.follow
+  // writes a list) recorded at once, each in its own colour; the pickers show the first.
+  void showAndFollowSelectors(const QString& selectors);
   bool isRunning() const { return running_; }
 
  signals:
@@ -46,6 +52,11 @@ class FollowRunner : public QObject {
   void updateChoices();
   void stop();
   void showRecorded();  // the hops run.follow recorded in the results shown, if any
+  bool pointScenario(Scenario& s);
+  // Runs `job` (a run of `s` that fills the PacketFollow) on the worker thread; its hops go
+  // to the canvas and the bar.
+  using RecordJob = std::function<void(const Scenario&, const topo::Topology&, const RunControl&, PacketFollow&)>;
+  void record(const Scenario& s, const QString& what, RecordJob job);
 
   views::TopologyCanvas* canvas_;
   views::RunModel* model_;

@@ -75,7 +75,7 @@ int main(int argc, char** argv) {
                                       QStringLiteral("Run, save a PNG of the window when done, and exit."),
                                       QStringLiteral("FILE.png"));
   const QCommandLineOption showOption(QStringLiteral("show"),
-                                      QStringLiteral("Bring a dock to the front by its title (repeatable), e.g. Pipeline."),
+                                      QStringLiteral("Bring a dock to the front by its title or a unique start of it (repeatable), e.g. Pipeline or hot."),
                                       QStringLiteral("DOCK"));
   const QCommandLineOption atOption(QStringLiteral("at"),
                                     QStringLiteral("Move the timeline to TIME (e.g. '12 us') when the run has finished."),

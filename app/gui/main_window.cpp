@@ -95,7 +95,9 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   // enough for key names and values, the plots readable; on a small screen the canvas
   // keeps about half the width.
   resizeDocks({scenarioDock_}, {std::min(440, width() * 28 / 100)}, Qt::Horizontal);
-  resizeDocks({findChild<QDockWidget*>(QStringLiteral("InspectorDock"))}, {std::min(300, width() * 24 / 100)},
+  // (300 px on a 1024 px screen too: the Heat dock's minimum once set it; the Mapping dock's
+  // controls want it.)
+  resizeDocks({findChild<QDockWidget*>(QStringLiteral("InspectorDock"))}, {std::min(300, width() * 30 / 100)},
               Qt::Horizontal);
   resizeDocks({findChild<QDockWidget*>(QStringLiteral("PlotsDock"))}, {260}, Qt::Vertical);
   if (options_.restoreLayout) {
@@ -186,7 +188,7 @@ void MainWindow::buildDocks() {
   storyDock_ = new StoryDock(doc_, sweep_, model_, this);
   addDockWidget(Qt::RightDockWidgetArea, storyDock_);
   tabifyDockWidget(inspector, storyDock_);
-  connect(storyDock_, &StoryDock::followRequested, findChild<FollowRunner*>(), &FollowRunner::showAndFollow);
+  connect(storyDock_, &StoryDock::followRequested, findChild<FollowRunner*>(), &FollowRunner::showAndFollowSelectors);
   inspector->raise();
   connect(doc_, &ScenarioDocument::documentReset, this, [this, inspector] {
     if (!doc_->scenario().story.empty()) storyDock_->raise();

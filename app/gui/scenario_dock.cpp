@@ -42,6 +42,9 @@ ScenarioDock::ScenarioDock(ScenarioDocument* doc, QWidget* parent)
   view_->header()->resizeSection(ScenarioTreeModel::DefaultColumn, 72);
   view_->header()->setStretchLastSection(false);
   layout->addWidget(view_, 1);
+  // Room for a key and a wrapped value: a narrowing window takes its width from the
+  // canvas and the right column first (it once squeezed this dock to ~70 px).
+  view_->setMinimumWidth(236);
   view_->viewport()->installEventFilter(this);
   connect(view_->header(), &QHeaderView::sectionResized, view_, [this](int section) {
     if (section != ScenarioTreeModel::DefaultColumn) view_->doItemsLayout();  // both wrap

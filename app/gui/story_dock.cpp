@@ -117,11 +117,8 @@ void StoryDock::play(int step) {
     }
   }
   if (!s.follow.empty()) {
-    const std::optional<FollowSelector> sel = parseFollowSelector(s.follow);
-    if (sel && !sel->none()) {
-      const FollowChoice c = followChoice(*sel);
-      emit followRequested(c.gpu, c.item, c.piece);
-    }
+    const auto sels = parseFollowSelectors(s.follow);
+    if (sels && !sels->empty() && !sels->front().none()) emit followRequested(QString::fromStdString(s.follow));
   }
   pending_ = -1;
   if ((s.at >= 0 || !s.phase.empty()) && !moveTimeline(s)) pending_ = step;

@@ -37,9 +37,9 @@ class StoryDock : public QDockWidget {
 
  signals:
   void stepPlayed(int step);
-  // A step's `follow` action (scenario/follow_selector.h): the Follow One bar records and
-  // plays these packets (gui/follow_runner.h).
-  void followRequested(int gpu, int item, int piece);
+  // A step's `follow` action: its selectors ("a; b" for a list, scenario/follow_selector.h);
+  // the Follow One bar records and plays these packets (gui/follow_runner.h).
+  void followRequested(const QString& selectors);
 
  private:
   void rebuild();

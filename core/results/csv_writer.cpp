@@ -113,11 +113,11 @@ std::string phasesCsv(const Results& r) {
 std::string followCsv(const Results& r) {
   std::string out;
   row(out, "start_ns", "end_ns", "arrive_ns", "from", "to", "link", "direction", "op", "piece", "tag",
-      "contributions");
+      "contributions", "selector");
   for (const NamedHop& n : namedHops(r))
     row(out, ns(n.hop->start), ns(n.hop->end), ns(n.hop->arrive), field(n.from), field(n.to), num(n.hop->link),
         num(n.hop->direction), field(n.op), num(std::int64_t(n.hop->piece)), num(std::int64_t(n.hop->tag)),
-        num(int(n.hop->contributions)));
+        num(int(n.hop->contributions)), num(r.follow->selectorOf(*n.hop)));
   return out;
 }
 

@@ -7,7 +7,8 @@
 //                  peak_reduction_bytes,max_buffer_flits
 //   phases.csv     name,start_ns,end_ns
 //   follow.csv     with run.follow only, one row per hop of the followed packets:
-//                  start_ns,end_ns,arrive_ns,from,to,link,direction,op,piece,tag,contributions
+//                  start_ns,end_ns,arrive_ns,from,to,link,direction,op,piece,tag,contributions,
+//                  selector (which of run.follow's selectors the hop belongs to, from 0)
 // Sweeps: one subdirectory per point (point-000, point-001, ...) plus points.csv with
 // each point's directory, settings and key figures: point,directory,settings,
 // makespan_ns,events,payload_efficiency,algbw_GBps,busbw_GBps,latency_mean_ns,

@@ -377,7 +377,7 @@ struct StoryStep {
   Time at = -1;           // move the timeline to this time (-1: leave it)
   std::string phase;      // ... or to the start of the phase of this name
   std::string direction;  // direction filter: both | up | down
-  std::string follow;     // Follow One: a selector (scenario/follow_selector.h), "" none
+  std::string follow;     // Follow One: selectors joined by "; " (scenario/follow_selector.h), "" none
   bool operator==(const StoryStep&) const = default;
 };
 

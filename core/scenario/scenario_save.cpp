@@ -8,6 +8,7 @@
 #include "scenario/scenario_io.h"
 #include "scenario/schema.h"
 #include "scenario/schema_values.h"
+#include "scenario/follow_selector.h"
 #include "scenario/story.h"
 #include "topology/presets.h"
 #include "topology/wafer_presets.h"
@@ -125,7 +126,12 @@ std::string saveScenarioText(const Scenario& s) {
       if (step.at >= 0) e << YAML::Key << "at" << YAML::Value << formatTime(step.at);
       if (!step.phase.empty()) e << YAML::Key << "phase" << YAML::Value << step.phase;
       if (!step.direction.empty()) e << YAML::Key << "direction" << YAML::Value << step.direction;
-      if (!step.follow.empty() && storyFollowFits(s, step)) e << YAML::Key << "follow" << YAML::Value << step.follow;
+      if (!step.follow.empty() && storyFollowFits(s, step)) {
+        const std::vector<std::string> selectors = splitFollowList(step.follow);
+        e << YAML::Key << "follow" << YAML::Value;
+        if (selectors.size() == 1) e << selectors.front();
+        else e << selectors;  // a list, as it was read
+      }
       e << YAML::EndMap;
     }
     e << YAML::EndSeq;

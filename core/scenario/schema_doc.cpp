@@ -110,8 +110,9 @@ from 1 or its label), `dock` (a dock to raise by its title: Scenario, Fusion sch
 Inspector, Heat, Plots, Traffic Breakdown, Switch Tables, AL TLB, Pipeline, Sweep,
 Story), `at` (a time, e.g. `120 us`) or `phase` (the start of the run phase of that
 name), `direction` (`both`, `up` or `down`: the canvas's direction filter) and `follow`
-(packets to follow, as `run.follow` names them, in the words of the step's point: the
-Follow bar records and plays their hops). The desktop app's Story dock plays the steps;
+(packets to follow, as `run.follow` names them, in the words of the step's point: one
+selector or a list of them, each in its own colour; the Follow bar records and plays
+their hops). The desktop app's Story dock plays the steps;
 the report lists them.
 
 ```yaml

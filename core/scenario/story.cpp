@@ -88,8 +88,12 @@ Scenario storyStepScenario(const Scenario& s, const StoryStep& step) {
 
 bool storyFollowFits(const Scenario& s, const StoryStep& step) {
   try {
-    const std::optional<FollowSelector> sel = parseFollowSelector(step.follow);
-    return sel && !sel->none() && !followMisfit(storyStepScenario(s, step), *sel);
+    const std::optional<std::vector<FollowSelector>> sels = parseFollowSelectors(step.follow);
+    if (!sels || sels->front().none()) return false;
+    const Scenario point = storyStepScenario(s, step);
+    for (const FollowSelector& sel : *sels)
+      if (followMisfit(point, sel)) return false;
+    return true;
   } catch (const std::exception&) {  // an edited sweep whose point no longer validates
     return false;
   }
@@ -137,6 +141,7 @@ void readStory(const YAML::Node& node, const InputLocation& at, const std::strin
     StoryStep step;
     std::set<std::string> seen;
     InputLocation followAt = itemAt;
+    YAML::Node followItems;  // follow as a YAML list: where each selector stands
     for (auto it = item.begin(); it != item.end(); ++it) {
       const InputLocation kat = locate(it->first, file, itemAt);
       const std::string k = it->first.IsScalar() ? it->first.Scalar() : std::string();
@@ -171,8 +176,25 @@ void readStory(const YAML::Node& node, const InputLocation& at, const std::strin
         if (step.at < 0) throw InputError(vat, p, "a time of 0 or more", it->second.Scalar());
       } else if (k == "phase") {
         step.phase = oneLineText(it->second, p, "a phase's name", vat);
-      } else if (k == "follow") {
-        step.follow = oneLineText(it->second, p, "what to follow, e.g. 'gpu 0, piece 0'", vat);
+      } else if (k == "follow") {  // one selector, or a list of them as run.follow takes
+        if (it->second.IsSequence()) {
+          std::vector<std::string> texts;
+          for (std::size_t j = 0; j < it->second.size(); ++j) {
+            const std::string pj = p + "[" + std::to_string(j) + "]";
+            texts.push_back(oneLineText(it->second[j], pj, "a selector, e.g. 'gpu 0, piece 0'",
+                                        locate(it->second[j], file, vat)));
+            if (texts.back().find(';') != std::string::npos)
+              throw InputError(locate(it->second[j], file, vat), pj, "one selector per list entry",
+                               "'" + texts.back() + "'", "give each selector its own entry");
+          }
+          if (texts.empty() || texts.size() > kMaxFollowSelectors)
+            throw InputError(vat, p, "a list of 1 to " + std::to_string(kMaxFollowSelectors) + " selectors",
+                             "a list of " + std::to_string(texts.size()));
+          step.follow = joinFollowList(texts);
+          followItems = it->second;
+        } else {
+          step.follow = oneLineText(it->second, p, "what to follow, e.g. 'gpu 0, piece 0'", vat);
+        }
         followAt = vat;
       } else if (k == "direction") {
         step.direction = oneLineText(it->second, p, "both, up or down", vat);
@@ -183,9 +205,18 @@ void readStory(const YAML::Node& node, const InputLocation& at, const std::strin
     }
     if (!seen.count("text")) throw InputError(itemAt, path + ".text", "a short text for every step", "nothing");
     if (!step.follow.empty()) {  // in the words of the step's point's workload (ring or NVLS, say)
-      if (readFollowSelector(storyStepScenario(s, step), step.follow, path + ".follow", followAt).none())
-        throw InputError(followAt, path + ".follow", "what to follow (leave the key out to follow nothing)",
-                         "'" + step.follow + "'");
+      const std::vector<std::string> texts = splitFollowList(step.follow);
+      const Scenario point = storyStepScenario(s, step);
+      for (std::size_t j = 0; j < texts.size(); ++j) {
+        const bool listed = followItems.IsSequence();
+        const std::string fp = path + ".follow" + (listed ? "[" + std::to_string(j) + "]" : std::string());
+        const InputLocation fat = listed ? locate(followItems[j], file, followAt) : followAt;
+        if (readFollowSelector(point, texts[j], fp, fat).none())
+          throw InputError(fat, fp,
+                           texts.size() > 1 ? "a selector in each place of the list"
+                                            : "what to follow (leave the key out to follow nothing)",
+                           "'" + texts[j] + "'");
+      }
     }
     if (seen.count("at") && seen.count("phase"))
       throw InputError(locate(item["phase"], file, itemAt), path + ".phase", "either at or phase, not both",

@@ -9,7 +9,8 @@
 //       dock: Plots            # raise a dock by its title
 //       at: 120 us             # or phase: reduce-scatter
 //       direction: up          # both | up | down
-//       follow: gpu 0, piece 0  # Follow One (scenario/follow_selector.h)
+//       follow: gpu 0, piece 0  # Follow One (scenario/follow_selector.h); a list of
+//                               # selectors (or ';' between them) follows each, as run.follow
 #pragma once
 #include <string>
 #include <vector>
@@ -43,7 +44,7 @@ int storyPointIndex(const Scenario& s, const std::string& point);
 
 // The scenario a step shows: its point's, or the scenario itself without a point.
 Scenario storyStepScenario(const Scenario& s, const StoryStep& step);
-// Whether the step's follow selector names packets of that scenario's workload (an
+// Whether each of the step's follow selectors names packets of that scenario's workload (an
 // edited scenario may no longer fit it; a saved file leaves it out).
 bool storyFollowFits(const Scenario& s, const StoryStep& step);
 

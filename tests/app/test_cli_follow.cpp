@@ -51,6 +51,8 @@ class TestCliFollow : public QObject, private CliFixture {
     const QList<QByteArray> lines = f.readAll().trimmed().split('\n');
     QCOMPARE(lines.size(), 1 + 3 * 8 + 3);
     QVERIFY(lines.front().startsWith("start_ns,end_ns,arrive_ns,from,to,link,direction,op"));
+    QVERIFY(lines.front().endsWith(",contributions,selector"));
+    for (qsizetype i = 1; i < lines.size(); ++i) QVERIFY(lines[i].endsWith(",0"));  // one selector: the first
     QFile html(report);
     QVERIFY(html.open(QIODevice::ReadOnly));
     const QByteArray h = html.readAll();
@@ -65,7 +67,8 @@ class TestCliFollow : public QObject, private CliFixture {
   // "selector" and counted in follow.selectors; the same as the scenario's YAML list.
   void followTwoSelectors() {
     const QString yaml = writeFile("nvls2.yaml", kNvls);
-    const CliRun r = cli({"run", "--follow", "gpu 2, piece 1", "--follow", "gpu 5", "--json", "-", yaml});
+    const QString csv = tmpPath("csv2");
+    const CliRun r = cli({"run", "--follow", "gpu 2, piece 1", "--follow", "gpu 5", "--json", "-", "--csv", csv, yaml});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     const Json j = Json::parse(r.out.toStdString());
     const int n = 8;
@@ -85,6 +88,19 @@ class TestCliFollow : public QObject, private CliFixture {
     }
     QCOMPARE(down[0], 3);
     QCOMPARE(down[1], 3);
+    // follow.csv's last column numbers the selector too: 3 N + 3 rows each.
+    QFile f(QDir(csv).filePath("follow.csv"));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = f.readAll().trimmed().split('\n');
+    QVERIFY(lines.front().endsWith(",selector"));
+    int rows[2] = {};
+    for (qsizetype i = 1; i < lines.size(); ++i) {
+      const QByteArray k = lines[i].split(',').back();
+      QVERIFY2(k == "0" || k == "1", lines[i].constData());
+      ++rows[k.toInt()];
+    }
+    QCOMPARE(rows[0], 3 * n + 3);
+    QCOMPARE(rows[1], 3 * n + 3);
     QByteArray listed = kNvls;
     listed += "run:\n  follow:\n    - gpu 2, piece 1\n    - gpu 5\n";
     const CliRun file = cli({"run", writeFile("nvls-list.yaml", listed), "--json", "-"});

@@ -37,6 +37,7 @@ class TestScenario : public QObject {
   void goodFiles();
   void goodFileContents();
   void storyAndLabels();
+  void storyFollowsAList();
   void sweepExpansion();
   void savedFileIsShort();
   void roundTripAwkwardText();
@@ -188,6 +189,24 @@ void TestScenario::storyAndLabels() {
   QCOMPARE(fl::sweepPointLabels(plain)[1], std::string("algorithm = nvls"));
   QCOMPARE(fl::storyPointIndex(plain, "NVLS"), -1);
   QCOMPARE(fl::sweepPointLabels(fl::Scenario{}), (std::vector<std::string>{"single run"}));
+}
+
+// A step's follow takes a list, as run.follow does: kept as "a; b" (the one-line form
+// reads the same), every selector checked against the step's workload, and saved as a
+// list that reads back the same.
+void TestScenario::storyFollowsAList() {
+  const fl::Scenario s = loadGood("story_follow_two.yaml");
+  QCOMPARE(s.story.size(), size_t(2));
+  QCOMPARE(s.story[0].follow, std::string("gpu 2, piece 1; gpu 5"));
+  QCOMPARE(s.story[1].follow, s.story[0].follow);
+  QVERIFY(fl::storyFollowFits(s, s.story[0]));
+  fl::Scenario ring = s;
+  ring.workload.collective.algorithm = fl::CollectiveAlgorithm::Ring;  // 'gpu G' is NVLS's word
+  QVERIFY(!fl::storyFollowFits(ring, ring.story[0]));
+  const std::string saved = fl::saveScenarioText(s);
+  QVERIFY2(saved.find("- gpu 2, piece 1") != std::string::npos, saved.c_str());
+  const fl::Scenario again = fl::parseScenario(saved, "saved.yaml");
+  QCOMPARE(again.story[0].follow, s.story[0].follow);
 }
 
 void TestScenario::sweepExpansion() {

@@ -215,6 +215,38 @@ class TestDockApplicability : public QObject {
     QVERIFY(unknown.error.contains("Nonesuch") && unknown.error.contains("Datacenters"));
   }
 
+  // --show takes a title's unique start in any case ("hot" for Hot/Cold Links, as the
+  // tab reads); an exact title wins over longer ones it starts; a start several titles
+  // share, or none has, is refused with the candidates named.
+  void showByPrefix_data() {
+    QTest::addColumn<QString>("given");
+    QTest::addColumn<QString>("name");       // the dock found, or "" for an error
+    QTest::addColumn<QStringList>("named");  // in the error
+    QTest::newRow("hot") << "hot" << "HotColdDock" << QStringList();
+    QTest::newRow("Hot/Cold") << "Hot/Cold" << "HotColdDock" << QStringList();
+    QTest::newRow("HEAT") << "HEAT" << "HeatDock" << QStringList();
+    QTest::newRow("datacenters") << "datacenters" << "XdcClusterDock" << QStringList();
+    QTest::newRow("Pipeline exact") << "pipeline" << "PipelineDock" << QStringList();
+    QTest::newRow("plot") << "plot" << "PlotsDock" << QStringList();
+    QTest::newRow("s ambiguous") << "s" << "" << QStringList{"Scenario", "Sweep", "Story", "Switch Tables"};
+    QTest::newRow("unknown") << "Nonesuch" << "" << QStringList{"Nonesuch", "Heat", "Hot/Cold Links", "Plots"};
+  }
+  void showByPrefix() {
+    QFETCH(QString, given);
+    QFETCH(QString, name);
+    QFETCH(QStringList, named);
+    auto w = t::makeWindow(false, /*show=*/false);
+    const fl::gui::DockShowRequest r = fl::gui::findDocksToShow(*w, {given});
+    if (!name.isEmpty()) {
+      QCOMPARE(r.error, QString());
+      QCOMPARE(r.docks.size(), 1);
+      QCOMPARE(r.docks.front()->objectName(), name);
+      return;
+    }
+    QVERIFY(r.docks.isEmpty());
+    for (const QString& n : named) QVERIFY2(r.error.contains(n), qPrintable(r.error));
+  }
+
   // Another dock declares when it applies: here, only to wafer-scale inference.
   void registeredRule() {
     fl::gui::registerDockApplicability(QStringLiteral("WaferTestDock"), [](const fl::Scenario& s) {

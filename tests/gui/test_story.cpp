@@ -63,6 +63,7 @@ class TestStory : public QObject {
   void friendlyLabels_data();
   void friendlyLabels();
   void storyMovesTheView();
+  void storyFollowsAList();
   void sweepStatesDuringRun();
   void gallery();
   void helpAndToolbar();
@@ -163,6 +164,34 @@ void TestStory::storyMovesTheView() {
   QVERIFY(dock(*w, "SweepDock")->isVisible());
   QCOMPARE(int(m->directionFilter()), int(fl::views::DirectionFilter::Both));
   QVERIFY(w->grab().save(t::artefactsDir() + "/story-default-step5.png"));
+}
+
+// A step whose follow lists two selectors records both at once, each its own selector
+// (colour) on the canvas: 3 N + 3 hops for each NVLS chunk piece (N = 8), as run.follow's
+// list gives them; the bar's pickers show the first (GPU 2, piece 1).
+void TestStory::storyFollowsAList() {
+  auto w = t::makeWindow();
+  QCOMPARE(w->openFile(QStringLiteral(FABRICLAB_TEST_DATA "/good/story_follow_two.yaml")), QString());
+  QVERIFY(t::waitIdle(*w));
+  auto* runner = w->findChild<fl::gui::FollowRunner*>();
+  QVERIFY(runner);
+  for (int step : {0, 1}) {  // the YAML list, then the same on one line
+    QSignalSpy followed(runner, &fl::gui::FollowRunner::followed);
+    w->storyDock()->play(step);
+    QVERIFY(followed.wait(60000));
+    const auto f = runner->bar()->follow();
+    QVERIFY(f);
+    QCOMPARE(int(f->hops.size()), 2 * (3 * 8 + 3));
+    QCOMPARE(int(f->parts.size()), 2);
+    int per[2] = {};
+    for (const auto& h : f->hops) ++per[std::clamp(f->selectorOf(h), 0, 1)];
+    QCOMPARE(per[0], 3 * 8 + 3);
+    QCOMPARE(per[1], 3 * 8 + 3);
+    QCOMPARE(runner->bar()->gpuBox()->value(), 2);
+    QCOMPARE(runner->bar()->pieceBox()->value(), 1);
+    QVERIFY(w->findChild<fl::views::TopologyCanvas*>()->followItem());
+  }
+  QVERIFY(w->grab().save(t::artefactsDir() + "/story-follow-two.png"));
 }
 
 // While a two-point sweep runs, the Sweep dock says which point runs and which wait, and

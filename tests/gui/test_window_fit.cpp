@@ -159,7 +159,46 @@ class TestWindowFit : public QObject {
     QVERIFY(checked >= 20);
     QVERIFY(w->grab().save(t::artefactsDir() + "/window_fit_scenario_" + QString(QTest::currentDataTag()).replace(' ', '_') + ".png"));
   }
+
+  void shrinkKeepsScenarioDock_data();
+  void shrinkKeepsScenarioDock();
 };
+
+// Shrinking the window after it opened: the width comes out of the centre and the right
+// column down to their minimums before the Scenario dock loses its room for keys and
+// values (it was squeezed to ~70 px while the Heat dock held the right column at 300 px).
+void TestWindowFit::shrinkKeepsScenarioDock_data() {
+  QTest::addColumn<QString>("scenario");
+  QTest::addColumn<int>("width");
+  for (const char* s : {"default.yaml", "cais-4gpu.yaml", "wsc-4x4-paper.yaml"})
+    for (int width : {960, 900, 860, 800}) QTest::addRow("%s at %d px", s, width) << QString(s) << width;
+}
+
+void TestWindowFit::shrinkKeepsScenarioDock() {
+  QFETCH(QString, scenario);
+  QFETCH(int, width);
+  auto w = t::makeWindow();
+  QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+  QCOMPARE(w->openFile(QStringLiteral(FABRICLAB_SCENARIOS "/") + scenario), QString());
+  w->controller()->stop();
+  QVERIFY(t::waitIdle(*w));
+  QCoreApplication::processEvents();
+  const int before = w->scenarioDock()->width();
+  w->resize(std::max(width, w->minimumSizeHint().width()), w->height());
+  QTest::qWait(20);
+  QCoreApplication::processEvents();
+  QString docks;
+  for (auto* dw : w->findChildren<QDockWidget*>())
+    if (dw->isVisible())
+      docks += QString(" %1 %2 (min %3)").arg(dw->objectName()).arg(dw->width()).arg(dw->minimumSizeHint().width());
+  const QString what = QString("window %1 px (min %2), Scenario dock %3 -> %4 px;%5").arg(w->width())
+                           .arg(w->minimumSizeHint().width()).arg(before).arg(w->scenarioDock()->width()).arg(docks);
+  qInfo("%s", qPrintable(what));
+  QVERIFY2(w->width() <= std::max(width, 860), qPrintable(what));  // the window can get this narrow
+  QVERIFY2(w->scenarioDock()->width() >= 240, qPrintable(what));
+  auto* canvas = w->findChild<QWidget*>("topologyCanvas");
+  QVERIFY2(canvas && canvas->width() >= canvas->minimumWidth(), qPrintable(what));
+}
 
 // One offscreen screen of 1024 x 700 (configured before the application starts).
 int main(int argc, char** argv) {

@@ -92,6 +92,8 @@ class TestCaisViews : public QObject {
   void occupancyBelowCapacity();
   void skewHistogramFromArrivals();
   void skewBarsPerScheme();
+  void skewLegendFits_data();
+  void skewLegendFits();
   void directionUtilisation();
   void inspectorFollowsCanvas();
 };
@@ -315,6 +317,41 @@ void TestCaisViews::skewBarsPerScheme() {
     }
     QVERIFY(std::abs(sum - 100.0) < 1e-9);
   }
+}
+
+// Every key entry under the skew bars shown whole: its box inside the plot and as wide
+// as its icon and its name set in the legend's font (long names used to be cut at the
+// plot's edge in two columns: "CAIS-Base: mean 19.7 µs, 5").
+void TestCaisViews::skewLegendFits_data() {
+  QTest::addColumn<int>("width");
+  for (int w : {260, 385, 800, 1400}) QTest::addRow("%d px", w) << w;
+}
+
+void TestCaisViews::skewLegendFits() {
+  QFETCH(int, width);
+  ArrivalSkewHistogram view;
+  view.resize(width, 320);
+  view.setPoints({{"CAIS-Partial", tinyGather().results}, {"CAIS-Coord", unboundedGather().results},
+                  {"CAIS-Base", tinyReduce().results}});
+  view.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&view));
+  QCoreApplication::processEvents();
+  QCustomPlot* plot = view.plot();
+  plot->replot(QCustomPlot::rpImmediateRefresh);
+  const QFontMetrics fm(plot->legend->font());
+  int entries = 0;
+  for (int i = 0; i < plot->legend->itemCount(); ++i) {  // cells, empty ones too
+    auto* item = qobject_cast<QCPPlottableLegendItem*>(plot->legend->item(i));
+    if (!item) continue;
+    ++entries;
+    const QRect r = item->outerRect();
+    const int need = plot->legend->iconSize().width() + plot->legend->iconTextPadding() +
+                     fm.horizontalAdvance(item->plottable()->name());
+    const QString what = QString("\"%1\" at %2..%3 in %4 px").arg(item->plottable()->name()).arg(r.left()).arg(r.right()).arg(plot->width());
+    QVERIFY2(r.left() >= 0 && r.right() < plot->width(), qPrintable(what));
+    QVERIFY2(r.width() >= need, qPrintable(what + QString(", needs %1 px").arg(need)));
+  }
+  QCOMPARE(entries, 3);
 }
 
 // Each point's up and down curves: the bin's wire bytes over all GPU uplinks (downlinks)
