@@ -104,11 +104,21 @@ XdcCurvePanel::XdcCurvePanel(RunModel* model, QWidget* parent) : QWidget(parent)
 
   plot_ = new QCustomPlot(page);
   plot_->setMinimumSize(220, 150);
-  // On two lines where the plot is narrower than the title (cut at its right edge).
+  // On two lines, then shorter, where the plot is narrower than the title (cut at its
+  // right edge; at 1024 x 768 the plot is ~220 px and even the first of two lines was cut).
   new ResizeWatcher(plot_, [this] {
-    const QString title = tr("p = share of data sent by A2A (1 = EP)");
-    const bool fits = QFontMetrics(plot_->xAxis->labelFont()).horizontalAdvance(title) + 60 <= plot_->width();
-    const QString label = fits ? title : tr("p = share of data sent by A2A\n(1 = EP)");
+    const QString candidates[] = {tr("p = share of data sent by A2A (1 = EP)"),
+                                  tr("p = share of data sent by A2A\n(1 = EP)"), tr("p = share sent by A2A\n(1 = EP)")};
+    const QFontMetrics fm(plot_->xAxis->labelFont());
+    QString label = candidates[2];
+    for (const QString& c : candidates) {
+      int widest = 0;
+      for (const QString& line : c.split('\n')) widest = std::max(widest, fm.horizontalAdvance(line));
+      if (widest + 60 <= plot_->width()) {
+        label = c;
+        break;
+      }
+    }
     if (plot_->xAxis->label() != label) {
       plot_->xAxis->setLabel(label);
       plot_->replot(QCustomPlot::rpQueuedReplot);

@@ -29,9 +29,9 @@ FlowSolver::FlowSolver(std::vector<double> capacity, std::vector<Time> latency, 
   binned_.assign(n, 0);
   emitted_.assign(n, 0);
   unfrozen_.assign(n, 0);
-  stamp_.assign(n, 0);
+  members_.assign(n, 0);
+  entries_.assign(n, 0);
   linkFlowBegin_.assign(n, 0);
-  linkEntries_.assign(n, 0);
 }
 
 std::int32_t FlowSolver::takeSlot() {
@@ -194,38 +194,24 @@ void FlowSolver::recompute() {
     return;
   }
 
-  // The links the active flows cross, their member counts and a CSR list of their flows
-  // (one entry per flow or bundle and link).
-  ++epoch_;
-  std::vector<std::int32_t>& touched = busyLinks_;
-  for (std::int32_t s : active_) {
-    const Flow& f = flows_[static_cast<std::size_t>(s)];
-    const std::int32_t* r = links(f);
-    const std::uint32_t* c = members(f);
-    for (std::uint32_t h = 0; h < f.hops; ++h) {
-      const auto li = static_cast<std::size_t>(r[h]);
-      if (stamp_[li] != epoch_) {
-        stamp_[li] = epoch_;
-        unfrozen_[li] = 0;
-        linkEntries_[li] = 0;
-        residual_[li] = capacity_[li];
-        touched.push_back(r[h]);
-      }
-      unfrozen_[li] += c[h];
-      ++linkEntries_[li];
-    }
-  }
+  // Every link an active flow crosses starts with its full capacity and all its members
+  // unfrozen, and a CSR list of its flows in active_ order (the order freezing visits
+  // them). The heap's pop order depends only on (share, link), not on usedLinks_'s order.
   std::int32_t offset = 0;
-  for (std::int32_t l : touched) {
-    linkFlowBegin_[static_cast<std::size_t>(l)] = offset;
-    offset += linkEntries_[static_cast<std::size_t>(l)];
+  for (std::int32_t l : usedLinks_) {
+    const auto li = static_cast<std::size_t>(l);
+    residual_[li] = capacity_[li];
+    unfrozen_[li] = members_[li];
+    linkFlowBegin_[li] = offset;
+    offset += entries_[li];
   }
   linkFlows_.resize(static_cast<std::size_t>(offset));
   for (std::int32_t s : active_)
     for (std::int32_t l : route(flows_[static_cast<std::size_t>(s)]))
       linkFlows_[static_cast<std::size_t>(linkFlowBegin_[static_cast<std::size_t>(l)]++)] = s;
-  for (std::int32_t l : touched)  // back to the start of each link's range
-    linkFlowBegin_[static_cast<std::size_t>(l)] -= linkEntries_[static_cast<std::size_t>(l)];
+  for (std::int32_t l : usedLinks_)  // back to the start of each link's range
+    linkFlowBegin_[static_cast<std::size_t>(l)] -= entries_[static_cast<std::size_t>(l)];
+  busyLinks_.assign(usedLinks_.begin(), usedLinks_.end());
 
   // Progressive filling: the link with the smallest fair share (residual per unfrozen
   // member) fixes the rate of its unfrozen flows; their other links lose that much
@@ -235,8 +221,8 @@ void FlowSolver::recompute() {
   // One entry per link, however often it changes.
   using Entry = std::pair<double, std::int32_t>;
   std::vector<Entry> heapStore;
-  heapStore.reserve(touched.size());
-  for (std::int32_t l : touched) {
+  heapStore.reserve(usedLinks_.size());
+  for (std::int32_t l : usedLinks_) {
     const auto li = static_cast<std::size_t>(l);
     heapStore.push_back({residual_[li] / double(unfrozen_[li]), l});
   }
@@ -252,7 +238,7 @@ void FlowSolver::recompute() {
       heap.push({share, l});
       continue;
     }
-    const std::int32_t end = linkFlowBegin_[li] + linkEntries_[li];
+    const std::int32_t end = linkFlowBegin_[li] + entries_[li];
     for (std::int32_t i = linkFlowBegin_[li]; i < end && unfrozen_[li] > 0; ++i) {
       Flow& f = flows_[static_cast<std::size_t>(linkFlows_[static_cast<std::size_t>(i)])];
       if (f.frozen) continue;
@@ -277,6 +263,39 @@ void FlowSolver::recompute() {
     const std::uint32_t* c = members(f);
     for (std::uint32_t h = 0; h < f.hops; ++h) rateSum_[static_cast<std::size_t>(r[h])] += f.rate * c[h];
   }
+}
+
+void FlowSolver::attach(std::int32_t slot) {
+  const Flow& f = flows_[static_cast<std::size_t>(slot)];
+  const std::int32_t* r = links(f);
+  const std::uint32_t* c = members(f);
+  std::int32_t* e = entries_.data();
+  std::int64_t* m = members_.data();
+  for (std::uint32_t h = 0; h < f.hops; ++h) {
+    const auto li = static_cast<std::size_t>(r[h]);
+    if (e[li]++ == 0) usedLinks_.push_back(r[h]);
+    m[li] += c[h];
+  }
+}
+
+void FlowSolver::detachEnded() {
+  bool emptied = false;
+  std::int32_t* e = entries_.data();
+  std::int64_t* m = members_.data();
+  for (std::int32_t s : ended_) {
+    const Flow& f = flows_[static_cast<std::size_t>(s)];
+    const std::int32_t* r = links(f);
+    const std::uint32_t* c = members(f);
+    for (std::uint32_t h = 0; h < f.hops; ++h) {
+      const auto li = static_cast<std::size_t>(r[h]);
+      stats_[li].bytes += f.bytes * c[h];
+      m[li] -= c[h];
+      if (--e[li] == 0) emptied = true;
+    }
+  }
+  if (emptied)
+    std::erase_if(usedLinks_, [e](std::int32_t l) { return e[static_cast<std::size_t>(l)] == 0; });
+  ended_.clear();
 }
 
 void FlowSolver::deliverAt(double t, std::int32_t slot) {
@@ -304,12 +323,11 @@ void FlowSolver::run(const Delivered& delivered) {
           continue;
         }
         f.finish = t;
-        const std::int32_t* r = links(f);
-        const std::uint32_t* c = members(f);
-        for (std::uint32_t h = 0; h < f.hops; ++h) stats_[static_cast<std::size_t>(r[h])].bytes += f.bytes * c[h];
         deliverAt(t + double(f.latency) * kPs, s);
+        ended_.push_back(s);  // its link bytes are counted as it leaves its links' lists
       }
       active_.resize(keep);
+      detachEnded();  // before any delivery below releases (and reuses) these slots
       dirty = true;
     }
     // Starts and deliveries due at t; a delivery may start flows (and zero-latency timers)
@@ -331,6 +349,7 @@ void FlowSolver::run(const Delivered& delivered) {
             f.rem = double(f.bytes);
             f.rate = 0;
             active_.push_back(slot);
+            attach(slot);
             dirty = true;
           }
         }

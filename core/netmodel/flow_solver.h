@@ -6,7 +6,10 @@
 //
 // Cost: a recompute touches only the active flows and the links they cross
 // (O(F h log L) for F active flows of h hops over L such links), never the whole link
-// table; flows that finish at the same instant end in one batch. Flow slots and routes
+// table; flows that finish at the same instant end in one batch. Each link's counts of
+// active flows and members, and the set of links in use, are kept up to date as flows
+// start and end rather than recounted per recompute, which then only lays out the flows
+// of each link (in active_ order) and fills. Flow slots and routes
 // are recycled once delivered, so memory follows the flows in flight, not the total.
 #pragma once
 #include <cstdint>
@@ -110,6 +113,8 @@ class FlowSolver {
   void schedule(std::int32_t slot);
   void advanceTo(double t);      // integrate link bytes into bins over [since_, t)
   void recompute();              // progressive filling over the active flows
+  void attach(std::int32_t slot);  // a flow starts: onto its links' counts
+  void detachEnded();              // flows in ended_ leave their links' counts
   void release(std::int32_t slot);
   void deliverAt(double t, std::int32_t slot);
   void compactRoutes();
@@ -136,11 +141,14 @@ class FlowSolver {
   std::vector<FlowLinkStats> stats_;
   std::vector<double> rateSum_, residual_, binned_;
   std::vector<std::int64_t> emitted_;  // whole bytes put into bins so far
-  std::vector<std::int64_t> unfrozen_;  // unfrozen members per link
-  std::vector<std::int32_t> stamp_, linkFlowBegin_, linkEntries_;
+  std::vector<std::int64_t> unfrozen_;  // unfrozen members per link (during a recompute)
+  std::vector<std::int64_t> members_;   // active members per link
+  std::vector<std::int32_t> entries_;   // active flows per link
+  std::vector<std::int32_t> usedLinks_;  // links with entries_ > 0
+  std::vector<std::int32_t> linkFlowBegin_;
+  std::vector<std::int32_t> linkFlows_;  // CSR: active flows per used link, in active_ order
   std::vector<std::int32_t> busyLinks_;  // links with rateSum_ > 0
-  std::vector<std::int32_t> linkFlows_;  // CSR: active flows per touched link
-  std::int32_t epoch_ = 0;
+  std::vector<std::int32_t> ended_;      // the batch ending now
 
   double since_ = 0, rateTime_ = 0, nextFinish_ = std::numeric_limits<double>::infinity();
   std::int64_t nextId_ = 0, recomputes_ = 0;

@@ -39,6 +39,7 @@ class TestFlowModel : public QObject {
   void parkingLotEqual_data();
   void parkingLotEqual();
   void dependentFlowsFromCallback();
+  void slotReusedAtTheSameInstant();
   void zeroByteFlowTakesTheLatency();
   void treeRoutesFollowTheRouting();
   void agreesWithThePacketModel();
@@ -147,6 +148,28 @@ void TestFlowModel::dependentFlowsFromCallback() {
   for (std::size_t k = 0; k < 5; ++k) QCOMPARE(at[k], Time(k + 1) * (1 * ms + 10 * us));
   QCOMPARE(s.links()[0].bytes, 5'000'000);
   QCOMPARE(s.links()[0].busy, 5 * ms);
+}
+
+void TestFlowModel::slotReusedAtTheSameInstant() {
+  // Links 0 and 1 of 1 GB/s, no latency. A = 1 MB on {0} and B = 3 MB on {0, 1} from 0:
+  // 0.5 GB/s each, A ends at 2 ms and its delivery (same instant) starts C = 1 MB on {1},
+  // which takes A's freed slot. Then link 0 carries B alone and link 1 B and C: 0.5 GB/s
+  // each, C ends at 4 ms (B has 1 MB left), B alone at 1 GB/s ends at 5 ms. (The links'
+  // flow counts are updated as flows end and start: A must leave link 0 before C.)
+  FlowSolver s({1e9, 1e9}, {0, 0}, 1 * ms);
+  const std::int32_t a[] = {0}, b[] = {0, 1}, c[] = {1};
+  s.addFlow(a, 1'000'000, 0, 0);
+  s.addFlow(b, 3'000'000, 0, 1);
+  std::map<std::uint64_t, Time> at;
+  s.run([&](std::int64_t, std::uint64_t tag, Time t) {
+    at[tag] = t;
+    if (tag == 0) s.addFlow(c, 1'000'000, t, 2);
+  });
+  QCOMPARE(at.at(0), 2 * ms);
+  QCOMPARE(at.at(2), 4 * ms);
+  QCOMPARE(at.at(1), 5 * ms);
+  QCOMPARE(s.links()[0].bytes, 4'000'000);
+  QCOMPARE(s.links()[1].bytes, 4'000'000);
 }
 
 void TestFlowModel::zeroByteFlowTakesTheLatency() {

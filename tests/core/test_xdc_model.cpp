@@ -62,6 +62,19 @@ void TestXdcModel::optimalDomain_data() {
   // The literal 128 Gb/s = 16 GB/s reading picks S = 1 for Mix-1 (spec 2.4): S = 1:
   // 0.049 + 0.875 = 0.924 ms; S = 2: max(0.049, 0.29375) + 0.75 = 1.04375 ms.
   QTest::newRow("IV Mix-1 at 16 GB/s") << 8 << 8 * MB << 4.7 * MB << 16e9 << 0.049 * ms << ModelCase::Case2_1 << 1 << 0.924 * ms;
+  // 1000 DCs x 8 GPUs, level 0 (scenarios/xdc-1000x8-auto.yaml): 10 Gb/s shared by a DC's
+  // 8 GPUs, B = 156.25 MB/s; D = 24 MB, P = 18874368 B / 50 = 377487.36 B. One gathered
+  // expert takes P / B = 2.416 ms and saves one chunk D/G = 24 kB per pass (2 x 0.1536 ms).
+  // 2D - G P < 0 and thr = 1 - B Lat_PE / (999 P) > 0: case 2.1. With the H100's Lat_PE
+  // (0.963 ms) that AG does not hide: S = 1, Lat = Lat_PE + 2 D 999/1000 / B. With the
+  // A100's (3.304 ms) it does: S = 2, Lat = Lat_PE + 2 D 998/1000 / B (S = 4: AG 7.25 ms).
+  {
+    const double pe = 18874368.0 / 50, b = 1.25e9 / 8, d = 24 * MB;
+    QTest::newRow("1000 DCs x 8, H100") << 1000 << d << pe << b << 0.963 * ms << ModelCase::Case2_1 << 1
+                                        << 0.963 * ms + 2 * d * 0.999 / b;
+    QTest::newRow("1000 DCs x 8, A100") << 1000 << d << pe << b << 3.304 * ms << ModelCase::Case2_1 << 2
+                                        << 3.304 * ms + 2 * d * 0.998 / b;
+  }
 }
 
 void TestXdcModel::optimalDomain() {

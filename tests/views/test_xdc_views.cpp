@@ -471,7 +471,7 @@ void TestXdcViews::narrowCurveWhole() {
   r->hybridep->expert_bytes = 8e6;
   r->hybridep->levels[0].bandwidth_Bps = 0.156e9;
   model.setResults(r, true);
-  panel.resize(390, 220);
+  panel.resize(360, 220);  // the plot ~200 px wide: the curve dock at 1024 x 768
   panel.show();
   QVERIFY(QTest::qWaitForWindowExposed(&panel));
   QCOMPARE(panel.dataBox()->text(), QString("24 MB"));
@@ -495,5 +495,12 @@ void TestXdcViews::narrowCurveWhole() {
       atEdge += label->position->coords().x() > 0.85;
     }
   QVERIFY(atEdge > 0);  // the case that was cut
+  // The x-axis title fits the plot's width (at 1024 x 768 its first line was cut).
+  const QFontMetrics fm(panel.plot()->xAxis->labelFont());
+  const double centre = panel.plot()->axisRect()->rect().center().x();  // the title is centred there
+  for (const QString& line : panel.plot()->xAxis->label().split('\n'))
+    QVERIFY2(centre + fm.horizontalAdvance(line) / 2.0 <= panel.plot()->width() &&
+                 centre - fm.horizontalAdvance(line) / 2.0 >= 0,
+             qPrintable(QString("'%1' in %2 px").arg(line).arg(panel.plot()->width())));
 
 }
