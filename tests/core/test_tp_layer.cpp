@@ -11,7 +11,9 @@
 #include "scenario/scenario.h"
 #include "results/json_writer.h"
 #include "results/tp_timeline.h"
+#include "scenario/scenario_io.h"
 #include "sim/run.h"
+#include "sim/sweep_runner.h"
 #include "tp/tp_plan.h"
 #include "tp/window_utilization.h"
 
@@ -119,6 +121,8 @@ class TestTpLayer : public QObject {
   void sublayerUtilizationFromAllReduceBytes();
   void dataflowUnderThrottleCompletes_data();
   void dataflowUnderThrottleCompletes();
+  void modelSizesTheGpu_data();
+  void modelSizesTheGpu();
 };
 
 void TestTpLayer::planFlopsMatchClosedForm_data() {
@@ -662,6 +666,40 @@ void TestTpLayer::dataflowUnderThrottleCompletes() {
   QCOMPARE(r.packets_in_flight, qint64(0));
   QVERIFY(r.cais->throttle_events > 0);
   for (int i = 0; i < 4; ++i) QVERIFY(r.tp->sublayer[static_cast<std::size_t>(i)] > 0);
+}
+
+// workload.tp.model fills gpu.sms (specs/cais.md §1.2-1.3: Table I's models and Table II's
+// half setup on 66 SMs, Table II's full one on 132), explicit GPU keys win, and a sweep
+// over the model resizes the GPU per point. Every bundled CAIS scenario once ran on 132:
+// the defaults (llama-7b, an H100's 132 SMs) disagreed and the preset rule kept 132.
+void TestTpLayer::modelSizesTheGpu_data() {
+  QTest::addColumn<QString>("gpuAndModel");
+  QTest::addColumn<QList<int>>("sms");  // per sweep point (one without a sweep)
+  QTest::newRow("default model") << "" << QList<int>{66};
+  QTest::newRow("llama-7b") << "workload:\n  kind: tp_layer\n  tp:\n    model: llama-7b\n" << QList<int>{66};
+  QTest::newRow("mega-gpt-4b") << "workload:\n  kind: tp_layer\n  tp:\n    model: mega-gpt-4b\n" << QList<int>{66};
+  QTest::newRow("table2-full") << "workload:\n  kind: tp_layer\n  tp:\n    model: table2-full\n" << QList<int>{132};
+  QTest::newRow("gpu.sms wins") << "gpu:\n  sms: 100\nworkload:\n  kind: tp_layer\n  tp:\n    model: llama-7b\n"
+                                << QList<int>{100};
+  QTest::newRow("gpu.preset wins") << "gpu:\n  preset: h100\nworkload:\n  kind: tp_layer\n" << QList<int>{132};
+  QTest::newRow("custom: the GPU's") << "workload:\n  kind: tp_layer\n  tp:\n    model: custom\n" << QList<int>{132};
+  QTest::newRow("sweep full, half") << "workload:\n  kind: tp_layer\n  tp:\n    model: table2-half\n"
+                                       "sweep:\n  - key: workload.tp.model\n    values: [table2-full, table2-half]\n"
+                                    << QList<int>{132, 66};
+  QTest::newRow("sweep Table I") << "workload:\n  kind: tp_layer\nsweep:\n  - key: workload.tp.model\n"
+                                    "    values: [mega-gpt-4b, table2-full, llama-7b]\n"
+                                 << QList<int>{66, 132, 66};
+}
+
+void TestTpLayer::modelSizesTheGpu() {
+  QFETCH(QString, gpuAndModel);
+  QFETCH(QList<int>, sms);
+  QString text = "fabriclab: 1\ntopology:\n  preset: dgx-h100\n" + gpuAndModel;
+  if (!gpuAndModel.contains("kind: tp_layer")) text += "workload:\n  kind: tp_layer\n";
+  const Scenario s = parseScenario(text.toStdString(), "tp.yaml");
+  const std::vector<Scenario> points = prepareSweepPoints(s);
+  QCOMPARE(points.size(), std::size_t(sms.size()));
+  for (std::size_t i = 0; i < points.size(); ++i) QCOMPARE(points[i].gpu.sms, sms[static_cast<qsizetype>(i)]);
 }
 
 QTEST_GUILESS_MAIN(TestTpLayer)
