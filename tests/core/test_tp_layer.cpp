@@ -123,6 +123,7 @@ class TestTpLayer : public QObject {
   void dataflowUnderThrottleCompletes();
   void modelSizesTheGpu_data();
   void modelSizesTheGpu();
+  void schemeOrderWhereCommunicationBinds();
 };
 
 void TestTpLayer::planFlopsMatchClosedForm_data() {
@@ -700,6 +701,23 @@ void TestTpLayer::modelSizesTheGpu() {
   const std::vector<Scenario> points = prepareSweepPoints(s);
   QCOMPARE(points.size(), std::size_t(sms.size()));
   for (std::size_t i = 0; i < points.size(); ++i) QCOMPARE(points[i].gpu.sms, sms[static_cast<qsizetype>(i)]);
+}
+
+// What must agree with seed 002 §V-A, structurally: where communication binds (the
+// communication-bound 4-GPU layer), SP-NVLS is slowest (spec C6: its RS and AG each leave
+// one link direction idle, 1.49x TP-NVLS's all-reduce on the wire) and CAIS fastest (RS
+// and AG overlapped, TP-NVLS's all-reduce 1.256x the overlapped pair's wire time).
+void TestTpLayer::schemeOrderWhereCommunicationBinds() {
+  Time layer[3] = {0, 0, 0};
+  int i = 0;
+  for (TpScheme sc : {TpScheme::SpNvls, TpScheme::TpNvls, TpScheme::Cais}) {
+    const Results r = runScenario(commBoundLayer(sc));
+    QCOMPARE(r.agents_unfinished, qint64(0));
+    layer[i++] = r.tp->layer;
+  }
+  qInfo("layer: sp_nvls %.1f us, tp_nvls %.1f us, cais %.1f us", layer[0] / 1e6, layer[1] / 1e6, layer[2] / 1e6);
+  QVERIFY(layer[0] > layer[1]);
+  QVERIFY(layer[1] > layer[2]);
 }
 
 QTEST_GUILESS_MAIN(TestTpLayer)
