@@ -650,8 +650,7 @@ void TestTpLayer::dataflowUnderThrottleCompletes_data() {
   QTest::addColumn<int>("scheme");
   QTest::addColumn<int>("throttleOn");
   QTest::newRow("cais_partial, throttle_on 1") << int(TpScheme::CaisPartial) << 1;
-  QTest::newRow("cais_partial, throttle_on 2") << int(TpScheme::CaisPartial) << 2;
-  QTest::newRow("cais, throttle_on 1") << int(TpScheme::Cais) << 1;
+  QTest::newRow("cais, throttle_on 2") << int(TpScheme::Cais) << 2;
 }
 
 void TestTpLayer::dataflowUnderThrottleCompletes() {
