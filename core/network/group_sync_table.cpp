@@ -5,11 +5,17 @@
 
 namespace fl::net {
 
-GroupSyncTable::Lead& GroupSyncTable::leadOf(std::int32_t node) {
-  for (auto& [n, l] : leads_)
-    if (n == node) return l;
-  leads_.push_back({node, Lead{}});
-  return leads_.back().second;
+GroupSyncTable::Lead& GroupSyncTable::leadOf(std::int32_t node, std::uint32_t lane) {
+  for (LaneLead& l : leads_)
+    if (l.node == node && l.lane == lane) return l.lead;
+  // A lane with nothing waiting is forgotten (below), so the list stays a few lanes long.
+  for (LaneLead& l : leads_)
+    if (l.lead.waiting == 0 && !l.lead.throttled) {
+      l = {node, lane, Lead{}};
+      return l.lead;
+    }
+  leads_.push_back({node, lane, Lead{}});
+  return leads_.back().lead;
 }
 
 bool GroupSyncTable::sync(std::uint32_t group, std::int32_t member, int expected, std::vector<std::int32_t>& release,
@@ -21,7 +27,7 @@ bool GroupSyncTable::sync(std::uint32_t group, std::int32_t member, int expected
   g.members[g.count++] = member;
   if (g.count < expected) {
     stats_.peakGroups = std::max(stats_.peakGroups, groups());
-    Lead& l = leadOf(member);
+    Lead& l = leadOf(member, group >> kLaneShift);
     ++l.waiting;
     if (on_ > 0 && !l.throttled && l.waiting >= on_) {
       l.throttled = true;
@@ -34,7 +40,7 @@ bool GroupSyncTable::sync(std::uint32_t group, std::int32_t member, int expected
     const std::int32_t m = g.members[static_cast<std::size_t>(i)];
     release.push_back(m);
     if (i + 1 == g.count) break;  // the last member never waited
-    Lead& l = leadOf(m);
+    Lead& l = leadOf(m, group >> kLaneShift);
     --l.waiting;
     if (l.throttled && l.waiting <= off_) {
       l.throttled = false;

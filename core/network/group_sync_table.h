@@ -5,6 +5,15 @@
 // here for their other members is told to stop issuing new groups until its count falls
 // to `throttleOff` (the paper's switch-driven throttling, with waiting groups as the
 // lead; spec [D]).
+// Leads are counted per lane, a group id's bits from kLaneShift up (the TP agent puts the
+// junction and kernel slot there): under graph-level dataflow a GPU runs two coordinated
+// kernels at once (GEMM-RS and AG-GEMM) and may lead in one while trailing in the other.
+// Counted together, a GPU ahead in AG-GEMM was throttled in GEMM-RS too, where the others
+// waited for it, and every GPU could end up throttled (Mega-GPT-4B cais_partial stalled
+// so). Per lane, the GPU furthest behind in a lane has no group waiting there (its SYNCs
+// complete groups), so it is never held back in that lane. A THROTTLE packet carries the
+// id of a group of its lane (the SYNC that turned it on, or the one whose release turned
+// it off).
 //
 // Pure bookkeeping: the switch turns the answers into RELEASE and THROTTLE packets.
 #pragma once
@@ -24,6 +33,7 @@ struct GroupSyncStats {
 class GroupSyncTable {
  public:
   static constexpr int kMaxMembers = 32;
+  static constexpr int kLaneShift = 21;
   GroupSyncTable(int throttleOn = 0, int throttleOff = 0) : on_(throttleOn), off_(throttleOff) {}
 
   // SYNC(group) from `member` (a node id) of a group of `expected` members. Returns true
@@ -43,11 +53,16 @@ class GroupSyncTable {
     std::int32_t waiting = 0;
     bool throttled = false;
   };
-  Lead& leadOf(std::int32_t node);
+  Lead& leadOf(std::int32_t node, std::uint32_t lane);
 
   int on_, off_;
   FlatMap<Group> groups_;
-  std::vector<std::pair<std::int32_t, Lead>> leads_;  // by GPU node (few)
+  struct LaneLead {
+    std::int32_t node;
+    std::uint32_t lane;
+    Lead lead;
+  };
+  std::vector<LaneLead> leads_;  // by GPU node and lane (few)
   GroupSyncStats stats_;
 };
 

@@ -22,6 +22,9 @@
 //   invariants{packets_injected, packets_consumed, packets_created_in_switches,
 //              packets_consumed_in_switches, packets_in_flight, buffer_overflows},
 //   series{bin_ns, bins, links[{id, bin_bytes[]}]}
+//   tp{scheme, model, layer_ns, sublayer_ns{L1..L4}, sublayer_utilization{L1..L4},
+//      sublayer_utilization_mean}   (tp_layer workloads; utilisations are busy fractions
+//      of all link directions over each sub-layer's span, tp/window_utilization.h)
 //
 // Sweeps: {"fabriclab_version", "scenario", "sweep": [{"settings": {key: value},
 // "results": {...}}]}.

@@ -368,6 +368,9 @@ struct TpResults {
   std::string scheme, model;
   Time layer = 0;                 // makespan / layers
   std::array<Time, 4> sublayer{};  // L1..L4: first GEMM-RS start to last AG-GEMM end, mean
+  // L1..L4: busy fraction over all link directions within each such span, mean over the
+  // spans of that kind (seed 002 §V-B2, Fig. 15; tp/window_utilization.h); 0: not run.
+  std::array<double, 4> sublayer_utilization{};
 };
 
 // CAIS request merging in the switches (seed 002; specs/cais.md §2.13 defines them).

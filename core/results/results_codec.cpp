@@ -70,7 +70,7 @@ template <class Ar> void fields(Ar& a, HybridEpResults& v) {
     v.flows, v.timeline, v.data_bytes, v.expert_bytes, v.compression_ratio, v.pre_expert_ns, v.layers,
     v.network_model, v.pass, v.grad_bytes, v.allreduce_bytes, v.dense_bytes);
 }
-template <class Ar> void fields(Ar& a, TpResults& v) { a(v.scheme, v.model, v.layer, v.sublayer); }
+template <class Ar> void fields(Ar& a, TpResults& v) { a(v.scheme, v.model, v.layer, v.sublayer, v.sublayer_utilization); }
 template <class Ar> void fields(Ar& a, CaisResults& v) {
   a(v.merge_success_rate, v.requests, v.hits, v.bypasses, v.evictions, v.timeouts, v.partial_flushes,
     v.arrival_skew_ns_mean, v.peak_table_bytes_per_port, v.blocks, v.blocks_complete, v.blocks_overfilled,
@@ -98,12 +98,12 @@ static_assert(sizeof(PipelineResults) == 256, "PipelineResults changed: update r
 static_assert(sizeof(MoeResults) == 120, "MoeResults changed: update results_codec.cpp");
 static_assert(sizeof(HybridEpResults) == 288, "HybridEpResults changed: update results_codec.cpp");
 static_assert(sizeof(CaisResults) == 152, "CaisResults changed: update results_codec.cpp");
-static_assert(sizeof(TpResults) == 104, "TpResults changed: update results_codec.cpp");
+static_assert(sizeof(TpResults) == 136, "TpResults changed: update results_codec.cpp");
 static_assert(sizeof(MergePortResult) == 184, "MergePortResult changed: update results_codec.cpp");
 static_assert(sizeof(WscResults) == 304, "WscResults changed: update results_codec.cpp");
 static_assert(sizeof(LinkPhaseResult) == 88, "LinkPhaseResult changed: update results_codec.cpp");
 static_assert(sizeof(PacketFollow) == 128, "PacketFollow changed: update results_codec.cpp");
-static_assert(sizeof(Results) == 2152, "Results changed: update results_codec.cpp");
+static_assert(sizeof(Results) == 2184, "Results changed: update results_codec.cpp");
 
 template <class T> constexpr bool kPlain = std::is_arithmetic_v<T> || std::is_enum_v<T> ||
                                            std::is_same_v<T, PipelineTask> || std::is_same_v<T, ReductionEntryRecord> ||

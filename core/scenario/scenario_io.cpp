@@ -20,6 +20,7 @@
 #include "scenario/story.h"
 #include "scenario/sweep.h"
 #include "scenario/validate.h"
+#include "tp/tp_model.h"
 
 namespace fl {
 namespace {
@@ -75,6 +76,10 @@ class Loader {
     checkVersion(root);
     applyPresetFirst(root);
     walk(root, "");
+    // A TP layer on the GPU its model names, unless the file sizes the GPU itself: every
+    // CAIS scenario ran on 132 SMs, not Table I's 66, before (tp/tp_model.h).
+    if (s_.workload.kind == WorkloadKind::TpLayer && !keys_.count("gpu.sms") && !keys_.count("gpu.preset"))
+      tp::fillTpModelSms(s_.workload.tp, s_.gpu);
     try {
       validateScenario(s_, [this](std::string_view p) { return keys_.count(std::string(p)) > 0; });
     } catch (const InputError& e) {

@@ -154,6 +154,9 @@ void TpAgent::launchKernel() {
       Kernel& ag = kernels_[1];
       setUpKernel(ag, Kernel::AllGather, {shared_.plan.tokens, st.agN, shared_.plan.hidden});
       ag.dataflow = true;
+      if (coordinated())
+        for (std::int64_t q = 0; q < ag.total(); ++q)
+          if (isGroupTb(1, ag.tileAt(q))) ag.groupOrder.push_back(q);
       if (rowReadyFlag_[j].empty()) rowReadyFlag_[j].assign(static_cast<std::size_t>(ag.rowTiles), 0);
       for (std::size_t m = 0; m < rowReadyFlag_[j].size(); ++m)
         if (rowReadyFlag_[j][m]) rowReady(static_cast<std::int64_t>(m));
@@ -170,21 +173,34 @@ void TpAgent::launchKernel() {
 // Fills free SMs. With both kernels ready (dataflow), GEMM-RS gets rsQuota_ of them and
 // AG-GEMM the rest; a partition with nothing ready lends its SMs (work-conserving). A
 // throttled GPU starts no thread block that would join a new group.
+// Coordinated dataflow: a TB-group block holds its SM until its whole group has synced,
+// so group blocks start in the kernel's order on every GPU, not in the order their rows
+// became ready here (a row's ready flag reaches each GPU at a different time): otherwise
+// each GPU can fill its SMs with groups the others have not started, and wait forever
+// (seen on Mega-GPT-4B, cais_partial: every GPU stalled in L2 with no packet in flight).
+// In order, the earliest unreleased group has been started by every member or is next
+// on it, and the SMs held for earlier groups all come free.
 void TpAgent::dispatch() {
   while (running_ < shared_.sms) {
     bool can[2];
     for (int s = 0; s < 2; ++s) {
       const Kernel& k = kernels_[static_cast<std::size_t>(s)];
       can[s] = k.active && k.hasReady();
-      if (can[s] && throttledBy_ > 0)
-        can[s] = !isGroupTb(s, k.peek());
+      const int throttled = throttledBy_[static_cast<std::size_t>(s)];
+      if (can[s] && (throttled > 0 || !k.groupOrder.empty()) && isGroupTb(s, k.peek()))
+        can[s] = throttled == 0 && (k.groupOrder.empty() || (k.groupNext < k.groupOrder.size() &&
+                                                      *k.ready.begin() == k.groupOrder[k.groupNext]));
     }
     if (!can[0] && !can[1]) return;
     const int s = can[0] && can[1] ? (kernels_[0].running < rsQuota_ ? 0 : 1) : (can[0] ? 0 : 1);
     Kernel& k = kernels_[static_cast<std::size_t>(s)];
     const std::int64_t tile = k.peek();
-    if (k.dataflow) k.ready.erase(k.ready.begin());
-    else ++k.next;
+    if (k.dataflow) {
+      if (!k.groupOrder.empty() && isGroupTb(s, tile)) ++k.groupNext;
+      k.ready.erase(k.ready.begin());
+    } else {
+      ++k.next;
+    }
     ++k.running;
     ++running_;
     tbStarted(s, tile);
@@ -428,8 +444,10 @@ void TpAgent::onDelivered(const net::Packet& p) {
   const auto kind = static_cast<TagKind>(p.tag >> 56);
   const auto j = junctionOf(p.tag);
   if (p.op == net::Op::CaisThrottle) {
-    throttledBy_ += p.contributions ? 1 : -1;
-    if (throttledBy_ == 0) dispatch();
+    // The group id names the kernel slot the throttle is for (sendSync's layout).
+    int& t = throttledBy_[(p.piece >> 21) & 1];
+    t += p.contributions ? 1 : -1;
+    if (t == 0) dispatch();
     return;
   }
   switch (kind) {

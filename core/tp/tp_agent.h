@@ -104,6 +104,11 @@ class TpAgent : public work::Agent {
     // Dataflow: positions of ready tiles, lowest first, so every GPU walks them in the same
     // order (TB groups then cannot wait on each other in a cycle).
     std::set<std::int64_t> ready;
+    // Dataflow under coordination: positions of this GPU's TB-group blocks (remote rows'
+    // loaders), ascending, and the next one to start. They start in this order whatever
+    // became ready first (dispatch()).
+    std::vector<std::int64_t> groupOrder;
+    std::size_t groupNext = 0;
     std::int64_t total() const { return rowTiles * colTiles; }
     std::int64_t tileAt(std::int64_t p) const { return order.empty() ? p : order[static_cast<std::size_t>(p)]; }
     void makeReady(std::int64_t tile) { ready.insert(pos.empty() ? tile : pos[static_cast<std::size_t>(tile)]); }
@@ -208,7 +213,9 @@ class TpAgent : public work::Agent {
   bool issueScheduled_ = false;
   // Coordination
   std::vector<Time> syncSent_[2][2];   // by slot, point (0 pre-launch, 1 pre-access), tile
-  int throttledBy_ = 0;                // sync switches holding this GPU back
+  // Per kernel slot, sync switches holding this GPU back from new groups (the switch
+  // counts a GPU's lead per kernel: group_sync_table.h).
+  std::array<int, 2> throttledBy_{};
   double syncWaitPs_ = 0;
   std::int64_t syncCount_ = 0;
   // The Pipeline view's record (results/tp_timeline.h): the row and kind of slot's kernel.

@@ -5,6 +5,8 @@
 
 #include "tp/tp_agent.h"
 
+#include "network/group_sync_table.h"
+
 namespace fl::tp {
 
 // Thread blocks that issue *.cais, the same tile on every GPU but the row's home: every
@@ -19,7 +21,9 @@ bool TpAgent::isGroupTb(int slot, std::int64_t tile) const {
 }
 
 // SYNC(group) to the group's switch (hashed like an address); the thread block holds its
-// SM until RELEASE. Group: junction, kernel, sync point, tile.
+// SM until RELEASE. Group: junction, kernel, sync point, tile. The switch counts leads per
+// junction and kernel, the bits from 21 up (GroupSyncTable::kLaneShift).
+static_assert(net::GroupSyncTable::kLaneShift == 21, "sendSync's group layout names the lane");
 void TpAgent::sendSync(int slot, int point, std::int64_t tile) {
   if (tile >= (1 << 20) || junction_ >= (1 << 10)) throw std::logic_error("tp: too many thread blocks to name a TB group");
   auto& sent = syncSent_[slot][point];

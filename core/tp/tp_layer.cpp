@@ -4,13 +4,14 @@
 
 #include "scenario/schema.h"
 #include "tp/tp_agent.h"
+#include "tp/window_utilization.h"
 
 namespace fl::tp {
 namespace {
 
 class TpLayer : public work::Workload {
  public:
-  TpLayer(const Scenario& s, net::Network& net) : map_(net), spec_(s) {
+  TpLayer(const Scenario& s, net::Network& net) : map_(net), spec_(s), net_(&net) {
     shared_.plan = planTpLayers(s.workload.tp, net.endpointCount());
     shared_.scheme = s.scheme.tp;
     shared_.gpu = gpuSpecFor(s.gpu);
@@ -41,7 +42,8 @@ class TpLayer : public work::Workload {
   }
 
   // Sub-layer Lk: from the first GPU starting its GEMM-RS to the last finishing its
-  // AG-GEMM, averaged over the junctions of that kind.
+  // AG-GEMM, averaged over the junctions of that kind; so is its bandwidth utilisation,
+  // the busy fraction of all link directions over that span (the paper's Fig. 15).
   void finish(Results& r) const override {
     Workload::finish(r);
     TpResults t;
@@ -49,8 +51,9 @@ class TpLayer : public work::Workload {
     t.model = spec_.workload.tp.model;
     const Time span = makespan();
     t.layer = span / std::max(1, spec_.workload.tp.layers);
-    std::array<double, 4> sum{};
+    std::array<double, 4> sum{}, busy{};
     std::array<int, 4> count{};
+    const std::vector<ChannelBins> channels = networkChannels(*net_);
     for (std::size_t j = 0, k = 0; k < shared_.plan.stages.size(); ++k) {
       const Stage& st = shared_.plan.stages[k];
       if (st.kind != StageKind::Junction) continue;
@@ -63,11 +66,16 @@ class TpLayer : public work::Workload {
       }
       ++j;
       if (st.sublayer < 1 || first < 0) continue;
-      sum[static_cast<std::size_t>(st.sublayer - 1)] += static_cast<double>(last - first);
-      ++count[static_cast<std::size_t>(st.sublayer - 1)];
+      const auto i = static_cast<std::size_t>(st.sublayer - 1);
+      sum[i] += static_cast<double>(last - first);
+      busy[i] += windowUtilization(channels, net_->config().bin, first, last);
+      ++count[i];
     }
-    for (std::size_t i = 0; i < 4; ++i)
-      if (count[i] > 0) t.sublayer[i] = static_cast<Time>(sum[i] / count[i]);
+    for (std::size_t i = 0; i < 4; ++i) {
+      if (count[i] == 0) continue;
+      t.sublayer[i] = static_cast<Time>(sum[i] / count[i]);
+      t.sublayer_utilization[i] = busy[i] / count[i];
+    }
     r.tp = t;
     std::vector<const TpTimeline*> timelines;
     for (const auto& a : agents_) timelines.push_back(&static_cast<const TpAgent&>(*a).timeline());
@@ -88,6 +96,7 @@ class TpLayer : public work::Workload {
  private:
   CaisAddressMap map_;
   Scenario spec_;
+  net::Network* net_;  // its channels' time bins, read once the run is over
   TpShared shared_;
 };
 

@@ -53,6 +53,10 @@ void applyTpModel(std::string_view name, TpSpec& spec, GpuSettings& gpu) {
   gpu.sms = m.sms;
 }
 
+void fillTpModelSms(const TpSpec& spec, GpuSettings& gpu) {
+  if (spec.model != "custom") gpu.sms = find(spec.model).sms;
+}
+
 std::string tpModelSummary(std::string_view name) {
   const Model& m = find(name);
   return std::string(m.name) + ": hidden " + std::to_string(m.hidden) + ", FFN " + std::to_string(m.ffn) + ", " +

@@ -16,5 +16,10 @@ const std::vector<std::string>& tpModelNames();
 // for an unknown name (the schema offers only known ones).
 void applyTpModel(std::string_view name, TpSpec& spec, GpuSettings& gpu);
 std::string tpModelSummary(std::string_view name);
+// A TP layer's GPU size when the scenario names none (neither gpu.sms nor gpu.preset):
+// the model's SMs (66 for Table I), since the defaults disagree (workload.tp.model
+// llama-7b, gpu.sms an H100's 132) and a preset fills only keys left at what the previous
+// preset gave. Leaves gpu alone for custom models.
+void fillTpModelSms(const TpSpec& spec, GpuSettings& gpu);
 
 }  // namespace fl::tp

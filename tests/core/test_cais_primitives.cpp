@@ -62,6 +62,7 @@ class TestCaisPrimitives : public QObject {
   void twoCohortStaggerFollowsLittlesLaw_data();
   void twoCohortStaggerFollowsLittlesLaw();
   void groupSyncTableReleasesAndThrottles();
+  void groupSyncThrottlesPerLane();
   void controlVcCarriesNothingElse();
 };
 
@@ -288,6 +289,40 @@ void TestCaisPrimitives::groupSyncTableReleasesAndThrottles() {
   QCOMPARE(t.stats().releases, qint64(15));
   QCOMPARE(t.stats().throttleOn, qint64(1));
   QCOMPARE(t.stats().throttleOff, qint64(1));
+}
+
+// Leads are counted per lane (group id bits 21 up: the TP agent's junction and kernel):
+// GPU 1 runs 4 groups ahead in lane 1 (AG-GEMM) and trails in lane 0 (GEMM-RS), where
+// GPUs 2 and 3 have 4 groups waiting for it. Only its lane-1 lead throttles it (one
+// THROTTLE-on, carrying a lane-1 group), and its lane-0 SYNCs complete groups at once;
+// counted together (5 waiting at its first lane-0 SYNC) GPU 1 would have been held back
+// in lane 0 too, where the others wait on it.
+void TestCaisPrimitives::groupSyncThrottlesPerLane() {
+  net::GroupSyncTable t(4, 2);
+  std::vector<std::int32_t> release;
+  std::vector<std::pair<std::int32_t, bool>> throttle;
+  const std::uint32_t lane1 = 1u << net::GroupSyncTable::kLaneShift;
+  for (std::uint32_t g = 0; g < 4; ++g) {  // GPUs 2 and 3 wait in lane 0
+    QVERIFY(!t.sync(g, 2, 3, release, throttle));
+    QVERIFY(!t.sync(g, 3, 3, release, throttle));
+  }
+  // Each of GPUs 2 and 3 waits on 4 lane-0 groups: both throttled in lane 0.
+  QCOMPARE(throttle, (std::vector<std::pair<std::int32_t, bool>>{{2, true}, {3, true}}));
+  throttle.clear();
+  for (std::uint32_t g = 0; g < 4; ++g) QVERIFY(!t.sync(lane1 | g, 1, 3, release, throttle));  // GPU 1 leads in lane 1
+  QCOMPARE(throttle, (std::vector<std::pair<std::int32_t, bool>>{{1, true}}));
+  throttle.clear();
+  for (std::uint32_t g = 0; g < 4; ++g) {  // GPU 1 catches up in lane 0: every SYNC completes a group
+    release.clear();
+    QVERIFY(t.sync(g, 1, 3, release, throttle));
+    std::sort(release.begin(), release.end());
+    QCOMPARE(release, (std::vector<std::int32_t>{1, 2, 3}));
+  }
+  // GPUs 2 and 3 fall to 2 waiting after the 2nd release: off, once each; GPU 1 stays on.
+  QCOMPARE(throttle, (std::vector<std::pair<std::int32_t, bool>>{{2, false}, {3, false}}));
+  QCOMPARE(t.groups(), qint64(4));  // GPU 1's lane-1 groups
+  QCOMPARE(t.stats().throttleOn, qint64(3));
+  QCOMPARE(t.stats().throttleOff, qint64(2));
 }
 
 // Spec §2.11: with coordination the last VC is the control VC (SYNC, RELEASE, THROTTLE);

@@ -11,8 +11,11 @@
 #include "scenario/scenario.h"
 #include "results/json_writer.h"
 #include "results/tp_timeline.h"
+#include "scenario/scenario_io.h"
 #include "sim/run.h"
+#include "sim/sweep_runner.h"
 #include "tp/tp_plan.h"
+#include "tp/window_utilization.h"
 
 using namespace fl;
 
@@ -113,6 +116,14 @@ class TestTpLayer : public QObject {
   void coordinatedTableFollowsLittlesLaw();
   void utilisationOrderFollowsC5();
   void phaseBusyIsEachKindsUnion();
+  void windowUtilizationClosedForm_data();
+  void windowUtilizationClosedForm();
+  void sublayerUtilizationFromAllReduceBytes();
+  void dataflowUnderThrottleCompletes_data();
+  void dataflowUnderThrottleCompletes();
+  void modelSizesTheGpu_data();
+  void modelSizesTheGpu();
+  void schemeOrderWhereCommunicationBinds();
 };
 
 void TestTpLayer::planFlopsMatchClosedForm_data() {
@@ -508,19 +519,25 @@ void TestTpLayer::coordinatedTableFollowsLittlesLaw() {
 // directions busy (ceiling 69.1 % on 4 GPUs); overlapped RS and AG can (97.4 %). Over the
 // same run (the same compute-only stages), the overlapped scheme's utilisation is higher.
 void TestTpLayer::utilisationOrderFollowsC5() {
-  double u[2] = {0, 0};
+  double u[2] = {0, 0}, sub[2] = {0, 0};
   int i = 0;
   for (TpScheme sc : {TpScheme::CaisCoord, TpScheme::Cais}) {
     const Results r = runScenario(commBoundLayer(sc));
     QCOMPARE(r.agents_unfinished, qint64(0));
     double busy = 0;  // traffic.bandwidth_utilization: over all links, both directions
     for (const auto& l : r.links) busy += l.utilization;
-    u[i++] = busy / static_cast<double>(r.links.size());
+    u[i] = busy / static_cast<double>(r.links.size());
+    sub[i++] = r.tp->sublayer_utilization[0];  // over L1's span only (the paper's Fig. 15)
   }
-  qInfo("utilisation: sequential %.1f %%, overlapped %.1f %%", 100 * u[0], 100 * u[1]);
+  qInfo("utilisation: sequential %.1f %%, overlapped %.1f %%; over L1: %.1f %%, %.1f %%", 100 * u[0], 100 * u[1],
+        100 * sub[0], 100 * sub[1]);
   QVERIFY(u[0] < 0.691);
   QVERIFY(u[1] < 0.974);
   QVERIFY(u[1] > u[0]);
+  QVERIFY(sub[0] < 0.691);
+  QVERIFY(sub[1] < 0.974);
+  QVERIFY(sub[1] > sub[0]);
+  QVERIFY(sub[0] > u[0]);  // the run's average also covers QKV and attention, with idle links
 }
 
 // pipeline.phase_ns of a TP layer (tpPhaseBusy): per task kind of its kernels (gemm .. sync_wait, no
@@ -558,6 +575,148 @@ void TestTpLayer::phaseBusyIsEachKindsUnion() {
   for (const char* key : {"gemm", "gemm_rs", "layer_norm", "ag_gemm", "red_cais", "ld_cais", "sync_wait"})
     QVERIFY2(json.contains(key), key);
   QVERIFY(json["red_cais"].get<double>() > 0);
+}
+
+// windowUtilization on hand-made bins (10 us wide, links at 25 GB/s: a full bin is
+// 250,000 B): link a busy all of bins 0-3, link b half of bin 1 (125,000 B), link c idle.
+// The busy fraction over [start, end) is each link's busy time inside it, edge bins pro
+// rata, over 3 x (end - start).
+void TestTpLayer::windowUtilizationClosedForm_data() {
+  QTest::addColumn<double>("startUs");
+  QTest::addColumn<double>("endUs");
+  QTest::addColumn<double>("expected");
+  QTest::newRow("bins 0-3") << 0.0 << 40.0 << (40.0 + 5.0) / (3 * 40.0);
+  QTest::newRow("bins 0-7") << 0.0 << 80.0 << (40.0 + 5.0) / (3 * 80.0);
+  QTest::newRow("bin 1 only") << 10.0 << 20.0 << (10.0 + 5.0) / (3 * 10.0);
+  QTest::newRow("halves of bins 0 and 2") << 5.0 << 25.0 << (20.0 + 5.0) / (3 * 20.0);
+  QTest::newRow("after the traffic") << 40.0 << 60.0 << 0.0;
+  QTest::newRow("empty window") << 10.0 << 10.0 << 0.0;
+}
+
+void TestTpLayer::windowUtilizationClosedForm() {
+  QFETCH(double, startUs);
+  QFETCH(double, endUs);
+  QFETCH(double, expected);
+  BinSeries a, b, c;
+  for (int bin = 0; bin < 4; ++bin) a.add(bin, 250'000);
+  b.add(1, 125'000);
+  const std::vector<tp::ChannelBins> links{{&a, 25e9}, {&b, 25e9}, {&c, 25e9}};
+  const double u = tp::windowUtilization(links, 10 * kMicrosecond, static_cast<Time>(startUs * 1e6),
+                                         static_cast<Time>(endUs * 1e6));
+  QVERIFY2(std::abs(u - expected) < 1e-12, qPrintable(QString::number(u)));
+}
+
+// TP-NVLS on the communication-bound layer: L1 is GEMM-RS, one NVLS all-reduce, LN,
+// AG-GEMM, and nothing else moves on the links in its span (the GEMMs on either side,
+// ~17 us each, outlast a time bin). So utilisation x link directions x span x link rate
+// is the all-reduce's wire bytes, spec C2w per GPU and 128 B block of A: up H/N + W + W/N,
+// down H + W/N + W, W = 144 B, with a request header H = 16 B per simulated 1 KiB packet
+// (so H/8 per block). And over the whole run the bins' busy time is the links' own.
+void TestTpLayer::sublayerUtilizationFromAllReduceBytes() {
+  const Scenario s = commBoundLayer(TpScheme::TpNvls);
+  const Results r = runScenario(s);
+  QCOMPARE(r.agents_unfinished, qint64(0));
+  const double N = 4, W = 144, H = 16.0 / 8, blocks = 16384.0 * 1024 * 2 / 128;
+  const double perGpu = (H / N + W + W / N) + (H + W / N + W);
+  const double expected = N * perGpu * blocks;  // bytes, all GPUs, both directions
+  const double rate = 25e9 * 0.98, links = 4 * 18 * 2;
+  QCOMPARE(r.links.size(), std::size_t(links));
+  const double span = static_cast<double>(r.tp->sublayer[0]) * 1e-12;
+  const double moved = r.tp->sublayer_utilization[0] * links * span * rate;
+  qInfo("L1 %.1f us at %.1f %%: %.1f MB on the wire (C2w all-reduce %.1f MB)", span * 1e6,
+        100 * r.tp->sublayer_utilization[0], moved / 1e6, expected / 1e6);
+  QVERIFY(std::abs(moved - expected) < 0.01 * expected);
+  std::vector<tp::ChannelBins> channels;
+  double busy = 0;
+  for (const auto& l : r.links) {
+    channels.push_back({&l.bin_bytes, l.capacity_Bps});
+    busy += static_cast<double>(l.busy);
+  }
+  const double whole = tp::windowUtilization(channels, s.run.bin, 0, r.makespan);
+  QVERIFY(std::abs(whole - busy / links / static_cast<double>(r.makespan)) < 1e-3 * whole);
+  const auto json = resultsToJson(r, s)["tp"];
+  QCOMPARE(json["sublayer_utilization"]["L1"].get<double>(), r.tp->sublayer_utilization[0]);
+  QCOMPARE(json["sublayer_utilization_mean"].get<double>(), r.tp->sublayer_utilization[0]);  // L1 only
+}
+
+// Coordinated dataflow runs GEMM-RS and AG-GEMM at once, so a GPU can lead in one and
+// trail in the other. With the throttle at a single waiting group and row-ready flags
+// arriving at each GPU at different times, every layer must still finish: the switch
+// throttles per kernel (group_sync_table.h) and AG-GEMM's TB groups start in kernel order
+// (TpAgent::dispatch). Counted per GPU, or started as rows became ready, GPUs stalled
+// with every SM held by a group waiting on another throttled GPU (Mega-GPT-4B
+// cais_partial in cais-table1-schemes.yaml never finished L2).
+void TestTpLayer::dataflowUnderThrottleCompletes_data() {
+  QTest::addColumn<int>("scheme");
+  QTest::addColumn<int>("throttleOn");
+  QTest::newRow("cais_partial, throttle_on 1") << int(TpScheme::CaisPartial) << 1;
+  QTest::newRow("cais, throttle_on 2") << int(TpScheme::Cais) << 2;
+}
+
+void TestTpLayer::dataflowUnderThrottleCompletes() {
+  QFETCH(int, scheme);
+  QFETCH(int, throttleOn);
+  Scenario s = smallLayer(static_cast<TpScheme>(scheme), TpPhase::Training);
+  s.topology.gpus = 8;
+  s.workload.tp.batch = 8;  // 4,096 tokens: 4 row blocks per GPU (counted per GPU, these stalled)
+  s.workload.tp.throttle_on = throttleOn;
+  s.workload.tp.throttle_off = throttleOn / 2;
+  const Results r = runScenario(s);
+  QCOMPARE(r.agents_unfinished, qint64(0));
+  QCOMPARE(r.packets_in_flight, qint64(0));
+  QVERIFY(r.cais->throttle_events > 0);
+  for (int i = 0; i < 4; ++i) QVERIFY(r.tp->sublayer[static_cast<std::size_t>(i)] > 0);
+}
+
+// workload.tp.model fills gpu.sms (specs/cais.md §1.2-1.3: Table I's models and Table II's
+// half setup on 66 SMs, Table II's full one on 132), explicit GPU keys win, and a sweep
+// over the model resizes the GPU per point. Every bundled CAIS scenario once ran on 132:
+// the defaults (llama-7b, an H100's 132 SMs) disagreed and the preset rule kept 132.
+void TestTpLayer::modelSizesTheGpu_data() {
+  QTest::addColumn<QString>("gpuAndModel");
+  QTest::addColumn<QList<int>>("sms");  // per sweep point (one without a sweep)
+  QTest::newRow("default model") << "" << QList<int>{66};
+  QTest::newRow("llama-7b") << "workload:\n  kind: tp_layer\n  tp:\n    model: llama-7b\n" << QList<int>{66};
+  QTest::newRow("mega-gpt-4b") << "workload:\n  kind: tp_layer\n  tp:\n    model: mega-gpt-4b\n" << QList<int>{66};
+  QTest::newRow("table2-full") << "workload:\n  kind: tp_layer\n  tp:\n    model: table2-full\n" << QList<int>{132};
+  QTest::newRow("gpu.sms wins") << "gpu:\n  sms: 100\nworkload:\n  kind: tp_layer\n  tp:\n    model: llama-7b\n"
+                                << QList<int>{100};
+  QTest::newRow("gpu.preset wins") << "gpu:\n  preset: h100\nworkload:\n  kind: tp_layer\n" << QList<int>{132};
+  QTest::newRow("custom: the GPU's") << "workload:\n  kind: tp_layer\n  tp:\n    model: custom\n" << QList<int>{132};
+  QTest::newRow("sweep full, half") << "workload:\n  kind: tp_layer\n  tp:\n    model: table2-half\n"
+                                       "sweep:\n  - key: workload.tp.model\n    values: [table2-full, table2-half]\n"
+                                    << QList<int>{132, 66};
+  QTest::newRow("sweep Table I") << "workload:\n  kind: tp_layer\nsweep:\n  - key: workload.tp.model\n"
+                                    "    values: [mega-gpt-4b, table2-full, llama-7b]\n"
+                                 << QList<int>{66, 132, 66};
+}
+
+void TestTpLayer::modelSizesTheGpu() {
+  QFETCH(QString, gpuAndModel);
+  QFETCH(QList<int>, sms);
+  QString text = "fabriclab: 1\ntopology:\n  preset: dgx-h100\n" + gpuAndModel;
+  if (!gpuAndModel.contains("kind: tp_layer")) text += "workload:\n  kind: tp_layer\n";
+  const Scenario s = parseScenario(text.toStdString(), "tp.yaml");
+  const std::vector<Scenario> points = prepareSweepPoints(s);
+  QCOMPARE(points.size(), std::size_t(sms.size()));
+  for (std::size_t i = 0; i < points.size(); ++i) QCOMPARE(points[i].gpu.sms, sms[static_cast<qsizetype>(i)]);
+}
+
+// What must agree with seed 002 §V-A, structurally: where communication binds (the
+// communication-bound 4-GPU layer), SP-NVLS is slowest (spec C6: its RS and AG each leave
+// one link direction idle, 1.49x TP-NVLS's all-reduce on the wire) and CAIS fastest (RS
+// and AG overlapped, TP-NVLS's all-reduce 1.256x the overlapped pair's wire time).
+void TestTpLayer::schemeOrderWhereCommunicationBinds() {
+  Time layer[3] = {0, 0, 0};
+  int i = 0;
+  for (TpScheme sc : {TpScheme::SpNvls, TpScheme::TpNvls, TpScheme::Cais}) {
+    const Results r = runScenario(commBoundLayer(sc));
+    QCOMPARE(r.agents_unfinished, qint64(0));
+    layer[i++] = r.tp->layer;
+  }
+  qInfo("layer: sp_nvls %.1f us, tp_nvls %.1f us, cais %.1f us", layer[0] / 1e6, layer[1] / 1e6, layer[2] / 1e6);
+  QVERIFY(layer[0] > layer[1]);
+  QVERIFY(layer[1] > layer[2]);
 }
 
 QTEST_GUILESS_MAIN(TestTpLayer)
