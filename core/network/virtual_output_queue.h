@@ -12,6 +12,7 @@
 // table only, not a node scattered in the pool: a port waiting for credits checks every
 // head and grants none.
 #pragma once
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstdint>
@@ -36,7 +37,7 @@ class VirtualOutputQueue {
   // `slotCount` (not `slots`: a Qt macro): how many slot ids there are (input ports x
   // VCs); ids are below it. A slot's requests all have the VC `slot % vcs`.
   // `priority`: each VC's level, kLowest..kHighest (read, not copied: it may be set after
-  // construction, while the queue is empty); null: all equal.
+  // construction, up to the first push); null: all equal.
   static constexpr int kLowest = -1, kHighest = 1;
   explicit VirtualOutputQueue(std::uint32_t slotCount = 0, std::uint32_t vcs = 1,
                               const std::int8_t* priority = nullptr)
@@ -52,6 +53,7 @@ class VirtualOutputQueue {
     if (fifos_.empty()) {  // first use: most outputs of a large fabric never queue
       fifos_.assign(slots_, Fifo{});
       active_.assign((slots_ + 63) / 64, 0);
+      levels_ = std::any_of(priority_, priority_ + vcs_, [&](std::int8_t l) { return l != priority_[0]; });
     }
     std::uint32_t n;
     if (free_ != kNone) {
@@ -68,7 +70,7 @@ class VirtualOutputQueue {
     if (f.head == kNone) {
       f.head = n;
       f.headFlits = r.flits;
-      ++activeAt_[static_cast<std::size_t>(levelOf(vcOf(slot)) - kLowest)];
+      if (levels_) ++activeAt_[static_cast<std::size_t>(levelOf(vcOf(slot)) - kLowest)];
       active_[slot >> 6] |= std::uint64_t{1} << (slot & 63);
       if (slot >> 6 < 64) activeWords_ |= std::uint64_t{1} << (slot >> 6);
     } else {
@@ -114,13 +116,21 @@ class VirtualOutputQueue {
   template <class Eligible>
   bool grant(Eligible eligible, OutputRequest& out) {
     if (size_ == 0) return false;
-    Candidate c{topLevel()};
+    return levels_ ? grantIn<true>(eligible, out) : grantIn<false>(eligible, out);
+  }
+
+ private:
+  // grant(), with `Levels` false when every VC has the same level (the first eligible
+  // head wins: the usual case, kept free of the levels' bookkeeping).
+  template <bool Levels, class Eligible>
+  bool grantIn(Eligible& eligible, OutputRequest& out) {
+    Candidate c{Levels ? topLevel() : 0};
     const auto words = static_cast<std::uint32_t>(active_.size());
     // Slots rr_.. to the end, then 0..rr_-1: the words from rr_'s on, wrapping round to
     // rr_'s word again for its bits below rr_.
     const std::uint32_t w0 = rr_ >> 6;
     const std::uint64_t below = ~(~std::uint64_t{0} << (rr_ & 63));  // bits of w0 below rr_
-    if (scan(w0, active_[w0] & ~below, eligible, c)) return take(c.slot, out);
+    if (scan<Levels>(w0, active_[w0] & ~below, eligible, c)) return take(c.slot, out);
     if (words <= 64) {
       // The other words with requests, from the bitmask of them: w0's successors, then
       // its predecessors (empty words cost nothing).
@@ -129,17 +139,15 @@ class VirtualOutputQueue {
       for (std::uint64_t ws : {after, others & ~after})
         for (; ws != 0; ws &= ws - 1) {
           const auto w = static_cast<std::uint32_t>(std::countr_zero(ws));
-          if (scan(w, active_[w], eligible, c)) return take(c.slot, out);
+          if (scan<Levels>(w, active_[w], eligible, c)) return take(c.slot, out);
         }
     } else {
       for (std::uint32_t k = 1, w = w0 + 1 < words ? w0 + 1 : 0; k < words; ++k, w = w + 1 < words ? w + 1 : 0)
-        if (scan(w, active_[w], eligible, c)) return take(c.slot, out);
+        if (scan<Levels>(w, active_[w], eligible, c)) return take(c.slot, out);
     }
-    if (scan(w0, active_[w0] & below, eligible, c) || c.slot != kNone) return take(c.slot, out);
+    if (scan<Levels>(w0, active_[w0] & below, eligible, c) || c.slot != kNone) return take(c.slot, out);
     return false;
   }
-
- private:
   static constexpr std::uint32_t kNone = UINT32_MAX;
   static constexpr std::array<std::int8_t, 256> kEqual{};  // every VC at level 0
   // The best eligible head seen by a scan: the first in round-robin order of the highest
@@ -151,12 +159,16 @@ class VirtualOutputQueue {
   };
   // grant() within word `w`: the slots of `bits` (ascending) that `eligible` accepts
   // improve `c`; true once one of the top level is found.
-  template <class Eligible>
+  template <bool Levels, class Eligible>
   bool scan(std::uint32_t w, std::uint64_t bits, Eligible& eligible, Candidate& c) const {
     for (; bits != 0; bits &= bits - 1) {
       const std::uint32_t slot = (w << 6) | static_cast<std::uint32_t>(std::countr_zero(bits));
       const std::uint32_t vc = vcOf(slot);
       if (!eligible(vc, fifos_[slot].headFlits)) continue;
+      if constexpr (!Levels) {
+        c.slot = slot;
+        return true;
+      }
       const int level = levelOf(vc);
       if (level > c.level) {
         c.level = level;
@@ -175,7 +187,7 @@ class VirtualOutputQueue {
     f.headFlits = links_[n].nextFlits;
     if (f.head == kNone) {
       const std::uint32_t w = slot >> 6;
-      --activeAt_[static_cast<std::size_t>(levelOf(vcOf(slot)) - kLowest)];
+      if (levels_) --activeAt_[static_cast<std::size_t>(levelOf(vcOf(slot)) - kLowest)];
       active_[w] &= ~(std::uint64_t{1} << (slot & 63));
       if (active_[w] == 0 && w < 64) activeWords_ &= ~(std::uint64_t{1} << w);
     }
@@ -216,6 +228,7 @@ class VirtualOutputQueue {
   std::uint32_t free_ = kNone;
   std::uint32_t rr_ = 0;  // slot after the last grant (wrapped), where the next scan starts
   std::uint32_t size_ = 0;
+  bool levels_ = false;  // some VCs' levels differ (from the first push on)
 };
 
 }  // namespace fl::net
