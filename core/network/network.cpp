@@ -20,6 +20,9 @@ Network::Network(const topo::Topology& topology, const NetworkSpec& spec, Time b
   config_.recordedBinBudget = recordedBinBudget;
   config_.wire = WireFormat::from(spec);
   config_.virtualChannels = spec.virtual_channels;
+  if (config_.virtualChannels < 1 || config_.virtualChannels > NetworkConfig::kMaxVirtualChannels)
+    throw std::invalid_argument("network.virtual_channels: 1 to 64 expected, found " +
+                                std::to_string(config_.virtualChannels));  // the schema checks 2..64
   config_.vcDepthFlits = spec.vc_depth_flits;
   config_.switchLatency = spec.switch_latency;
   config_.reductionBuffer = spec.reduction_buffer;
@@ -69,6 +72,7 @@ void Network::enableBackgroundClass() {
                                 "channels (two request VCs, one of them reserved), found " +
                                 std::to_string(config_.virtualChannels));
   config_.backgroundVc = config_.requestVcs() - 1;
+  config_.vcPriority[static_cast<std::size_t>(config_.backgroundVc)] = NetworkConfig::kLowPriority;
 }
 
 int Network::addGroup(std::vector<topo::NodeId> members) {

@@ -36,7 +36,10 @@ class Network {
     config_.caisThrottleOn = throttleOn;
     config_.caisThrottleOff = throttleOff;
     config_.caisTrafficControl = trafficControl;
-    if (config_.virtualChannels >= 4) config_.caisControlVc = config_.virtualChannels - 1;  // a response VC stays
+    if (config_.virtualChannels >= 4) {  // a response VC stays
+      config_.caisControlVc = config_.virtualChannels - 1;
+      config_.vcPriority[static_cast<std::size_t>(config_.caisControlVc)] = NetworkConfig::kHighPriority;
+    }
   }
   // Reserves the last request VC for background messages (Message::background), which
   // every port then sends at strict low priority. Set by a workload before the run

@@ -7,6 +7,7 @@
 #include "network/wire_format.h"
 
 #include <algorithm>
+#include <array>
 
 namespace fl::net {
 
@@ -48,15 +49,21 @@ struct NetworkConfig {
   bool caisTrafficControl = false;
   // The control VC (specs/cais.md §2.11: "VC7 sync and throttle control"), set with
   // coordination: the last VC carries only the one-flit SYNC, RELEASE and THROTTLE
-  // packets, and every switch output grants it first, so a RELEASE never queues behind
-  // bulk load responses (it shared their VCs and waited 2-5 us). -1: none.
+  // packets, at kHighPriority, so a RELEASE never queues behind bulk load responses (it
+  // shared their VCs and waited 2-5 us). -1: none.
   int caisControlVc = -1;
   // Background traffic class (seed 003's NI-Balancer copies, spec moentwine.md §2.9): when
-  // a workload posts background messages, the last request VC is reserved for them and
-  // every output port grants them only when no other request or response can go (strict
-  // priority), so they use idle capacity only. -1: no background class (all request VCs
-  // carry ordinary traffic).
+  // a workload posts background messages, the last request VC is reserved for them at
+  // kLowPriority (strict priority: granted only when no other request or response can
+  // go), so they use idle capacity only. -1: no background class (all request VCs carry
+  // ordinary traffic).
   int backgroundVc = -1;
+  // Output arbitration priority by VC: every switch output grants, among the queued heads
+  // that can go, those of the highest level, round-robin within a level
+  // (VirtualOutputQueue::grant). Set by whoever reserves a VC for a class (above).
+  static constexpr std::int8_t kLowPriority = -1, kNormalPriority = 0, kHighPriority = 1;
+  static constexpr int kMaxVirtualChannels = 64;  // network.virtual_channels' upper bound
+  std::array<std::int8_t, kMaxVirtualChannels> vcPriority{};  // all kNormalPriority
 
   int requestVcs() const { return virtualChannels / 2; }
   // Request VCs for ordinary (foreground) traffic: 0 .. foregroundRequestVcs() - 1.

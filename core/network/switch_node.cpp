@@ -20,7 +20,9 @@ void SwitchNode::wire() {
   const auto vcs = static_cast<std::size_t>(config().virtualChannels);
   occupancy_.assign((out_.size() + 1) * vcs, 0);  // + the internal port
   const auto slots = static_cast<std::uint32_t>((out_.size() + 1) * vcs);  // inputs x VCs
-  outState_.assign(out_.size(), OutState{VirtualOutputQueue(slots, static_cast<std::uint32_t>(vcs)), Request{}});
+  // The VC levels as the workload sets them (before the run, after wiring).
+  const VirtualOutputQueue queue(slots, static_cast<std::uint32_t>(vcs), config().vcPriority.data());
+  outState_.assign(out_.size(), OutState{queue, Request{}});
   frees_.assign(out_.size(), {});
   buffers_.assign(out_.size(), ReductionBuffer(config().reductionBuffer));
 }
@@ -267,18 +269,9 @@ void SwitchNode::tryArbitrate(int port) {
   }
   settleCredits(o);
   Request r;
-  // Strict priority for a background class: its VC is granted only when no other can go.
-  const auto background = static_cast<std::uint32_t>(config().backgroundVc);  // UINT32_MAX: none
-  // CAIS control (NetworkConfig::caisControlVc) at strict high priority: one-flit packets.
-  const auto control = static_cast<std::uint32_t>(config().caisControlVc);  // UINT32_MAX: none
-  bool granted = control != UINT32_MAX && s.queue.grant([&](std::uint32_t vc, std::int32_t flits) {
-    return vc == control && o.credits[vc] >= flits;
-  }, r);
-  if (!granted) granted =
-      background == UINT32_MAX
-          ? s.queue.grant([&](std::uint32_t vc, std::int32_t flits) { return o.credits[vc] >= flits; }, r)
-          : s.queue.grant([&](std::uint32_t vc, std::int32_t flits) { return vc != background && o.credits[vc] >= flits; }, r) ||
-                s.queue.grant([&](std::uint32_t vc, std::int32_t flits) { return vc == background && o.credits[vc] >= flits; }, r);
+  // Strict priority by VC level (the CAIS control VC first, a background class last).
+  const bool granted =
+      s.queue.grant([&](std::uint32_t vc, std::int32_t flits) { return o.credits[vc] >= flits; }, r);
   if (!granted) {
     if (o.lazyCredits) wakeOnNextCredit(port);
     return;  // wait for credits

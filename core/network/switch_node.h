@@ -3,9 +3,9 @@
 // queues: a packet requests its output(s) as soon as its head arrives, so a packet
 // waiting for a busy output (or a multicast waiting for its last replica) never blocks
 // packets behind it bound elsewhere; order is kept per (input, VC, output).
-// Deterministic routing from the topology, round-robin output arbitration (a
-// background class, if enabled, at strict low priority: NetworkConfig::backgroundVc), virtual
-// cut-through, and in-switch computing as NVLink SHARP ships it: multicast
+// Deterministic routing from the topology, round-robin output arbitration within strict
+// VC priority levels (NetworkConfig::vcPriority: a CAIS control VC high, a background
+// class low), virtual cut-through, and in-switch computing as NVLink SHARP ships it: multicast
 // (multimem.st), pull reduction (multimem.ld_reduce) and push reduction (multimem.red)
 // with a per-port reduction buffer.
 #pragma once
@@ -67,7 +67,7 @@ class SwitchNode : public NetworkNode {
   // The run is the same event for event, less those no-ops, which count as handled
   // (elidedOwnEvents).
   // OutPort::freeDeferred marks an event neither scheduled nor passed. (Kept apart from
-  // OutState, which is two cache lines exactly.)
+  // OutState, which the event hints already fetch two cache lines of.)
   struct OutState {
     VirtualOutputQueue queue;
     Request current{};

@@ -1,7 +1,8 @@
 // The allocation-free structures on the per-packet paths, each driven by random
 // operations and checked step by step against a brute-force model built from a plain
 // vector: the flat hash map, the switch reduction buffer's LRU eviction, the AL TLB's
-// LRU hits and misses, and a switch output's round-robin grants over its input slots.
+// LRU hits and misses, and a switch output's round-robin grants over its input slots
+// (within strict VC priority levels: the model grants level by level, one scan each).
 #include <QtTest>
 
 #include <algorithm>
@@ -26,6 +27,8 @@ class TestLruStructures : public QObject {
   void alTlbCountsLikeAnLruList();
   void outputQueueGrantsRoundRobin_data();
   void outputQueueGrantsRoundRobin();
+  void outputQueueGrantsByPriority_data();
+  void outputQueueGrantsByPriority();
 };
 
 void TestLruStructures::flatMapMatchesLinearSearch_data() {
@@ -210,11 +213,14 @@ void TestLruStructures::outputQueueGrantsRoundRobin_data() {
   QTest::newRow("6 VCs (not a power of two)") << 65 * 6 << 6;
 }
 
-void TestLruStructures::outputQueueGrantsRoundRobin() {
-  QFETCH(int, slotCount);
-  QFETCH(int, vcs);
+namespace {
+// Random pushes and grants on a queue of `slotCount` slots and `vcs` VCs at `levels` (by
+// VC; empty: all equal), each grant checked against the model's.
+void checkGrants(int slotCount, int vcs, const std::vector<std::int8_t>& levels) {
   std::mt19937_64 rng(11);
-  net::VirtualOutputQueue q(static_cast<std::uint32_t>(slotCount), static_cast<std::uint32_t>(vcs));
+  net::VirtualOutputQueue q(static_cast<std::uint32_t>(slotCount), static_cast<std::uint32_t>(vcs),
+                            levels.empty() ? nullptr : levels.data());
+  const auto levelOf = [&](int slot) { return levels.empty() ? 0 : levels[static_cast<std::size_t>(slot % vcs)]; };
   std::vector<std::vector<net::OutputRequest>> model(static_cast<std::size_t>(slotCount));
   int rr = 0;
   std::uint32_t handle = 0;
@@ -238,12 +244,15 @@ void TestLruStructures::outputQueueGrantsRoundRobin() {
     const std::int32_t credit = static_cast<std::int32_t>(rng() % 9);  // 0: nothing fits
     // Which VC a head is on matters (a slot's VC is slot % vcs): every third VC always fits.
     const auto eligible = [&](std::uint32_t vc, std::int32_t flits) { return vc % 3 == 0 || flits <= credit; };
+    // Level by level from the highest, the first eligible head in round-robin order.
     int want = -1;
-    for (int k = 0; k < slotCount && want < 0; ++k) {
-      const int s = (rr + k) % slotCount;
-      const auto& f = model[static_cast<std::size_t>(s)];
-      if (!f.empty() && eligible(static_cast<std::uint32_t>(s % vcs), f.front().flits)) want = s;
-    }
+    for (int level = 1; level >= -1 && want < 0; --level)
+      for (int k = 0; k < slotCount && want < 0; ++k) {
+        const int s = (rr + k) % slotCount;
+        const auto& f = model[static_cast<std::size_t>(s)];
+        if (!f.empty() && levelOf(s) == level && eligible(static_cast<std::uint32_t>(s % vcs), f.front().flits))
+          want = s;
+      }
     net::OutputRequest got;
     QCOMPARE(q.grant(eligible, got), want >= 0);
     if (want < 0) continue;
@@ -254,6 +263,40 @@ void TestLruStructures::outputQueueGrantsRoundRobin() {
     rr = (want + 1) % slotCount;
     QCOMPARE(q.size(), size);
   }
+}
+
+}  // namespace
+
+void TestLruStructures::outputQueueGrantsRoundRobin() {
+  QFETCH(int, slotCount);
+  QFETCH(int, vcs);
+  checkGrants(slotCount, vcs, {});
+}
+
+// Levels as the network sets them (NetworkConfig::vcPriority) and mixed ones.
+void TestLruStructures::outputQueueGrantsByPriority_data() {
+  QTest::addColumn<int>("slotCount");
+  QTest::addColumn<int>("vcs");
+  QTest::addColumn<std::vector<std::int8_t>>("levels");
+  QTest::newRow("CAIS control VC high (last of 16)")
+      << 65 * 16 << 16 << std::vector<std::int8_t>{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
+  QTest::newRow("background VC low (last request VC of 4)") << 40 << 4 << std::vector<std::int8_t>{0, -1, 0, 0};
+  QTest::newRow("both, 8 VCs, three words") << 130 << 8 << std::vector<std::int8_t>{0, 0, 0, -1, 0, 0, 0, 1};
+  QTest::newRow("every level twice, 6 VCs (not a power of two)")
+      << 65 * 6 << 6 << std::vector<std::int8_t>{1, -1, 0, 1, 0, -1};
+  QTest::newRow("more than 64 words, low and high only")
+      << 65 * 64 + 3 << 64 << [] {
+           std::vector<std::int8_t> l(64, -1);
+           for (std::size_t v = 0; v < l.size(); v += 5) l[v] = 1;
+           return l;
+         }();
+}
+
+void TestLruStructures::outputQueueGrantsByPriority() {
+  QFETCH(int, slotCount);
+  QFETCH(int, vcs);
+  QFETCH(std::vector<std::int8_t>, levels);
+  checkGrants(slotCount, vcs, levels);
 }
 
 QTEST_GUILESS_MAIN(TestLruStructures)
