@@ -158,6 +158,13 @@ bool SweepChart::setMetric(const QString& id) {
 }
 
 QString SweepChart::title() const { return title_->text(); }
+
+std::string SweepChart::valueName(const std::string& key, const std::string& value) const {
+  const auto axis = valueNames_.find(key);
+  if (axis == valueNames_.end()) return value;
+  const auto name = axis->second.find(value);
+  return name == axis->second.end() || name->second.empty() ? value : name->second;
+}
 bool SweepChart::noticeVisible() const { return stack_->currentWidget() == notice_; }
 QString SweepChart::noticeText() const { return noticeVisible() ? notice_->text() : QString(); }
 
@@ -307,7 +314,7 @@ void SweepChart::rebuild() {
   } else {
     plot_->xAxis->setScaleType(QCPAxis::stLinear);
     for (std::size_t c = 0; c < categories.size(); ++c)
-      ticker->addTick(double(c + 1), QString::fromStdString(categories[c]));
+      ticker->addTick(double(c + 1), QString::fromStdString(valueName(key, categories[c])));
     plot_->xAxis->setRange(0.4, double(categories.size()) + 0.6);
     const double width = barWidth_ = 0.8 / double(series.size());
     for (std::size_t g = 0; g < series.size(); ++g) {

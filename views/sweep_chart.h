@@ -9,6 +9,7 @@
 // a point asks for it (pointClicked).
 #pragma once
 #include <QWidget>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -46,6 +47,11 @@ class SweepChart : public QWidget {
   // The sweep's axis keys (the first is the x axis) and its points, finished or not.
   void setSweep(const std::vector<std::string>& keys, const std::vector<Point>& points);
   void setSelectedPoint(int point);
+  // Short names for axis values (key -> value -> name, e.g. the sweep's `labels` or the
+  // seeds' names: "nvls" -> "NVLS"), shown on the x axis's category ticks in place of the
+  // raw value. Set before setSweep; values without a name show as they are.
+  using ValueNames = std::map<std::string, std::map<std::string, std::string>>;
+  void setValueNames(ValueNames names) { valueNames_ = std::move(names); }
 
   QString metric() const;  // id of the figure shown ("" when none)
   // Shows figure `id` if some finished point has it (false otherwise); it stays chosen
@@ -94,12 +100,14 @@ class SweepChart : public QWidget {
   void fitYTitle();
   QPointF pixelOf(const Mark& k) const;
   void onMouseMove(QMouseEvent* event);
+  std::string valueName(const std::string& key, const std::string& value) const;
 
   std::vector<std::string> keys_;
   std::vector<Point> points_;
   int selected_ = -1;
   std::string chosen_;  // the user's pick, kept while available
   std::string xKey_;    // the axis along x
+  ValueNames valueNames_;
   QString yTitle_;      // the y axis title in full (the axis may show it broken or elided)
   QLabel* metricLabel_;
   QComboBox* metricBox_;

@@ -7,6 +7,7 @@
 
 #include "gui/main_window.h"
 #include "gui/sweep_results.h"
+#include "scenario/friendly_names.h"
 #include "views/sweep_chart.h"
 
 namespace fl::gui {
@@ -51,6 +52,11 @@ QDockWidget* MainWindow::buildSweepDock() {
     std::vector<views::SweepChart::Point> points;
     for (int i = 0; i < sweep_->pointCount(); ++i)
       points.push_back({sweep_->settings(i), sweep_->isFinal(i) ? sweep_->results(i) : nullptr, sweep_->isStale(i)});
+    views::SweepChart::ValueNames names;  // the sweep's labels, else the seeds' names
+    for (const SweepAxis& a : sweep_->scenario().sweep)
+      for (std::size_t v = 0; v < a.values.size(); ++v)
+        names[a.key][a.values[v]] = v < a.labels.size() ? a.labels[v] : friendlyValueName(a.key, a.values[v]);
+    chart->setValueNames(std::move(names));
     chart->setSweep(keys, points);
     chart->setSelectedPoint(sweep_->selectedPoint());
   };

@@ -270,6 +270,26 @@ class TestSweepChart : public QObject {
     test::saveArtefact(chart, "sweep_chart_schemes", {700, 360});
   }
 
+  // Category ticks read the values' short names where the sweep gives them (its labels,
+  // or the seeds' names), the raw value otherwise.
+  void categoryTicksUseValueNames_data() {
+    QTest::addColumn<bool>("named");
+    QTest::addColumn<QStringList>("ticks");
+    QTest::newRow("names") << true << QStringList{"DeepEP", "dysharp"};
+    QTest::newRow("none") << false << QStringList{"deepep", "dysharp"};
+  }
+  void categoryTicksUseValueNames() {
+    QFETCH(bool, named);
+    QFETCH(QStringList, ticks);
+    SweepChart chart;
+    chart.resize(700, 360);
+    if (named) chart.setValueNames({{"scheme.communication", {{"deepep", "DeepEP"}, {"dysharp", ""}}}});
+    chart.setSweep({"scheme.communication", "scheme.fusion"}, schemeSweep());
+    auto ticker = chart.plot()->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+    QVERIFY(ticker);
+    QCOMPARE(QStringList(ticker->ticks().values()), ticks);  // categories at 1 and 2, in sweep order
+  }
+
   // A re-run replacing the previous run's values point by point: the old ones hatched
   // (bars) or ringed grey (lines), "(stale)" after their values, counted in the title;
   // none once every point is new.
