@@ -123,7 +123,7 @@ case "$mode" in
       [fuzz_scenario]="$here/scenarios $here/tests/data/good $here/tests/data/bad $here/tests/data/fuzz"
       [fuzz_quantity]="$here/fuzz/seeds/quantity"
       [fuzz_routing_trace]="$here/fuzz/seeds/routing_trace $here/tests/data/moe"
-      [fuzz_wsc_trace]="$here/fuzz/seeds/wsc_trace"
+      [fuzz_wsc_trace]="$here/fuzz/seeds/wsc_trace $here/tests/data/wsc"
     )
     status=0
     for t in ${FABRICLAB_FUZZ_TARGETS:-fuzz_scenario fuzz_quantity fuzz_routing_trace fuzz_wsc_trace}; do

@@ -8,6 +8,7 @@
 
 #include "network/channel.h"
 #include "network/packet.h"
+#include "network/wire_format.h"
 #include "results/results.h"
 #include "scenario/input_error.h"
 #include "topology/topology.h"
@@ -64,6 +65,68 @@ double runSeconds(const Scenario& s, const topo::Topology& t) {
   return bytes / capacity;
 }
 
+// The packets a workload's whole run can bring to life, where a closed form is known
+// (-1 where it is not: NVLS, CAIS, MoE, TP, wafer and cross-DC plans replicate, merge
+// and answer in switches). No more can be alive at once, whatever the buffers hold.
+// Unicast writes only here: each one and, with network.acknowledged_writes, its ack.
+double workloadPackets(const Scenario& s, const topo::Topology& t) {
+  const WorkloadSpec& w = s.workload;
+  const NetworkSpec& n = s.network;
+  const double perWrite = n.acknowledged_writes ? 2.0 : 1.0;
+  const double payload = static_cast<double>(std::max<std::int64_t>(1, n.packet_payload));
+  const int gpus = t.endpointCount();
+  if (w.kind == WorkloadKind::Traffic) {
+    // Each endpoint posts one packet per exponential gap (workloads/synthetic_traffic.cpp)
+    // of mean wire / (load x its injection rate), rounded to whole picoseconds (at least
+    // 1), until the generation window ends: a Poisson count of mean mu over all
+    // endpoints. mu + 8 sqrt(mu) + 16 is exceeded with probability below 1e-14.
+    const double wire = static_cast<double>(net::WireFormat::from(n).wireBytes(net::Op::Write, n.packet_payload));
+    const double window = static_cast<double>(std::max<Time>(0, w.traffic.duration));
+    double mu = 0;
+    for (int e = 0; e < gpus; ++e) {
+      double injection = 0;
+      for (const topo::Port& p : t.ports(t.endpointNode(e))) {
+        const topo::Link& l = t.link(p.link);
+        injection += l.bandwidth * l.efficiency;
+      }
+      if (injection <= 0 || w.traffic.load <= 0) continue;
+      const double gap = wire / (w.traffic.load * injection) * 1e12;  // ps
+      mu += window / std::max(1.0, gap - 0.5);  // rounding shortens a gap by at most 0.5 ps
+    }
+    return perWrite * (mu + 8 * std::sqrt(mu) + 16);
+  }
+  if (w.kind != WorkloadKind::Collective) return -1;
+  const CollectiveSpec& c = w.collective;
+  const auto packets = [&](double bytes) { return std::ceil(bytes / payload); };  // of one message
+  const double size = static_cast<double>(std::max<std::int64_t>(0, c.size));
+  const double chunk = std::ceil(size / std::max(1, gpus));  // chunkBytes(): at most this
+  if (c.algorithm == CollectiveAlgorithm::Ring) {
+    // Every GPU sends one chunk per step (workloads/ring_collective.cpp).
+    const double steps = (c.op == CollectiveOp::AllGather ? 0 : gpus - 1) + (c.op == CollectiveOp::ReduceScatter ? 0 : gpus - 1);
+    return perWrite * gpus * steps * packets(chunk);
+  }
+  if (c.algorithm != CollectiveAlgorithm::Direct) return -1;
+  // One message per (source, destination) pair of the traffic matrix
+  // (workloads/direct_collective.cpp).
+  switch (c.op) {
+    case CollectiveOp::P2P: return perWrite * packets(size);
+    case CollectiveOp::AllToAll: return perWrite * gpus * (gpus - 1.0) * packets(chunk);
+    case CollectiveOp::AllToAllV: {
+      double sum = 0;
+      if (!c.matrix.empty()) {
+        for (const auto& row : c.matrix)
+          for (std::int64_t b : row) sum += packets(static_cast<double>(std::max<std::int64_t>(0, b)));
+        return perWrite * sum;
+      }
+      // Row sums S (n-1)/n, each of n-1 entries rounded up by at most 1 byte and then to
+      // whole packets.
+      const double out = size * (gpus - 1.0) / std::max(1, gpus) + gpus;
+      return perWrite * gpus * (std::ceil(out / payload) + gpus - 1.0);
+    }
+    default: return 0;  // the direct algorithm moves nothing for the others
+  }
+}
+
 bool reducesInSwitches(const Scenario& s) {
   const WorkloadSpec& w = s.workload;
   if (w.kind == WorkloadKind::Collective) return w.collective.algorithm == CollectiveAlgorithm::Nvls;
@@ -112,17 +175,31 @@ MemoryEstimate estimateRunMemory(const Scenario& s, const topo::Topology& t) {
   e.parts.push_back({"fabric and its state", nodes * kPerNode + channels * (kPerChannel + kPerVcFlitSlot),
                      "topology size (topology.gpus, topology.rows/cols, topology.levels)"});
 
-  // Packets in flight: what one half of each input buffer's VCs (requests or responses)
-  // holds in data packets, plus a window of each endpoint's outstanding requests. Runs
-  // stay well below it (measured peaks: 72 packets for DGX p2p, 15 k for an NVL32 MoE
-  // layer, about the bound); a packet costs so little that the margin is cheap.
+  // Packets in flight: the fewer of what the buffers can hold and what the workload can
+  // bring to life. Buffers: one half of each input buffer's VCs (requests or responses)
+  // in data packets, plus what the endpoints' outstanding requests can have answered at
+  // once: responses wait in their endpoints' queues, not in buffers. Measured peaks:
+  // 64 k packets for an NVLS all-reduce on DGX-H100 (8 x 1024 requests x 8 answers),
+  // 351 k for an NVL32 DySHARP layer of 64 tokens (tests/core/test_memory_estimate.cpp).
+  // Deep buffers (network.vc_depth_flits for long links) make that far more than a
+  // light workload ever sends, hence the workload's own count where one is known.
   const double dataFlits = std::max(1, n.header_flits + n.address_flits) +
                            std::ceil(static_cast<double>(n.packet_payload) / std::max(1, n.flit_bytes));
   const double buffered = static_cast<double>(channels) * std::max(1, n.virtual_channels / 2) *
                           std::ceil(n.vc_depth_flits / dataFlits);
-  const double outstanding = static_cast<double>(t.endpointCount()) * std::min(n.outstanding_requests, 64);
-  e.parts.push_back({"packets in flight", clampMul(buffered + outstanding, kPerLivePacket),
-                     "network.vc_depth_flits, network.virtual_channels, network.outstanding_requests"});
+  // Per outstanding request: itself, and its reads, data and answers (a CAIS load: the
+  // home's read, its data, the response; ld_reduce: a read and data per member, the result).
+  const bool fansOut = reducesInSwitches(s) || s.workload.kind == WorkloadKind::TpLayer;
+  const double answers = fansOut ? 2.0 * t.endpointCount() + 2 : 4;
+  const double outstanding = static_cast<double>(t.endpointCount()) * std::max(0, n.outstanding_requests) * answers;
+  const double workload = workloadPackets(s, t);
+  const bool byWorkload = workload >= 0 && workload < buffered + outstanding;
+  const double inFlight = byWorkload ? workload : buffered + outstanding;
+  e.packetsInFlight = inFlight >= 9.0e18 ? INT64_MAX / 4 : static_cast<std::int64_t>(std::ceil(inFlight));
+  e.parts.push_back({"packets in flight", clampMul(inFlight, kPerLivePacket),
+                     byWorkload ? (s.workload.kind == WorkloadKind::Traffic ? "workload.traffic.load, workload.traffic.duration"
+                                                                            : "workload.collective.size")
+                                : "network.vc_depth_flits, network.virtual_channels, network.outstanding_requests"});
 
   // Recorded bins: every channel busy across the run's bins, at most its share of the
   // recorded-bin budget.

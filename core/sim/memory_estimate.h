@@ -31,6 +31,7 @@ struct MemoryEstimate {
   std::vector<Part> parts;
   std::int64_t resultsBytes = 0;  // of the total, what the finished point's Results keep
   std::int64_t binBytes = 0;      // of the total, recorded bins (network and Results)
+  std::int64_t packetsInFlight = 0;  // the bound on packets alive at once behind its part
   std::int64_t total() const;
 };
 

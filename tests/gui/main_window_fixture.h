@@ -8,6 +8,7 @@
 
 #include "gui/main_window.h"
 #include "gui/run_controller.h"
+#include "../common/test_waits.h"
 
 namespace fl::gui::test {
 
@@ -21,11 +22,11 @@ inline std::unique_ptr<MainWindow> makeWindow(bool restoreLayout = false, bool s
   return w;
 }
 
-// Until the window's run (or sweep) has finished; false when `ms` ran out first.
+// Until the window's run (or sweep) has finished; false when `ms` (scaled: waitMs) ran out first.
 inline bool waitIdle(MainWindow& w, int ms = 60000) {
   QElapsedTimer timer;
   timer.start();
-  while (w.controller()->isBusy() && timer.elapsed() < ms) QTest::qWait(20);
+  while (w.controller()->isBusy() && timer.elapsed() < fl::test::waitMs(ms)) QTest::qWait(20);
   return !w.controller()->isBusy();
 }
 

@@ -6,6 +6,7 @@
 
 #include "gui/run_controller.h"
 #include "gui_test_util.h"
+#include "../common/test_waits.h"
 #include "scenario/scenario_io.h"
 #include "scenario/sweep.h"
 
@@ -49,7 +50,7 @@ class TestRunController : public QObject {
     const fl::Scenario s = fl::loadScenario(FABRICLAB_SCENARIOS "/default.yaml");
     c.start(s);
     QCOMPARE(c.state(), State::Running);
-    QTRY_COMPARE_WITH_TIMEOUT(c.state(), State::Idle, 60000);
+    QTRY_COMPARE_WITH_TIMEOUT(c.state(), State::Idle, fl::test::waitMs(60000));
     QCOMPARE(started.count(), 1);
     // default.yaml sweeps workload.collective.algorithm over [ring, nvls].
     QCOMPARE(started.first().first().toStringList(), (QStringList{"Ring", "NVLS"}));  // its sweep labels
@@ -72,7 +73,7 @@ class TestRunController : public QObject {
     QSignalSpy snapshots(&c, &RunController::snapshotReady);
     c.start(longRun());
     // Stop once the engine is running (past building the network).
-    QTRY_VERIFY_WITH_TIMEOUT(snapshots.count() > 0, 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(snapshots.count() > 0, fl::test::waitMs(20000));
     QElapsedTimer t;
     qint64 ms = -1;  // taken when the state changes, not when QTRY next polls
     connect(&c, &RunController::stateChanged, this, [&](State s) {
@@ -81,14 +82,14 @@ class TestRunController : public QObject {
     t.start();
     c.stop();
     QCOMPARE(c.state(), State::Cancelling);
-    QTRY_COMPARE_WITH_TIMEOUT(c.state(), State::Idle, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(c.state(), State::Idle, fl::test::waitMs(5000));
     qInfo("stop -> idle: %lld ms (issue's bound: 200 ms)", ms);
     QVERIFY2(ms < 1000, qPrintable(QString::number(ms)));
 
     // And the controller is usable again.
     QSignalSpy finished(&c, &RunController::pointFinished);
     c.start(shortRun());
-    QTRY_COMPARE_WITH_TIMEOUT(c.state(), State::Idle, 20000);
+    QTRY_COMPARE_WITH_TIMEOUT(c.state(), State::Idle, fl::test::waitMs(20000));
     QCOMPARE(finished.count(), 1);
     QVERIFY(!finished.first().at(1).value<std::shared_ptr<const fl::Results>>()->cancelled);
   }
@@ -99,10 +100,10 @@ class TestRunController : public QObject {
     QSignalSpy finished(&c, &RunController::pointFinished);
     QSignalSpy states(&c, &RunController::stateChanged);
     c.start(longRun());
-    QTRY_VERIFY_WITH_TIMEOUT(snapshots.count() > 0, 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(snapshots.count() > 0, fl::test::waitMs(20000));
     c.start(shortRun());
     QCOMPARE(c.state(), State::Cancelling);  // the old run stops first
-    QTRY_COMPARE_WITH_TIMEOUT(c.state(), State::Idle, 20000);
+    QTRY_COMPARE_WITH_TIMEOUT(c.state(), State::Idle, fl::test::waitMs(20000));
     // The long run ends cancelled, then the short one completes.
     QCOMPARE(finished.count(), 2);
     const auto first = finished.at(0).at(1).value<std::shared_ptr<const fl::Results>>();
@@ -122,7 +123,7 @@ class TestRunController : public QObject {
     fl::Scenario s = longRun();
     fl::applyOverride(s, "workload.collective.size=32 MiB");
     c.start(s);
-    QTRY_COMPARE_WITH_TIMEOUT(c.state(), State::Idle, 60000);
+    QTRY_COMPARE_WITH_TIMEOUT(c.state(), State::Idle, fl::test::waitMs(60000));
     const double seconds = t.elapsed() / 1000.0;
     qInfo("%lld snapshots in %.2f s", static_cast<long long>(snapshots.count()), seconds);
     QVERIFY(snapshots.count() > 0);
@@ -151,12 +152,12 @@ class TestRunController : public QObject {
     auto* c = new RunController;
     QSignalSpy snapshots(c, &RunController::snapshotReady);
     c->start(longRun());
-    QTRY_VERIFY_WITH_TIMEOUT(snapshots.count() > 0, 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(snapshots.count() > 0, fl::test::waitMs(20000));
     QElapsedTimer t;
     t.start();
     delete c;  // cancels and joins
     qInfo("destroy while running: %lld ms", t.elapsed());
-    QVERIFY(t.elapsed() < 2000);
+    QVERIFY(t.elapsed() < fl::test::waitMs(2000));
   }
 };
 

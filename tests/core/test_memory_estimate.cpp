@@ -1,0 +1,165 @@
+// The memory estimate's bound on packets in flight (core/sim/memory_estimate.cpp): never
+// below the peak of live packets a run reaches (the engine's own count), on workloads of
+// every kind; the workload's closed form where it is the smaller, so deep buffers on
+// long links do not refuse a light run.
+#include <QtTest>
+
+#include <cmath>
+
+#include "scenario/scenario.h"
+#include "scenario/scenario_io.h"
+#include "sim/memory_estimate.h"
+#include "sim/run.h"
+#include "topology/topology.h"
+
+using namespace fl;
+
+Q_DECLARE_METATYPE(fl::Scenario)
+
+namespace {
+
+// DCs x 2 nodes x 4 GPUs behind 5 ms links: the benchmark's case (c) at `dcs` DCs.
+Scenario datacenters(int dcs, Time duration) {
+  Scenario s;
+  s.topology.kind = TopologyKind::Hierarchy;
+  s.topology.levels = {{"dc", dcs, 1.25e9, 5 * kMillisecond},
+                       {"node", 2, 16e9, 1 * kMicrosecond},
+                       {"gpu", 4, 50e9, 500 * kNanosecond}};
+  s.workload.kind = WorkloadKind::Traffic;
+  s.workload.traffic.load = 0.0005;
+  s.workload.traffic.duration = duration;
+  s.workload.traffic.warmup = duration / 10;
+  s.run.bin = 1 * kMillisecond;
+  s.network.vc_depth_flits = 1 << 20;
+  return s;
+}
+
+Scenario mesh(double load) {
+  Scenario s;
+  s.topology.kind = TopologyKind::Mesh;
+  s.workload.kind = WorkloadKind::Traffic;
+  s.workload.traffic.load = load;
+  s.workload.traffic.duration = 10 * kMicrosecond;
+  s.workload.traffic.warmup = 1 * kMicrosecond;
+  return s;
+}
+
+Scenario dgx(CollectiveOp op, CollectiveAlgorithm algorithm, std::int64_t size) {
+  Scenario s;
+  s.topology.kind = TopologyKind::NvSwitch;
+  s.topology.gpus = 8;
+  s.topology.switches = 4;
+  s.topology.links_per_gpu = 18;
+  s.workload.collective.op = op;
+  s.workload.collective.algorithm = algorithm;
+  s.workload.collective.size = size;
+  return s;
+}
+
+// Packets synthetic traffic posts on average (workloads/synthetic_traffic.cpp): per
+// endpoint, the window over the mean gap, wire bytes / (load x injection). A write is
+// header + address + byte-enable flits and its data flits.
+double meanTrafficPackets(const Scenario& s, const topo::Topology& t) {
+  const NetworkSpec& n = s.network;
+  const double wire = (n.header_flits + n.address_flits + 1 + std::ceil(double(n.packet_payload) / n.flit_bytes)) * n.flit_bytes;
+  double mu = 0;
+  for (int e = 0; e < t.endpointCount(); ++e)
+    for (const topo::Port& p : t.ports(t.endpointNode(e))) {
+      const topo::Link& l = t.link(p.link);
+      mu += toSeconds(s.workload.traffic.duration) * s.workload.traffic.load * l.bandwidth * l.efficiency / wire;
+    }
+  return mu;
+}
+
+}  // namespace
+
+class TestMemoryEstimate : public QObject {
+  Q_OBJECT
+ private slots:
+  // Runs each scenario and compares the engine's peak of live packets with the bound.
+  void boundHoldsOnRuns_data() {
+    QTest::addColumn<Scenario>("scenario");
+    QTest::newRow("mesh 8x8 uniform, 30 %") << mesh(0.3);
+    QTest::newRow("mesh 8x8 uniform, 95 % (saturated)") << mesh(0.95);
+    Scenario hot = mesh(0.5);
+    hot.workload.traffic.pattern = TrafficPattern::Hotspot;
+    hot.workload.traffic.hotspot_fraction = 0.5;
+    hot.network.acknowledged_writes = true;
+    QTest::newRow("mesh hotspot, acknowledged writes") << hot;
+    QTest::newRow("8 DCs behind 5 ms links, deep VCs") << datacenters(8, 2 * kMillisecond);
+    QTest::newRow("DGX ring all-reduce 4 MiB") << dgx(CollectiveOp::AllReduce, CollectiveAlgorithm::Ring, 4 << 20);
+    Scenario acked = dgx(CollectiveOp::AllGather, CollectiveAlgorithm::Ring, 3 << 20);
+    acked.network.acknowledged_writes = true;
+    QTest::newRow("DGX ring all-gather, acknowledged") << acked;
+    QTest::newRow("DGX direct all-to-all 1 MiB") << dgx(CollectiveOp::AllToAll, CollectiveAlgorithm::Direct, 1 << 20);
+    Scenario skewed = dgx(CollectiveOp::AllToAllV, CollectiveAlgorithm::Direct, (1 << 20) + 77);
+    skewed.workload.collective.skew = 1.5;
+    QTest::newRow("DGX direct all-to-all-v, skew 1.5") << skewed;
+    QTest::newRow("DGX p2p 64 MiB") << dgx(CollectiveOp::P2P, CollectiveAlgorithm::Direct, 64 << 20);
+    QTest::newRow("DGX NVLS all-reduce 2 MiB") << dgx(CollectiveOp::AllReduce, CollectiveAlgorithm::Nvls, 2 << 20);
+    Scenario moe = loadScenario(FABRICLAB_TEST_DATA "/good/moe_dysharp_nvl32.yaml");
+    moe.workload.moe.tokens_per_gpu = 64;
+    QTest::newRow("NVL32 DySHARP MoE layer, 64 tokens") << moe;
+    Scenario deepep = moe;
+    deepep.scheme.communication = MoeCommunication::DeepEp;
+    QTest::newRow("NVL32 DeepEP MoE layer, 64 tokens") << deepep;
+    Scenario tp = loadScenario(FABRICLAB_SCENARIOS "/cais-4gpu.yaml");
+    tp.sweep.clear();
+    tp.workload.tp.seq_len = 512;
+    tp.workload.tp.batch = 1;
+    tp.workload.tp.layers = 1;
+    QTest::newRow("TP layer on 4 GPUs, CAIS") << tp;
+    tp.scheme.tp = TpScheme::TpNvls;
+    QTest::newRow("TP layer on 4 GPUs, TP-NVLS") << tp;
+  }
+  void boundHoldsOnRuns() {
+    QFETCH(Scenario, scenario);
+    const auto topology = topo::buildTopology(scenario.topology);
+    const MemoryEstimate e = estimateRunMemory(scenario, *topology);
+    const Results r = runScenario(scenario);
+    QVERIFY(r.peak_live_packets > 0);
+    QVERIFY2(r.peak_live_packets <= e.packetsInFlight,
+             qPrintable(QString("peak %1 > bound %2").arg(r.peak_live_packets).arg(e.packetsInFlight)));
+  }
+
+  // The closed forms behind the workload's count.
+  void workloadCounts() {
+    // Ring all-reduce: 2 (n - 1) steps of S/n bytes per GPU, whole packets of 256 B.
+    Scenario ring = dgx(CollectiveOp::AllReduce, CollectiveAlgorithm::Ring, 256 << 10);
+    auto t = topo::buildTopology(ring.topology);
+    QCOMPARE(estimateRunMemory(ring, *t).packetsInFlight, 8 * 14 * ((256 << 10) / 8 / 256));
+    ring.network.acknowledged_writes = true;  // and an ack for each
+    QCOMPARE(estimateRunMemory(ring, *t).packetsInFlight, 2 * 8 * 14 * ((256 << 10) / 8 / 256));
+    // Direct all-to-all of 64 KiB + 3 B: chunks of 8192 or 8193 B, 33 packets each.
+    Scenario a2a = dgx(CollectiveOp::AllToAll, CollectiveAlgorithm::Direct, (64 << 10) + 3);
+    QCOMPARE(estimateRunMemory(a2a, *t).packetsInFlight, 8 * 7 * 33);
+    // An explicit all-to-all-v matrix: 1 + 2 + 3 packets.
+    Scenario v = dgx(CollectiveOp::AllToAllV, CollectiveAlgorithm::Direct, 1 << 20);
+    v.workload.collective.matrix.assign(8, std::vector<std::int64_t>(8, 0));
+    v.workload.collective.matrix[0][1] = 1;
+    v.workload.collective.matrix[2][5] = 512;
+    v.workload.collective.matrix[7][3] = 513;
+    QCOMPARE(estimateRunMemory(v, *t).packetsInFlight, 6);
+  }
+
+  // The benchmark's 1000-DC case: 1.49 TiB of buffer space, but 8000 GPUs posting at
+  // 0.05 % of 50 GB/s for 2 ms send about 1.3 M packets; it fits in 4 GiB.
+  void deepBuffersDoNotRefuseALightRun() {
+    const Scenario s = datacenters(1000, 2 * kMillisecond);
+    const auto t = topo::buildTopology(s.topology);
+    const MemoryEstimate e = estimateRunMemory(s, *t);
+    const double mu = meanTrafficPackets(s, *t);
+    QVERIFY(mu > 1.0e6 && mu < 1.5e6);
+    QVERIFY(double(e.packetsInFlight) >= mu + 5 * std::sqrt(mu));  // safe: 5 sigma above the mean
+    QVERIFY(double(e.packetsInFlight) <= mu * 1.01 + 100);          // tight: within 1 %
+    requireFits(e, std::int64_t{4} << 30, "the run");
+    // With shallow buffers and one outstanding request those are the smaller again.
+    Scenario shallow = s;
+    shallow.network.vc_depth_flits = 64;
+    shallow.network.outstanding_requests = 1;
+    QVERIFY(estimateRunMemory(shallow, *t).packetsInFlight < e.packetsInFlight);
+  }
+};
+
+QTEST_GUILESS_MAIN(TestMemoryEstimate)
+#include "test_memory_estimate.moc"
