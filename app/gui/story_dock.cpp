@@ -10,6 +10,7 @@
 
 #include "gui/point_labels.h"
 #include "gui/scenario_document.h"
+#include "gui/story_step_delegate.h"
 #include "gui/sweep_results.h"
 #include "scenario/follow_selector.h"
 #include "scenario/story.h"
@@ -28,6 +29,7 @@ StoryDock::StoryDock(ScenarioDocument* doc, SweepResults* sweep, views::RunModel
   list_->setWordWrap(true);
   list_->setResizeMode(QListView::Adjust);  // re-wrap the steps when the dock changes width
   list_->setSpacing(3);
+  list_->setItemDelegate(new StoryStepDelegate(list_));  // every step whole, never elided
   list_->setToolTip(tr("Click a step to show it"));
   layout->addWidget(list_, 1);
   note_ = new QLabel(body);

@@ -8,6 +8,8 @@
 #include <QDockWidget>
 #include <QLabel>
 #include <QListWidget>
+
+#include "gui/story_step_delegate.h"
 #include <QMenuBar>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -19,6 +21,7 @@
 #include "gui/main_window.h"
 #include "gui/run_controller.h"
 #include "gui/story_dock.h"
+#include "gui/story_step_delegate.h"
 #include "gui/sweep_results.h"
 #include "gui/welcome_dialog.h"
 #include "gui_test_util.h"
@@ -51,6 +54,24 @@ int phaseBin(const fl::Results& r, const std::string& name) {
   for (const auto& p : r.phases)
     if (p.name == name) return int(p.start / r.bin);
   return -1;
+}
+
+// Every step's text, wrapped at the width its item is drawn, fits the item's height
+// inside the delegate's margins (Qt's own delegate elided the last line), at several
+// dock widths.
+void stepsWhole(QListWidget* list) {
+  const int m = fl::gui::StoryStepDelegate::kMargin;
+  for (int width : {220, 300, 460}) {
+    list->resize(width, list->height());
+    QApplication::processEvents();
+    for (int i = 0; i < list->count(); ++i) {
+      const QRect item = list->visualItemRect(list->item(i));
+      const QRect text = list->fontMetrics().boundingRect(QRect(0, 0, item.width() - 2 * m, 1 << 20), Qt::TextWordWrap,
+                                                          list->item(i)->text());
+      QVERIFY2(text.height() <= item.height() - 2 * m,
+               qPrintable(QString("step %1 at %2 px needs %3 px, has %4").arg(i + 1).arg(width).arg(text.height()).arg(item.height() - 2 * m)));
+    }
+  }
 }
 
 }  // namespace
@@ -137,6 +158,8 @@ void TestStory::storyMovesTheView() {
 
   // Clicking the next step in the list plays it too.
   QListWidget* list = story->list();
+  stepsWhole(list);
+  if (QTest::currentTestFailed()) return;
   QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, list->visualItemRect(list->item(3)).center());
   QCOMPARE(story->currentStep(), 3);
   QCOMPARE(int(m->directionFilter()), int(fl::views::DirectionFilter::Down));
