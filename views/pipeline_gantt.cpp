@@ -17,6 +17,7 @@
 
 #include "views/flow_layout.h"
 #include "views/format_units.h"
+#include "views/legend_under_plot.h"
 #include "views/run_model.h"
 
 namespace fl::views {
@@ -137,6 +138,11 @@ PipelineGantt::PipelineGantt(RunModel* model, QWidget* parent) : QWidget(parent)
   plot_->legend->setWrap(kMoePipelineTaskKinds + 1);
   plot_->legend->setBorderPen(Qt::NoPen);
   plot_->legend->setVisible(true);
+  plot_->legend->setIconSize(22, 10);  // a compact key: the rows above need the height
+  plot_->legend->setRowSpacing(0);
+  QFont keyFont = plot_->font();
+  keyFont.setPointSizeF(std::max(6.0, keyFont.pointSizeF() - 1));
+  plot_->legend->setFont(keyFont);
   setUtilisationVisible(false);
 
   auto* chart = new QVBoxLayout(page);
@@ -172,6 +178,7 @@ PipelineGantt::PipelineGantt(RunModel* model, QWidget* parent) : QWidget(parent)
     else QToolTip::hideText();
   });
   connect(plot_, &QCustomPlot::afterLayout, this, &PipelineGantt::updateRowTicks);
+  plot_->installEventFilter(this);
   if (model_) {
     connect(model_, &RunModel::resultsChanged, this, [this] { setResults(model_->resultsShared()); });
     connect(model_, &RunModel::currentBinChanged, this, &PipelineGantt::moveCursor);
@@ -182,6 +189,11 @@ PipelineGantt::PipelineGantt(RunModel* model, QWidget* parent) : QWidget(parent)
 }
 
 bool PipelineGantt::noticeVisible() const { return stack_->currentWidget() == notice_; }
+
+bool PipelineGantt::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == plot_ && event->type() == QEvent::Resize) fitLegendColumns(plot_, legendWrap_);
+  return QWidget::eventFilter(watched, event);
+}
 
 void PipelineGantt::setUtilisationVisible(bool on) {
   QCPLayoutGrid* grid = plot_->plotLayout();
@@ -242,7 +254,9 @@ void PipelineGantt::rebuild() {
   bands_->removeFromLegend();
   bands_->addToLegend();  // idle last
   // Up to 11 TP keys: two rows of six fit a dock half the screen wide; MoE keeps one row.
-  plot_->legend->setWrap(tp ? 6 : kMoePipelineTaskKinds + 1);
+  legendWrap_ = tp ? 6 : kMoePipelineTaskKinds + 1;
+  plot_->legend->setWrap(legendWrap_);
+  fitLegendColumns(plot_, legendWrap_);
   for (int k = 0; k < kPipelineTaskKinds; ++k) bars_[k]->setTasks(std::move(byKind[k]));
   gpuSpin_->setMaximum(std::max(0, gpus - 1));
   updateGpuMenu();

@@ -82,6 +82,9 @@ class PipelineGantt : public QWidget {
   void rowsChanged();
   void taskSelected(int task);
 
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;  // the plot's resizes re-fit the key
+
  private:
   void rebuild();
   void layoutRows();  // rows, per-task geometry, y ticks
@@ -93,6 +96,7 @@ class PipelineGantt : public QWidget {
   void showTileStatus(const QString& text);
 
   RunModel* model_;
+  int legendWrap_ = 1;  // the most key entries a row; fewer when the widest would be cut
   std::shared_ptr<const Results> results_;
   GanttScene scene_;
   std::vector<bool> collapsed_;

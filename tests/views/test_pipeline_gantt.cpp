@@ -265,6 +265,29 @@ class TestPipelineGantt : public QObject {
   // At every height each label names the GPU whose rows it sits on: a row's own label
   // (all rows labelled, the font shrinking first) or one per GPU at the centre of its
   // rows. Brute force over heights, against the rows' layout (4 groups per GPU).
+  // The key under the chart: every entry keeps the width its name needs (entries move to
+  // a second row rather than being cut) in wide and narrow docks.
+  void keyEntriesWhole() {
+    PipelineGantt g(nullptr);
+    g.setResults(smallRun(4, 2));
+    g.resize(900, 600);
+    g.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&g));
+    for (int w : {900, 560, 380}) {
+      g.resize(w, 600);
+      QTest::qWait(20);
+      g.plot()->replot();
+      QCPLegend* key = g.plot()->legend;
+      QVERIFY(key->itemCount() > 1);
+      for (int i = 0; i < key->itemCount(); ++i) {
+        QCPLayoutElement* item = key->item(i);
+        if (!item) continue;
+        QVERIFY2(item->outerRect().width() >= item->minimumOuterSizeHint().width(),
+                 qPrintable(QString("entry %1 at %2 px: %3 of %4 px").arg(i).arg(w).arg(item->outerRect().width()).arg(item->minimumOuterSizeHint().width())));
+      }
+    }
+  }
+
   void everyLabelOnItsGpu() {
     PipelineGantt g(nullptr);
     g.setResults(smallRun(8, 2));
