@@ -63,7 +63,7 @@ void MergeUnit::noteArrival(std::uint64_t key, std::uint16_t expected, std::uint
 
 // The inspector's record of who joined an entry and when, chained until the entry ends.
 void MergeUnit::noteEntryArrival(std::uint32_t n, std::int32_t gpu, Time now) {
-  if (bin_ <= 0 || log_.size() >= kEntryLogLimit) return;
+  if (bin_ <= 0 || room().entries >= kEntryLogLimit) return;
   std::uint32_t a = freeArrival_;
   if (a != kNone) freeArrival_ = arrivalNodes_[a].next;
   else {
@@ -78,15 +78,19 @@ void MergeUnit::noteEntryArrival(std::uint32_t n, std::int32_t gpu, Time now) {
 
 void MergeUnit::noteBypass(std::uint32_t block, bool load, std::int32_t gpu, Time now) {
   ++stats_.bypasses;
-  if (bin_ > 0 && bypassLog_.size() < kEntryLogLimit) bypassLog_.push_back({now, port_, block, gpu, load});
+  if (bin_ > 0 && room().bypasses < kEntryLogLimit) {
+    bypassLog_.push_back({now, port_, block, gpu, load});
+    ++room().bypasses;
+  }
 }
 
 void MergeUnit::free(std::uint32_t n, Time now, MergeEndReason why) {
   Entry& e = entries_[n];
   const auto firstArrival = static_cast<std::uint32_t>(logArrivals_.size());
+  const bool logged = bin_ > 0 && room().entries < kEntryLogLimit;
   for (std::uint32_t a = e.arrivalHead; a != kNone;) {  // to the log (if it has room), nodes recycled
     ArrivalNode& node = arrivalNodes_[a];
-    if (log_.size() < kEntryLogLimit)
+    if (logged)
       logArrivals_.push_back({static_cast<std::uint32_t>(std::min<Time>((node.time - e.allocated) / 1000, UINT32_MAX)),
                               node.gpu});
     const std::uint32_t next = node.next;
@@ -100,7 +104,7 @@ void MergeUnit::free(std::uint32_t n, Time now, MergeEndReason why) {
   links_[n].next = free_;
   free_ = n;
   if (bin_ > 0) {
-    if (log_.size() < kEntryLogLimit) {
+    if (logged) {
       MergeEntryRecord r;
       r.port = port_;
       r.block = e.block;
@@ -114,6 +118,7 @@ void MergeUnit::free(std::uint32_t n, Time now, MergeEndReason why) {
       r.ready = e.ready;
       r.arrivals = firstArrival;
       log_.push_back(r);
+      ++room().entries;
     } else {
       logTruncated_ = true;
     }

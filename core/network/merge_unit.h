@@ -75,6 +75,11 @@ struct MergeUnitStats {
   std::int64_t skewCount = 0;
 };
 
+// Entries and bypasses logged so far, against kEntryLogLimit (see MergeUnit::enableLog).
+struct MergeLogRoom {
+  std::size_t entries = 0, bypasses = 0;
+};
+
 class MergeUnit {
  public:
   // An unbounded table is the spec's required-table run (§2.13): no entry times out
@@ -104,7 +109,14 @@ class MergeUnit {
   const MergeParams& params() const { return params_; }
 
   // Occupancy over time and the entries' lives, for inspectors (the switch fills port/peer).
-  void enableLog(Time bin, std::int32_t port) { bin_ = bin; port_ = port; }
+  // `room`: shared by a switch's units, so that together they log no more than the
+  // switch's result keeps (kEntryLogLimit entries and bypasses per switch); without one
+  // the unit counts for itself.
+  void enableLog(Time bin, std::int32_t port, MergeLogRoom* room = nullptr) {
+    bin_ = bin;
+    port_ = port;
+    room_ = room;
+  }
   const BinSeries& occupancy() const { return occupancy_; }
   std::vector<MergeEntryRecord>& log() { return log_; }
   bool logTruncated() const { return logTruncated_; }
@@ -176,8 +188,12 @@ class MergeUnit {
   FlatMap<Arrivals> arrivals_;    // per (block, type): for the arrival skew
   MergeUnitStats stats_;
 
+  MergeLogRoom& room() { return room_ != nullptr ? *room_ : ownRoom_; }
+
   Time bin_ = 0;
   std::int32_t port_ = -1;
+  MergeLogRoom ownRoom_;
+  MergeLogRoom* room_ = nullptr;
   std::int32_t currentBin_ = -1;
   std::int64_t binPeak_ = 0;
   BinSeries occupancy_;

@@ -29,7 +29,7 @@ int SwitchNode::mergeUnitFor(topo::NodeId home) {
   p.records = config().mergeRecords;
   p.merging = config().merging;
   merge_.emplace_back(p);
-  merge_.back().enableLog(config().bin, firstPortTowards(home));
+  merge_.back().enableLog(config().bin, firstPortTowards(home), &mergeLogRoom_);
   mergeHome_.push_back(home);
   mergeTimer_.push_back(-1);
   return u;

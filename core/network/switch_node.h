@@ -177,6 +177,7 @@ class SwitchNode : public NetworkNode {
   void mergeTimeout(int unit);
   std::vector<MergeUnit> merge_;
   std::vector<topo::NodeId> mergeHome_;  // by unit
+  MergeLogRoom mergeLogRoom_;  // the units' logs together: what collectMergeUnits keeps
   std::vector<Time> mergeTimer_;         // by unit: the pending kMergeTimeout (-1: none)
   std::vector<std::int32_t> mergeOf_;    // by node id: its unit (-1: none yet)
   std::vector<MergeFlush> flushes_;
