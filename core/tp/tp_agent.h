@@ -74,6 +74,12 @@ class TpAgent : public work::Agent {
   const std::vector<JunctionSpan>& spans() const { return spans_; }
   double syncWaitPs() const { return syncWaitPs_; }
   std::int64_t syncs() const { return syncCount_; }
+  // CAIS's own checks (CaisResults): red.cais blocks this GPU owns over the junctions, those
+  // whose contribution counts reached N-1, ld.cais posted and answered.
+  std::int64_t ownBlocks() const { return static_cast<std::int64_t>(ownBlocks_) * static_cast<std::int64_t>(complete_.size()); }
+  std::int64_t blocksComplete() const;
+  std::int64_t loadRequests() const { return loadRequests_; }
+  std::int64_t loadResponses() const { return loadResponses_; }
   const TpTimeline& timeline() const { return timeline_; }
 
  private:
@@ -210,6 +216,7 @@ class TpAgent : public work::Agent {
   std::vector<LoadStream> loadStreams_;
   std::size_t nextStream_ = 0;
   int postedLoads_ = 0;         // posted, not yet injected
+  std::int64_t loadRequests_ = 0, loadResponses_ = 0;  // ld.cais over the run
   bool issueScheduled_ = false;
   // Coordination
   std::vector<Time> syncSent_[2][2];   // by slot, point (0 pre-launch, 1 pre-access), tile

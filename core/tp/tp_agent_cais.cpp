@@ -96,10 +96,17 @@ void TpAgent::issueLoads() {
     post(caisMessage(net::Op::CaisLoad, *shared_.map, s.next, shared_.homes[static_cast<std::size_t>(s.home)],
                      shared_.payload, n_ - 1, tag(kTagLoad, junction_)));
     ++postedLoads_;
+    ++loadRequests_;
     ++s.inFlight;
     ++s.next;
     ++nextStream_;
   }
+}
+
+std::int64_t TpAgent::blocksComplete() const {
+  std::int64_t sum = 0;
+  for (const std::uint32_t c : complete_) sum += c;
+  return sum;
 }
 
 std::vector<std::uint16_t>& TpAgent::countsFor(int j) {
@@ -132,6 +139,7 @@ void TpAgent::onCais(const net::Packet& p) {
     if (j == junction_) advanceJunction();
     return;
   }
+  if (p.op == net::Op::CaisResponse) ++loadResponses_;
   const Kernel& ag = kernels_[1];
   if (p.op != net::Op::CaisResponse || j != junction_ || !ag.active || ag.kind != Kernel::AllGather) return;
   const auto row = static_cast<std::size_t>((p.piece - base(j)) / blocksPerRow_);

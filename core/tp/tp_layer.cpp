@@ -80,6 +80,17 @@ class TpLayer : public work::Workload {
     std::vector<const TpTimeline*> timelines;
     for (const auto& a : agents_) timelines.push_back(&static_cast<const TpAgent&>(*a).timeline());
     r.pipeline = tpPipeline(timelines, t.scheme, shared_.sms);
+    if (spec_.scheme.tp >= TpScheme::CaisBase) {  // the homes' and requesters' own counts
+      CaisResults c = r.cais.value_or(CaisResults{});
+      for (const auto& a : agents_) {
+        const auto& g = static_cast<const TpAgent&>(*a);
+        c.blocks += g.ownBlocks();
+        c.blocks_complete += g.blocksComplete();
+        c.load_requests += g.loadRequests();
+        c.load_responses += g.loadResponses();
+      }
+      r.cais = c;
+    }
     if (spec_.scheme.tp >= TpScheme::CaisCoord) {  // mean wait of a synchronised thread block
       double wait = 0;
       std::int64_t syncs = 0;

@@ -245,6 +245,17 @@ void TestTpLayer::schemesRunALayer() {
     QVERIFY(r.cais->requests > 0);
     QVERIFY(r.cais->hits > 0);
     QCOMPARE(r.cais->sync_packets > 0, scheme >= int(TpScheme::CaisCoord));
+    // The homes' and requesters' own counts. Every junction reduces T x h fp16 values in
+    // payload-sized blocks (2 junctions a layer, 4 in training); each all-gather (all but
+    // the last junction of each pass) has every GPU load the other N - 1 GPUs' rows.
+    const bool training = phase == int(TpPhase::Training);
+    const qint64 junctions = (training ? 4 : 2) * s.workload.tp.layers;
+    const qint64 blocks = qint64(s.workload.tp.seq_len) * s.workload.tp.hidden * 2 / s.network.packet_payload;
+    QCOMPARE(r.cais->blocks, junctions * blocks);
+    QCOMPARE(r.cais->blocks_complete, r.cais->blocks);
+    const qint64 gpus = s.topology.gpus;  // each loads (N - 1) / N of the blocks
+    QCOMPARE(r.cais->load_requests, (junctions - (training ? 2 : 1)) * (gpus - 1) * blocks);
+    QCOMPARE(r.cais->load_responses, r.cais->load_requests);
   }
 }
 
