@@ -7,11 +7,15 @@
 #include <cstdio>
 
 #include "network/channel.h"
+#include "network/endpoint_node.h"
 #include "network/packet.h"
 #include "network/wire_format.h"
 #include "results/results.h"
 #include "scenario/input_error.h"
 #include "topology/topology.h"
+#include "tp/tp_plan.h"
+#include "wsc/wsc_run.h"
+#include "xdc/cross_dc_run.h"
 
 namespace fl {
 
@@ -25,11 +29,28 @@ constexpr std::int64_t kPerVcFlitSlot = 0;        // buffers are counters, not s
 // lists, and its events.
 constexpr std::int64_t kPerLivePacket = 2 * static_cast<std::int64_t>(sizeof(net::Packet)) + 32;
 // A recorded bin: 12 B in the network's series (grown by doubling: up to 24), 12 B in
-// Results' copy, and its text in the JSON/CSV outputs (~20 B).
+// Results' copy, and the JSON output: a node of the document (16 B, in arrays grown by
+// doubling) and its text (~14 B indented, in a string grown by doubling). Measured:
+// 65 B per bin above the process' base on wsc-balancer-mixed (1.07 M bins, 86 MiB).
 constexpr std::int64_t kPerBinRunning = 24;
-constexpr std::int64_t kPerBinKept = 12 + 20;
+constexpr std::int64_t kPerBinKept = 12 + 64;
 constexpr std::int64_t kPerBin = kPerBinRunning + kPerBinKept;
-constexpr std::int64_t kPerEntryRecord = static_cast<std::int64_t>(sizeof(ReductionEntryRecord));
+// A switch's logged entry (the first kEntryLogLimit of a run): its record and, per
+// contribution or request, an arrival offset; NVLS adds its log-id and filed counters.
+constexpr double kPerReductionLogged = sizeof(ReductionEntryRecord) + sizeof(std::uint32_t) + sizeof(std::uint16_t);
+constexpr double kPerReductionArrival = sizeof(std::uint32_t);
+constexpr double kPerMergeLogged = sizeof(MergeEntryRecord) + sizeof(MergeBypassRecord);
+constexpr double kPerMergeArrival = sizeof(MergeArrival);
+// Logs grow by doubling while the run fills them (up to twice their size) and Results
+// keep a copy: three times the logged bytes at the peak.
+constexpr double kLogCopies = 3;
+// A message posted to an endpoint and not yet sent: its job in a queue grown by doubling.
+constexpr double kPerPostedMessage = 2.0 * (sizeof(net::Message) + 16);
+// The flow model's state per route entry (xdc::flowRouteEntries): the shared route's link
+// and member count (8 B), the peers, and the solver's per-link arrays while the flows are
+// active, in vectors grown by doubling. Measured: 14.9 B per entry at the peak of
+// xdc-1000x8-auto (240 MB of heap for 16.1 M entries, valgrind massif); 2x margin.
+constexpr double kPerFlowRouteEntry = 32;
 
 std::int64_t clampMul(double a, double b) {
   const double v = a * b;
@@ -41,6 +62,7 @@ std::int64_t clampMul(double a, double b) {
 double runSeconds(const Scenario& s, const topo::Topology& t) {
   const WorkloadSpec& w = s.workload;
   if (w.kind == WorkloadKind::Traffic) return toSeconds(w.traffic.warmup + w.traffic.duration);
+  if (w.kind == WorkloadKind::WscInference) return toSeconds(wsc::analyticalMakespan(s, t));
   double capacity = 0;
   if (t.endpointCount() > 0)
     for (const topo::Port& p : t.ports(t.endpointNode(0))) {
@@ -57,6 +79,10 @@ double runSeconds(const Scenario& s, const topo::Topology& t) {
       case CollectiveOp::P2P: bytes = size; break;
       default: bytes = size * (gpus - 1) / gpus; break;
     }
+  } else if (w.kind == WorkloadKind::TpLayer) {
+    // every junction's T x hidden fp16 output reduced and gathered: 2 (N - 1) / N of it
+    const tp::TpPlan plan = tp::planTpLayers(w.tp, t.endpointCount());
+    bytes = plan.junctions * 2.0 * plan.tokens * plan.hidden * 2.0 * (gpus - 1) / gpus;
   } else {
     const MoeSpec& m = w.moe;
     // dispatch and combine of every token to its top_k experts, 2-byte activations
@@ -132,7 +158,99 @@ bool reducesInSwitches(const Scenario& s) {
   if (w.kind == WorkloadKind::Collective) return w.collective.algorithm == CollectiveAlgorithm::Nvls;
   if (w.kind == WorkloadKind::MoeLayer)
     return s.scheme.communication == MoeCommunication::DySharp || s.scheme.communication == MoeCommunication::NvlsStatic;
+  if (w.kind == WorkloadKind::TpLayer) return s.scheme.tp == TpScheme::TpNvls || s.scheme.tp == TpScheme::SpNvls;
   return false;
+}
+
+bool mergesInSwitches(const Scenario& s) {
+  const WorkloadSpec& w = s.workload;
+  if (w.kind == WorkloadKind::Collective) return w.collective.algorithm == CollectiveAlgorithm::Cais;
+  return w.kind == WorkloadKind::TpLayer && !reducesInSwitches(s);
+}
+
+// Entries the switches reduce or merge over the run: one per payload-sized piece of the
+// reduced data (and, for CAIS's TP junctions, one more per piece loaded back).
+double switchPieces(const Scenario& s, const topo::Topology& t) {
+  const WorkloadSpec& w = s.workload;
+  const double payload = static_cast<double>(std::max<std::int64_t>(1, s.network.packet_payload));
+  if (w.kind == WorkloadKind::Collective) return std::ceil(static_cast<double>(w.collective.size) / payload) + t.endpointCount();
+  if (w.kind == WorkloadKind::MoeLayer)
+    return static_cast<double>(w.moe.tokens_per_gpu) * t.endpointCount() * w.moe.hidden * 2 / payload;
+  const tp::TpPlan plan = tp::planTpLayers(w.tp, t.endpointCount());
+  const double perJunction = std::ceil(static_cast<double>(plan.tokens) * plan.hidden * 2 / payload);
+  return plan.junctions * perJunction * (mergesInSwitches(s) ? 2 : 1);
+}
+
+enum class Engine { Packet, Flow, Analytical };
+
+// As runFollowing (sim/run.cpp) chooses.
+Engine engineOf(const Scenario& s, const topo::Topology& t) {
+  if (s.workload.kind == WorkloadKind::CrossDcMoe && xdc::runsOnFlow(s, t)) return Engine::Flow;
+  if (s.workload.kind == WorkloadKind::WscInference && s.network.model == NetworkModel::Analytical)
+    return Engine::Analytical;
+  return Engine::Packet;
+}
+
+// The packet engine's parts: packets in flight, the switches' entry logs, posted messages.
+void addPacketParts(MemoryEstimate& e, const Scenario& s, const topo::Topology& t) {
+  const std::int64_t channels = 2 * static_cast<std::int64_t>(t.links().size());
+  const NetworkSpec& n = s.network;
+  // Packets in flight: the fewer of what the buffers can hold and what the workload can
+  // bring to life. Buffers: one half of each input buffer's VCs (requests or responses)
+  // in data packets, plus what the endpoints' outstanding requests can have answered at
+  // once: responses wait in their endpoints' queues, not in buffers. Measured peaks:
+  // 64 k packets for an NVLS all-reduce on DGX-H100 (8 x 1024 requests x 8 answers),
+  // 351 k for an NVL32 DySHARP layer of 64 tokens (tests/core/test_memory_estimate.cpp).
+  // Deep buffers (network.vc_depth_flits for long links) make that far more than a
+  // light workload ever sends, hence the workload's own count where one is known.
+  const double dataFlits = std::max(1, n.header_flits + n.address_flits) +
+                           std::ceil(static_cast<double>(n.packet_payload) / std::max(1, n.flit_bytes));
+  const double buffered = static_cast<double>(channels) * std::max(1, n.virtual_channels / 2) *
+                          std::ceil(n.vc_depth_flits / dataFlits);
+  // Per outstanding request: itself, and its reads, data and answers (a CAIS load: the
+  // home's read, its data, the response; ld_reduce: a read and data per member, the result).
+  const bool fansOut = reducesInSwitches(s) || s.workload.kind == WorkloadKind::TpLayer;
+  const double answers = fansOut ? 2.0 * t.endpointCount() + 2 : 4;
+  const double outstanding = static_cast<double>(t.endpointCount()) * std::max(0, n.outstanding_requests) * answers;
+  const double workload = workloadPackets(s, t);
+  const bool byWorkload = workload >= 0 && workload < buffered + outstanding;
+  const double inFlight = byWorkload ? workload : buffered + outstanding;
+  e.packetsInFlight = inFlight >= 9.0e18 ? INT64_MAX / 4 : static_cast<std::int64_t>(std::ceil(inFlight));
+  e.parts.push_back({"packets in flight", clampMul(inFlight, kPerLivePacket),
+                     byWorkload ? (s.workload.kind == WorkloadKind::Traffic ? "workload.traffic.load, workload.traffic.duration"
+                                                                            : "workload.collective.size")
+                                : "network.vc_depth_flits, network.virtual_channels, network.outstanding_requests"});
+
+  if (reducesInSwitches(s) || mergesInSwitches(s)) {
+    std::int64_t switches = 0;
+    for (const topo::Node& node : t.nodes()) switches += topo::isEndpoint(node.kind) ? 0 : 1;
+    const double logged = std::min(switchPieces(s, t), static_cast<double>(kEntryLogLimit));
+    const double perEntry = reducesInSwitches(s) ? kPerReductionLogged + kPerReductionArrival * t.endpointCount()
+                                                 : kPerMergeLogged + kPerMergeArrival * t.endpointCount();
+    const std::int64_t bytes = clampMul(static_cast<double>(switches) * logged, kLogCopies * perEntry);
+    e.parts.push_back({"switch entry logs", bytes, "workload size (logs keep the first entries per switch)"});
+    e.resultsBytes += bytes / static_cast<std::int64_t>(kLogCopies);
+  }
+
+  // Messages posted at once and waiting in the endpoints' queues: CAIS collectives post
+  // every block's (tp/cais_collective.cpp), N - 1 per block of the data; direct ones one
+  // per pair; MoE layers a token's to each of its top-k experts (workloads/moe_agent.cpp),
+  // dispatch and combine.
+  const WorkloadSpec& w = s.workload;
+  const int gpus = t.endpointCount();
+  if (w.kind == WorkloadKind::Collective && w.collective.algorithm == CollectiveAlgorithm::Cais) {
+    const double payload = static_cast<double>(std::max<std::int64_t>(1, n.packet_payload));
+    const double messages = (gpus - 1.0) * (std::ceil(static_cast<double>(w.collective.size) / payload) + gpus);
+    e.parts.push_back({"posted messages", clampMul(messages, kPerPostedMessage), "workload.collective.size"});
+  } else if (w.kind == WorkloadKind::Collective && w.collective.algorithm == CollectiveAlgorithm::Direct) {
+    // one message per (source, destination) pair (workloads/direct_collective.cpp)
+    const double messages = w.collective.op == CollectiveOp::P2P ? 1.0 : gpus * (gpus - 1.0);
+    e.parts.push_back({"posted messages", clampMul(messages, kPerPostedMessage), "topology size"});
+  } else if (w.kind == WorkloadKind::MoeLayer) {
+    const double messages = 2.0 * w.moe.tokens_per_gpu * gpus * std::max(1, w.moe.top_k);
+    e.parts.push_back({"posted messages", clampMul(messages, kPerPostedMessage),
+                       "workload.moe.tokens_per_gpu, workload.moe.top_k"});
+  }
 }
 
 }  // namespace
@@ -171,35 +289,18 @@ MemoryEstimate estimateRunMemory(const Scenario& s, const topo::Topology& t) {
   MemoryEstimate e;
   const auto nodes = static_cast<std::int64_t>(t.nodes().size());
   const std::int64_t channels = 2 * static_cast<std::int64_t>(t.links().size());
-  const NetworkSpec& n = s.network;
   e.parts.push_back({"fabric and its state", nodes * kPerNode + channels * (kPerChannel + kPerVcFlitSlot),
                      "topology size (topology.gpus, topology.rows/cols, topology.levels)"});
 
-  // Packets in flight: the fewer of what the buffers can hold and what the workload can
-  // bring to life. Buffers: one half of each input buffer's VCs (requests or responses)
-  // in data packets, plus what the endpoints' outstanding requests can have answered at
-  // once: responses wait in their endpoints' queues, not in buffers. Measured peaks:
-  // 64 k packets for an NVLS all-reduce on DGX-H100 (8 x 1024 requests x 8 answers),
-  // 351 k for an NVL32 DySHARP layer of 64 tokens (tests/core/test_memory_estimate.cpp).
-  // Deep buffers (network.vc_depth_flits for long links) make that far more than a
-  // light workload ever sends, hence the workload's own count where one is known.
-  const double dataFlits = std::max(1, n.header_flits + n.address_flits) +
-                           std::ceil(static_cast<double>(n.packet_payload) / std::max(1, n.flit_bytes));
-  const double buffered = static_cast<double>(channels) * std::max(1, n.virtual_channels / 2) *
-                          std::ceil(n.vc_depth_flits / dataFlits);
-  // Per outstanding request: itself, and its reads, data and answers (a CAIS load: the
-  // home's read, its data, the response; ld_reduce: a read and data per member, the result).
-  const bool fansOut = reducesInSwitches(s) || s.workload.kind == WorkloadKind::TpLayer;
-  const double answers = fansOut ? 2.0 * t.endpointCount() + 2 : 4;
-  const double outstanding = static_cast<double>(t.endpointCount()) * std::max(0, n.outstanding_requests) * answers;
-  const double workload = workloadPackets(s, t);
-  const bool byWorkload = workload >= 0 && workload < buffered + outstanding;
-  const double inFlight = byWorkload ? workload : buffered + outstanding;
-  e.packetsInFlight = inFlight >= 9.0e18 ? INT64_MAX / 4 : static_cast<std::int64_t>(std::ceil(inFlight));
-  e.parts.push_back({"packets in flight", clampMul(inFlight, kPerLivePacket),
-                     byWorkload ? (s.workload.kind == WorkloadKind::Traffic ? "workload.traffic.load, workload.traffic.duration"
-                                                                            : "workload.collective.size")
-                                : "network.vc_depth_flits, network.virtual_channels, network.outstanding_requests"});
+  // The models without packets (sim/run.cpp's dispatch) hold their own state instead.
+  const Engine engine = engineOf(s, t);
+  if (engine == Engine::Flow) {
+    const double entries = static_cast<double>(
+        xdc::flowRouteEntries(xdc::prepareCrossDc(s, t), t.endpointCount() > 0 ? t.node(t.endpointNode(0)).level : 1));
+    e.parts.push_back({"flow routes and solver", clampMul(entries, kPerFlowRouteEntry),
+                       "topology.levels (GPUs x peers per level)"});
+  }
+  if (engine == Engine::Packet) addPacketParts(e, s, t);
 
   // Recorded bins: every channel busy across the run's bins, at most its share of the
   // recorded-bin budget.
@@ -208,22 +309,7 @@ MemoryEstimate estimateRunMemory(const Scenario& s, const topo::Topology& t) {
                                                net::kMinRecordedBins, net::kRecordedBinBudget / std::max<std::int64_t>(1, channels))));
   e.binBytes = clampMul(static_cast<double>(channels) * perChannel, kPerBin);
   e.parts.push_back({"recorded time bins", e.binBytes, "run.bin (wider)"});
-  e.resultsBytes = clampMul(static_cast<double>(channels) * perChannel, kPerBinKept);
-
-  if (reducesInSwitches(s)) {
-    const double payload = static_cast<double>(std::max<std::int64_t>(1, n.packet_payload));
-    double pieces = 0;
-    if (s.workload.kind == WorkloadKind::Collective)
-      pieces = static_cast<double>(s.workload.collective.size) / payload;
-    else
-      pieces = static_cast<double>(s.workload.moe.tokens_per_gpu) * t.endpointCount() * s.workload.moe.hidden * 2 / payload;
-    std::int64_t switches = 0;
-    for (const topo::Node& node : t.nodes()) switches += topo::isEndpoint(node.kind) ? 0 : 1;
-    const double logged = std::min(pieces, static_cast<double>(kEntryLogLimit));
-    const std::int64_t bytes = clampMul(static_cast<double>(switches) * logged, kPerEntryRecord + 4.0 * t.endpointCount());
-    e.parts.push_back({"switch entry logs", bytes, "workload size (logs keep the first entries per switch)"});
-    e.resultsBytes += bytes;
-  }
+  e.resultsBytes += clampMul(static_cast<double>(channels) * perChannel, kPerBinKept);
 
   if (s.workload.kind == WorkloadKind::MoeLayer) {
     const MoeSpec& m = s.workload.moe;

@@ -36,7 +36,9 @@ struct MemoryEstimate {
 };
 
 // Bytes of a run's fixed cost that one process pays once (code, libraries, allocator).
-inline constexpr std::int64_t kProcessBaseBytes = 16ll << 20;  // measured: 8-9 MiB (validate)
+// Measured: 15.6 MiB peak RSS for `fabriclab-cli validate`, 15.7-16.1 MiB for the smallest
+// runs (benchmarks/bench_memory_estimate.sh); the libraries count in the resident set.
+inline constexpr std::int64_t kProcessBaseBytes = 20ll << 20;
 
 // Physical memory of this machine (sysconf), 0 when unknown.
 std::int64_t physicalMemoryBytes();

@@ -36,6 +36,11 @@ Results runOnTopology(const Scenario& s, const topo::Topology& topology, const R
 
 Results runFollowing(const Scenario& s, const topo::Topology& topology, const FollowSpec* follow, PacketFollow* followed,
                      const RunControl& control) {
+  // Refused before it starts when its estimate cannot fit, whatever the network model;
+  // on packets, held to budgets derived from the limit while it runs (below).
+  const std::int64_t memoryLimit = memoryLimitBytes(s);
+  const MemoryEstimate memory = estimateRunMemory(s, topology);
+  requireFits(memory, memoryLimit, "the run");
   // HybridEP's iteration on the flow model has its own solver (no packet engine); on
   // packets it is a message plan like any other workload's.
   if (s.workload.kind == WorkloadKind::CrossDcMoe && xdc::runsOnFlow(s, topology)) return xdc::runCrossDcMoe(s, topology);
@@ -61,11 +66,8 @@ Results runFollowing(const Scenario& s, const topo::Topology& topology, const Fo
   }
   sim.setHorizon(horizon);
 
-  // Refused before it starts when its estimate cannot fit; held to budgets derived from
-  // the limit while it runs (recorded bins per link, packets alive at once).
-  const std::int64_t memoryLimit = memoryLimitBytes(s);
-  const MemoryEstimate memory = estimateRunMemory(s, topology);
-  requireFits(memory, memoryLimit, "the run");
+  // Held to budgets derived from the limit while it runs (recorded bins per link, packets
+  // alive at once).
   const MemoryBudget budget = memoryBudget(memory, memoryLimit);
   net::Network network(topology, s.network, s.run.bin, sim, parts.partitionOf, budget.recordedBins);
   if (follow != nullptr && !follow->empty()) network.setFollow(follow);

@@ -129,6 +129,12 @@ Results runWscAnalytical(const Scenario& s, const topo::Topology& t) {
   return r;
 }
 
+Time analyticalMakespan(const Scenario& s, const topo::Topology& t) {
+  const WscSetup setup = prepareWsc(s, t);
+  const netmodel::AnalyticalRun run = netmodel::playAnalytical(setup.layer.plan, t, [](const netmodel::LinkTransfer&) {});
+  return layerMakespan(setup.layer.plan, run.timing);
+}
+
 std::unique_ptr<work::Workload> makeWscWorkload(const Scenario& s, net::Network& net, Simulator& sim) {
   auto setup = std::make_shared<WscSetup>(prepareWsc(s, net.topology()));
   return std::make_unique<WscWorkload>(s, std::move(setup), net, sim);

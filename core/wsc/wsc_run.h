@@ -30,6 +30,9 @@ WscSetup prepareWsc(const Scenario& s, const topo::Topology& t);
 
 // network.model analytical: the whole run, without the packet engine.
 Results runWscAnalytical(const Scenario& s, const topo::Topology& t);
+// The same layer's makespan, nothing recorded: what sim/memory_estimate.cpp sizes the
+// recorded time bins by (the analytical model is cheap; its bins are not).
+Time analyticalMakespan(const Scenario& s, const topo::Topology& t);
 
 // network.model packet: the workload for runOnTopology.
 std::unique_ptr<work::Workload> makeWscWorkload(const Scenario& s, net::Network& net, Simulator& sim);

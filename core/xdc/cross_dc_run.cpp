@@ -190,6 +190,18 @@ bool runsOnFlow(const Scenario& s, const topo::Topology& t) {
   return simulatedPackets(s, prepareCrossDc(s, t)) > kAutoPacketLimit;
 }
 
+std::int64_t flowRouteEntries(const CrossDcSetup& setup, int depth) {
+  const CommunicatorPlan& p = setup.plan;
+  std::int64_t perGpu = 0;
+  for (std::size_t l = 0; l < p.workers.size() && l < p.domains.size(); ++l) {
+    const std::int64_t sf = p.workers[l], sd = std::max(1, p.domains[l]);
+    std::int64_t peers[] = {sd - 1, sf / sd - 1, p.training ? sf - 1 : 0};  // domain, across, level
+    for (const std::int64_t n : peers)
+      if (n > 0) perGpu += (n + 1) * depth;
+  }
+  return perGpu * gpuCount(p.workers);
+}
+
 Results runCrossDcMoe(const Scenario& s, const topo::Topology& t) {
   const auto wallStart = std::chrono::steady_clock::now();
   const CrossDcSetup setup = prepareCrossDc(s, t);

@@ -50,6 +50,12 @@ inline constexpr double kAutoPacketLimit = 1e6;
 double simulatedPackets(const Scenario& s, const CrossDcSetup& setup);
 bool runsOnFlow(const Scenario& s, const topo::Topology& t);
 
+// Route entries the flow model's communicator keeps (core/xdc/async_communicator.cpp):
+// per GPU, level and peer group it uses (domain and across; training adds the whole
+// level), one shared route of at most `depth` links up plus `depth` links to each peer.
+// The solver's state grows with them (sim/memory_estimate.cpp).
+std::int64_t flowRouteEntries(const CrossDcSetup& setup, int depth);
+
 // Throws fl::InputError for a topology the workload cannot use.
 Results runCrossDcMoe(const Scenario& s, const topo::Topology& t);
 // The packet model's workload (the plan of communicator_plan.h); annotate fills hybridep.

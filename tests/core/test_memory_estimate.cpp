@@ -10,7 +10,11 @@
 #include "scenario/scenario_io.h"
 #include "sim/memory_estimate.h"
 #include "sim/run.h"
+#include "netmodel/flow_routes.h"
+#include "network/merge_unit.h"
 #include "topology/topology.h"
+#include "xdc/cross_dc_run.h"
+#include "xdc/domain_partition.h"
 
 using namespace fl;
 
@@ -140,6 +144,140 @@ class TestMemoryEstimate : public QObject {
     v.workload.collective.matrix[2][5] = 512;
     v.workload.collective.matrix[7][3] = 513;
     QCOMPARE(estimateRunMemory(v, *t).packetsInFlight, 6);
+  }
+
+  // The switches' logs a run keeps (counted from its Results record by record) fit in the
+  // estimate's "switch entry logs" part, of which Results keep one third.
+  void logsFitTheirPart_data() {
+    QTest::addColumn<Scenario>("scenario");
+    QTest::newRow("DGX NVLS all-reduce 2 MiB") << dgx(CollectiveOp::AllReduce, CollectiveAlgorithm::Nvls, 2 << 20);
+    Scenario cais = dgx(CollectiveOp::ReduceScatter, CollectiveAlgorithm::Cais, 1 << 20);
+    QTest::newRow("DGX CAIS reduce-scatter 1 MiB") << cais;
+    cais.workload.collective.op = CollectiveOp::AllGather;
+    QTest::newRow("DGX CAIS all-gather 1 MiB") << cais;
+    Scenario tp = loadScenario(FABRICLAB_SCENARIOS "/cais-4gpu.yaml");
+    tp.sweep.clear();
+    tp.workload.tp.seq_len = 512;
+    tp.workload.tp.batch = 1;
+    tp.workload.tp.layers = 1;
+    QTest::newRow("TP layer on 4 GPUs, CAIS") << tp;
+    tp.scheme.tp = TpScheme::TpNvls;
+    QTest::newRow("TP layer on 4 GPUs, TP-NVLS") << tp;
+    tp.scheme.tp = TpScheme::SpNvls;
+    QTest::newRow("TP layer on 4 GPUs, SP-NVLS") << tp;
+  }
+  void logsFitTheirPart() {
+    QFETCH(Scenario, scenario);
+    const auto topology = topo::buildTopology(scenario.topology);
+    const MemoryEstimate e = estimateRunMemory(scenario, *topology);
+    std::int64_t part = -1;
+    for (const auto& p : e.parts)
+      if (p.what == "switch entry logs") part = p.bytes;
+    QVERIFY(part > 0);
+    const Results r = runScenario(scenario);
+    double kept = 0, entries = 0;
+    for (const SwitchResult& sw : r.switches) {
+      entries += double(sw.entry_log.size() + sw.merge_log.size());
+      kept += double(sw.entry_log.size() * sizeof(ReductionEntryRecord) + sw.entry_arrivals.size() * 4 +
+                     sw.merge_log.size() * sizeof(MergeEntryRecord) + sw.merge_arrivals.size() * sizeof(MergeArrival) +
+                     sw.merge_bypasses.size() * sizeof(MergeBypassRecord));
+    }
+    QVERIFY(entries > 0);
+    QVERIFY2(kept <= double(part) / 3, qPrintable(QString("kept %1 B > %2 B").arg(kept).arg(double(part) / 3)));
+  }
+
+  // A switch's merge units log together no more than its result keeps: the first
+  // kEntryLogLimit entries (and bypasses) of the switch, not that many per unit.
+  void mergeUnitsShareTheSwitchLog() {
+    net::MergeLogRoom room;
+    net::MergeUnit a, b, bypassing({320, 0, 16, false});
+    a.enableLog(1000, 0, &room);
+    b.enableLog(1000, 1, &room);
+    bypassing.enableLog(1000, 2, &room);
+    std::vector<net::MergeFlush> flushes;
+    net::MergeFlush done;
+    const std::uint32_t each = 60000;  // two units: 120 000 complete entries
+    for (std::uint32_t i = 0; i < each; ++i)
+      QCOMPARE(a.reduce(i, 1, 1, 128, 0, 0, i, flushes, done, 0), net::ReduceOutcome::Complete);
+    for (std::uint32_t i = 0; i < each; ++i)
+      QCOMPARE(b.reduce(i, 1, 1, 128, 0, 0, each + i, flushes, done, 1), net::ReduceOutcome::Complete);
+    QCOMPARE(a.log().size() + b.log().size(), kEntryLogLimit);
+    QCOMPARE(a.log().size(), std::size_t(each));  // a's 60 000 came first
+    QVERIFY(!a.logTruncated());
+    QVERIFY(b.logTruncated());
+    QCOMPARE(b.logArrivals().size(), kEntryLogLimit - each);  // one request each, logged ones only
+    for (std::uint32_t i = 0; i < 2 * kEntryLogLimit; ++i) bypassing.reduce(i, 1, 2, 128, 0, 0, i, flushes, done, 0);
+    QCOMPARE(bypassing.bypassLog().size(), kEntryLogLimit);
+    // A unit without a shared room counts for itself.
+    net::MergeUnit alone;
+    alone.enableLog(1000, 0);
+    for (std::uint32_t i = 0; i < each; ++i) alone.reduce(i, 1, 1, 128, 0, 0, i, flushes, done, 0);
+    QCOMPARE(alone.log().size(), std::size_t(each));
+  }
+
+  // The flow model's route entries (xdc::flowRouteEntries) by hand, and against the routes
+  // built for every GPU, level and peer group (netmodel::FlowTreeRoutes::fanOut).
+  void flowRouteEntries() {
+    xdc::CrossDcSetup setup;
+    setup.plan.workers = {4, 2};  // 8 GPUs
+    setup.plan.domains = {1, 2};
+    // level 0: 3 across peers, (3 + 1) x 2 links; level 1: 1 domain peer, (1 + 1) x 2
+    QCOMPARE(xdc::flowRouteEntries(setup, 2), std::int64_t{8 * (8 + 4)});
+    setup.plan.training = true;  // and the whole level: 3 and 1 peers more
+    QCOMPARE(xdc::flowRouteEntries(setup, 2), std::int64_t{8 * (8 + 4 + 8 + 4)});
+
+    Scenario s = loadScenario(FABRICLAB_SCENARIOS "/xdc-ablation-24-8.yaml");
+    s.sweep.clear();
+    const auto t = topo::buildTopology(s.topology);
+    const xdc::CrossDcSetup real = xdc::prepareCrossDc(s, *t);
+    const netmodel::FlowTreeRoutes routes(*t);
+    const int depth = t->node(t->endpointNode(0)).level;
+    std::int64_t built = 0;
+    std::vector<std::int32_t> route;
+    std::vector<std::uint32_t> counts;
+    std::vector<std::int64_t> to;
+    const std::int64_t gpus = xdc::gpuCount(real.plan.workers);
+    for (std::int64_t g = 0; g < gpus; ++g)
+      for (int l = 0; l < int(real.plan.workers.size()); ++l)
+        for (const xdc::PairKind k : {xdc::PairKind::AllGather, xdc::PairKind::AllToAll}) {
+          xdc::peers(g, l, k, real.plan.workers, real.plan.domains, to);
+          if (to.empty()) continue;
+          routes.fanOut(int(g), to, route, counts);
+          built += std::int64_t(route.size());
+        }
+    QVERIFY(built > 0);
+    QVERIFY2(built <= xdc::flowRouteEntries(real, depth),
+             qPrintable(QString("built %1 > %2").arg(built).arg(xdc::flowRouteEntries(real, depth))));
+  }
+
+  // The models without packets (the analytical wafer model, HybridEP's flow model) are
+  // estimated by their own state: no packets in flight; recorded bins for the whole
+  // makespan the run reports (each bin at least its 12 B in Results and 2 B of JSON text).
+  void modelsWithoutPackets_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("part");
+    QTest::newRow("wafer, analytical, balancer") << "wsc-balancer-single.yaml" << "recorded time bins";
+    QTest::newRow("wafer, analytical") << "wsc-4x4-paper.yaml" << "recorded time bins";
+    QTest::newRow("cross-DC, flow") << "xdc-1000-fixed-proportion.yaml" << "flow routes and solver";
+  }
+  void modelsWithoutPackets() {
+    QFETCH(QString, file);
+    QFETCH(QString, part);
+    Scenario s = loadScenario(FABRICLAB_SCENARIOS "/" + file.toStdString());
+    s.sweep.clear();
+    const auto t = topo::buildTopology(s.topology);
+    const MemoryEstimate e = estimateRunMemory(s, *t);
+    bool found = false;
+    for (const auto& p : e.parts) {
+      QVERIFY2(p.what != "packets in flight", qPrintable(file));
+      found = found || p.what == part.toStdString();
+    }
+    QVERIFY(found);
+    QCOMPARE(e.packetsInFlight, std::int64_t{0});
+    const Results r = runScenario(s);
+    QCOMPARE(r.peak_live_packets, std::int64_t{0});  // no packet engine ran
+    const double bins = double(r.links.size()) * double(r.bins);
+    QVERIFY2(double(e.binBytes) >= 14 * bins, qPrintable(QString("%1 B for %2 bins").arg(e.binBytes).arg(bins)));
   }
 
   // The benchmark's 1000-DC case: 1.49 TiB of buffer space, but 8000 GPUs posting at
