@@ -18,6 +18,7 @@
 
 #include "gui/compare_dialog.h"
 #include "gui/dock_applicability.h"
+#include "gui/dock_tab_labels.h"
 #include "gui/follow_runner.h"
 #include "gui/fusion_editor.h"
 #include "gui/recovery.h"
@@ -106,6 +107,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   }
   recovery_->setEnabled(options_.autosave);
   views::installChartMenus(this);  // save, copy, CSV and maximise on every chart
+  installDockTabLabels(this);  // every dock tab whole, none behind scroll arrows
 }
 
 // The document is a child: QWidget's destructor deletes it after ours has run, and its
@@ -115,13 +117,6 @@ MainWindow::~MainWindow() { doc_->blockSignals(true); }
 
 void MainWindow::showEvent(QShowEvent* event) {
   QMainWindow::showEvent(event);
-  // Dock tabs readable: whole names, scroll buttons where they do not fit ("P…" told nothing).
-  QTimer::singleShot(0, this, [this] {
-    for (QTabBar* bar : findChildren<QTabBar*>(Qt::FindDirectChildrenOnly)) {
-      bar->setElideMode(Qt::ElideNone);
-      bar->setUsesScrollButtons(true);
-    }
-  });
   if (!fittedToScreen_) {
     fittedToScreen_ = true;
     fitToScreen();
