@@ -19,6 +19,7 @@
 #include "gui/compare_dialog.h"
 #include "gui/dock_applicability.h"
 #include "gui/dock_tab_labels.h"
+#include "gui/points_with.h"
 #include "gui/follow_runner.h"
 #include "gui/fusion_editor.h"
 #include "gui/recovery.h"
@@ -37,6 +38,7 @@
 #include "views/heat_controls.h"
 #include "views/inspector_panel.h"
 #include "views/plots_panel.h"
+#include "views/point_links.h"
 #include "views/run_model.h"
 #include "views/switch_table_panel.h"
 #include "views/timeline_bar.h"
@@ -227,12 +229,13 @@ void MainWindow::buildDocks() {
   tlb->setWidget(tlbPanel);
   // Panels with nothing to show for the selected point name the points that have it.
   const auto hintElsewhere = [this, tablePanel, tlbPanel] {
-    tablePanel->setElsewhereHint(pointsWithHint(*sweep_, tr("in-switch reductions"), views::SwitchTablePanel::hasReductions));
+    tablePanel->setElsewherePoints(tr("in-switch reductions"), pointsWith(*sweep_, views::SwitchTablePanel::hasReductions));
     tlbPanel->setElsewhereHint(pointsWithHint(*sweep_, tr("AL TLB lookups"), views::AlTlbPanel::hasLookups));
   };
   connect(sweep_, &SweepResults::pointFinished, this, hintElsewhere);
   connect(sweep_, &SweepResults::selectedPointChanged, this, hintElsewhere);
   connect(sweep_, &SweepResults::labelsChanged, this, hintElsewhere);
+  connect(tablePanel->pointLinks(), &views::PointLinks::pointRequested, sweep_, &SweepResults::selectPoint);
   QDockWidget* pipeline = buildPipelineDock();
   QDockWidget* sweepDock = buildSweepDock();
   for (QDockWidget* d : {breakdown, tables, tlb, pipeline, sweepDock}) tabifyDockWidget(plots, d);
