@@ -42,7 +42,7 @@ const QDockWidget* dockOfTab(const QTabBar& bar, int index) {
   return nullptr;
 }
 
-// The tab at `rect` (the option's rectangle) of `bar`, or -1.
+// The tab of `bar` that `opt` draws (by its text: dock titles differ), or -1.
 int tabAt(const QTabBar& bar, const QStyleOptionTab& opt) {
   for (int i = 0; i < bar.count(); ++i)
     if (bar.tabText(i) == opt.text) return i;
@@ -102,7 +102,7 @@ QStyle* dockTabStyle() {
 void applyTo(QTabBar* bar) {
   if (bar->style() != dockTabStyle()) bar->setStyle(dockTabStyle());
   bar->setElideMode(Qt::ElideNone);
-  bar->setUsesScrollButtons(false);  // the minimum size then holds every tab
+  bar->setUsesScrollButtons(true);  // a last resort, below ~900 px (see the header)
 }
 
 // Catches the tab bars QMainWindow creates as docks are tabbed.

@@ -1,8 +1,7 @@
 // Every dock tab whole on a laptop screen: on a 1024 x 768 screen (the offscreen platform
 // configured with one; the window opens at 95 % of it, as the app does) and resized to
 // 95 % of 1280 x 800, every tab of every dock tab bar lies inside its bar, no scroll
-// arrows show, and the label it draws fits its tab with the style's padding; also with
-// the side docks dragged as wide as they go, which leaves the bottom row its minimum.
+// arrows show, and the label it draws fits its tab with the style's padding.
 // cais-4gpu's bottom row once scrolled, a tab cut to "…es" at its left edge.
 #include <QDockWidget>
 #include <QFile>
@@ -34,31 +33,21 @@ class TestDockTabs : public QObject {
   void tabsWhole_data() {
     QTest::addColumn<QString>("scenario");
     QTest::addColumn<QSize>("screen");
-    QTest::addColumn<bool>("squeezed");  // side docks as wide as they go
     for (const char* s : {"cais-4gpu.yaml", "cais-table1-schemes.yaml", "nvl32-moe-schemes.yaml",
                           "wsc-balancer-single.yaml", "xdc-ablation-24-8.yaml", "default.yaml"})
       for (const QSize screen : {QSize(1024, 768), QSize(1280, 800)})
-        for (const bool squeezed : {false, true})
-          QTest::addRow("%s at %dx%d%s", s, screen.width(), screen.height(), squeezed ? " squeezed" : "")
-              << QString(s) << screen << squeezed;
+        QTest::addRow("%s at %dx%d", s, screen.width(), screen.height()) << QString(s) << screen;
   }
 
   void tabsWhole() {
     QFETCH(QString, scenario);
     QFETCH(QSize, screen);
-    QFETCH(bool, squeezed);
     auto w = t::makeWindow();
     if (screen != QSize(1024, 768)) w->resize(screen * 0.95);
     QVERIFY(QTest::qWaitForWindowExposed(w.get()));
     QCOMPARE(w->openFile(QStringLiteral(FABRICLAB_SCENARIOS "/") + scenario), QString());
     w->controller()->stop();
     QVERIFY(t::waitIdle(*w));
-    if (squeezed) {
-      QList<QDockWidget*> sides;
-      for (auto* d : w->findChildren<QDockWidget*>())
-        if (d->isVisible() && w->dockWidgetArea(d) != Qt::BottomDockWidgetArea) sides << d;
-      w->resizeDocks(sides, QList<int>(sides.size(), w->width()), Qt::Horizontal);
-    }
     QTest::qWait(50);
     QCoreApplication::processEvents();
     int tabs = 0;
