@@ -36,6 +36,10 @@ constexpr Name kNames[] = {
     {"topology.preset", "cluster-s", "Cluster-S"},
     {"topology.preset", "cluster-m", "Cluster-M"},
     {"topology.preset", "cluster-l", "Cluster-L"},
+    {"gpu.preset", "h100", "H100"},  // core/gpu/gpu_spec.cpp's presets
+    {"gpu.preset", "h200", "H200"},
+    {"gpu.preset", "a100", "A100"},
+    {"gpu.preset", "b200", "B200"},
 };
 
 struct Scheme {

@@ -254,6 +254,11 @@ class TestReportFigures : public QObject {
         for (const char* ep : {"EP", "HybridEP"})
           levels << QString("%1 datacenters, Datacenter links %2, %3").arg(count, bandwidth, ep);
     QTest::newRow("xdc levels") << "xdc-1000-fixed-domain.yaml" << levels;
+    QTest::newRow("xdc gpus") << "xdc-1000x8-auto.yaml"
+                              << QStringList{"H100, Datacenter links 1.25 GB/s, EP", "H100, Datacenter links 1.25 GB/s, HybridEP",
+                                             "H100, Datacenter links 12.5 GB/s, EP", "H100, Datacenter links 12.5 GB/s, HybridEP",
+                                             "A100, Datacenter links 1.25 GB/s, EP", "A100, Datacenter links 1.25 GB/s, HybridEP",
+                                             "A100, Datacenter links 12.5 GB/s, EP", "A100, Datacenter links 12.5 GB/s, HybridEP"};
     // The seeds' names of scheme combinations (seed 000 §VI): the app and the reports alike.
     QTest::newRow("fusion demo") << "nvl32-moe-fusion-demo.yaml"
                                  << QStringList{"DeepEP", "Fusion only", "DySHARP-Basic", "Full DySHARP"};
