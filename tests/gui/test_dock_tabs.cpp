@@ -4,7 +4,6 @@
 // arrows show, and the label it draws fits its tab with the style's padding.
 // cais-4gpu's bottom row once scrolled, a tab cut to "…es" at its left edge.
 #include <QDockWidget>
-#include <QFile>
 #include <QScreen>
 #include <QTemporaryDir>
 #include <QStyle>
@@ -80,12 +79,7 @@ class TestDockTabs : public QObject {
 // One offscreen screen of 1024 x 768 (configured before the application starts).
 int main(int argc, char** argv) {
   QTemporaryDir dir;
-  const QString config = dir.filePath("screen.json");
-  QFile f(config);
-  if (!f.open(QIODevice::WriteOnly)) return 1;
-  f.write(R"({"screens": [{"name": "laptop", "x": 0, "y": 0, "width": 1024, "height": 768}]})");
-  f.close();
-  qputenv("QT_QPA_PLATFORM", ("offscreen:configfile=" + config).toUtf8());
+  if (!fl::gui::test::useOffscreenScreen(dir, QSize(1024, 768))) return 1;
   QApplication app(argc, argv);
   TestDockTabs test;
   QTEST_SET_MAIN_SOURCE_PATH
