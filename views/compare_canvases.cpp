@@ -28,8 +28,12 @@ CompareCanvases::CompareCanvases(QWidget* parent) : QWidget(parent) {
     grid->setColumnStretch(side, 1);
   }
   grid->setRowStretch(1, 1);
-  // One legend is enough: both sides share the scale. The left one keeps it.
-  canvases_[1]->legend()->hide();
+  // One legend for both (they share the colour scale), outside them: each canvas gives
+  // its legend's room to the fabric.
+  for (TopologyCanvas* c : canvases_) {
+    c->legend()->hide();
+    connect(c, &TopologyCanvas::fitted, this, &CompareCanvases::shareScale);
+  }
   auto* row = new QHBoxLayout;
   row->addWidget(new QLabel(tr("Simulated time:"), this));
   slider_ = new QSlider(Qt::Horizontal, this);
@@ -38,6 +42,10 @@ CompareCanvases::CompareCanvases(QWidget* parent) : QWidget(parent) {
   timeLabel_ = new QLabel(this);
   timeLabel_->setMinimumWidth(timeLabel_->fontMetrics().horizontalAdvance(QStringLiteral("000.0 µs – 000.0 µs")));
   row->addWidget(timeLabel_);
+  legend_ = new ColourLegend(this);
+  legend_->setObjectName(QStringLiteral("compareLegend"));
+  legend_->setThresholds(models_[0]->coldThreshold(), models_[0]->hotThreshold());
+  row->addWidget(legend_);
   grid->addLayout(row, 2, 0, 1, 2);
   connect(slider_, &QSlider::valueChanged, this, [this](int v) { setTime(Time(v) * step()); });
 }
@@ -74,6 +82,15 @@ void CompareCanvases::setRuns(const QString& labelA, std::shared_ptr<const topo:
 
 void CompareCanvases::setThresholds(double cold, double hot) {
   for (RunModel* m : models_) m->setThresholds(cold, hot);
+  legend_->setThresholds(cold, hot);
+}
+
+// Both canvases at the smaller of their fits (a sweep over the topology may give the two
+// different fabrics; the same fabric fits alike in equal columns).
+void CompareCanvases::shareScale() {
+  if (canvases_[0]->fitScale() <= 0 || canvases_[1]->fitScale() <= 0) return;
+  const double s = std::min(canvases_[0]->fitScale(), canvases_[1]->fitScale());
+  for (TopologyCanvas* c : canvases_) c->setFitScaleLimit(s);
 }
 
 void CompareCanvases::setTime(Time t) {

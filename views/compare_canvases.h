@@ -1,7 +1,9 @@
 // Two runs' fabrics side by side (e.g. two sweep points: ring vs NVLS), each on its own
 // canvas and RunModel, coloured on one scale (link utilisation 0-100 %, the same cold and
 // hot thresholds) at one simulated time: a slider moves both; a run shorter than that
-// time shows its last bin and says it has finished. The compare dialog's "Fabrics" tab.
+// time shows its last bin and says it has finished. One legend for both, under them
+// beside the slider, so neither canvas keeps room for one, and both fabrics are drawn at
+// one scale (the smaller of their fits). The compare dialog's "Fabrics" tab.
 #pragma once
 #include <QWidget>
 #include <memory>
@@ -14,6 +16,7 @@ class QSlider;
 
 namespace fl::views {
 
+class ColourLegend;
 class RunModel;
 class TopologyCanvas;
 
@@ -34,9 +37,11 @@ class CompareCanvases : public QWidget {
   RunModel* model(int side) const { return models_[side]; }
   QSlider* slider() const { return slider_; }
   QString header(int side) const;
+  ColourLegend* legend() const { return legend_; }
 
  private:
   void updateHeaders();
+  void shareScale();
   Time step() const;  // the slider's step: the finer bin width
 
   RunModel* models_[2];
@@ -45,6 +50,7 @@ class CompareCanvases : public QWidget {
   QString labels_[2];
   QSlider* slider_;
   QLabel* timeLabel_;
+  ColourLegend* legend_;
   Time time_ = 0;
 };
 

@@ -182,7 +182,7 @@ std::vector<QRectF> layoutPanels(int n, double width, double height, double lege
 // Two lines (the title, then the counts) where some panel's title and counts do not fit
 // side by side, so the counts move down instead of being cut, unless that second line
 // would shrink the dies below 20 px (numbers are drawn from 18) while one line keeps
-// more: a short dock keeps its die numbers and elides the counts (the part to give up first).
+// more: a short dock keeps its die numbers and shortens the counts (idle, then cold go first).
 bool HotColdOverlay::captionFits(double panelWidth) const {
   QFont bold = font();
   bold.setBold(true);
@@ -239,13 +239,21 @@ QString HotColdOverlay::countsText(int panel) const {
       .arg(countOf(panel, QStringLiteral("idle")));
 }
 
+QString HotColdOverlay::countsFitting(int panel, double width) const {
+  const QFontMetricsF fm(font());
+  const QString hot = QString::number(countOf(panel, QStringLiteral("hot"))),
+                cold = QString::number(countOf(panel, QStringLiteral("cold")));
+  for (const QString& text : {countsText(panel), tr("%1 hot · %2 cold").arg(hot, cold), tr("%1 hot").arg(hot)})
+    if (fm.horizontalAdvance(text) <= width) return text;
+  return {};
+}
+
 void HotColdOverlay::paintPanel(QPainter& p, int panel, const QRectF& area) {
   const Panel& pn = panels_[static_cast<size_t>(panel)];
   QFont f = font();
   f.setBold(true);
   p.setFont(f);
   p.setPen(QColor(235, 238, 244));
-  const QString counts = countsText(panel);
   // The title, then its counts beside it or (two-line caption) under it; elided only
   // where even a line of its own is too short.
   const double capH = captionHeight(area);
@@ -255,10 +263,8 @@ void HotColdOverlay::paintPanel(QPainter& p, int panel, const QRectF& area) {
   const double used = below ? 0 : p.fontMetrics().horizontalAdvance(title + QStringLiteral("  "));
   p.setFont(font());
   const QRectF countsAt(area.left() + used, area.top() + (below ? kCaption : 0), std::max(0.0, area.width() - used), kCaption);
-  // Elided to less than the hot count ("1…"), they would say nothing: left out.
-  if (p.fontMetrics().horizontalAdvance(counts.section(QStringLiteral(" · "), 0, 0)) <= countsAt.width())
-    p.drawText(countsAt, Qt::AlignLeft | Qt::AlignVCenter,
-               p.fontMetrics().elidedText(counts, Qt::ElideRight, static_cast<int>(countsAt.width())));
+  // Whole counts, fewer of them where the width is short (countsFitting).
+  p.drawText(countsAt, Qt::AlignLeft | Qt::AlignVCenter, countsFitting(panel, countsAt.width()));
   WaferGrid g = grid_;
   g.fit(area.adjusted(0, capH + 2, 0, 0));
   const double s = g.scale();

@@ -69,6 +69,9 @@ class HotColdOverlay : public QWidget {
   bool captionFits(double panelWidth) const;
   double captionHeight(const QRectF& panel) const;
   QString countsText(int panel) const;  // "32 hot · 0 cold · 16 idle"
+  // The counts as drawn in `width` px: whole, else without idle, else hot alone, else ""
+  // (never elided: "0 hot · 1…" hid the cold count it cut).
+  QString countsFitting(int panel, double width) const;
 
   QSize minimumSizeHint() const override { return {240, 140}; }
 

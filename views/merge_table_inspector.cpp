@@ -138,6 +138,10 @@ void MergeTableInspector::rebuildSwitches() {
 }
 
 void MergeTableInspector::setElsewhereHint(const QString& hint) { stack_->setElsewhereHint(hint); }
+void MergeTableInspector::setElsewherePoints(const QString& what, std::vector<std::pair<int, QString>> points) {
+  stack_->setElsewherePoints(what, std::move(points));
+}
+PointLinks* MergeTableInspector::pointLinks() const { return stack_->links(); }
 
 void MergeTableInspector::rebuildPort() {
   const SwitchResult* s = currentSwitch();

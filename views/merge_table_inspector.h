@@ -7,6 +7,8 @@
 // occupancy over the run against the table's capacity (merge_occupancy_plot.h).
 #pragma once
 #include <QWidget>
+#include <utility>
+#include <vector>
 #include <memory>
 
 #include "results/results.h"
@@ -21,6 +23,7 @@ namespace fl::views {
 class MergeOccupancyPlot;
 class MergeTableGrid;
 class NoticeStack;
+class PointLinks;
 class RunModel;
 class SwitchPortPicker;
 
@@ -47,6 +50,9 @@ class MergeTableInspector : public QWidget {
   static bool hasMergeUnits(const Results& r);
   // Where else to look when this run has none (the sweep points that have them).
   void setElsewhereHint(const QString& hint);
+  // The sweep points with merge units / reductions as links under the notice.
+  void setElsewherePoints(const QString& what, std::vector<std::pair<int, QString>> points);
+  PointLinks* pointLinks() const;
 
  protected:
   void resizeEvent(QResizeEvent* event) override;

@@ -1,20 +1,23 @@
 #include "views/migration_panel.h"
 
-#include <QHBoxLayout>
+#include <QVBoxLayout>
 #include <QSplitter>
 #include <QTimer>
 #include <algorithm>
 
 #include "views/migration_animation.h"
 #include "views/migration_load_plot.h"
+#include "views/point_links.h"
 #include "views/run_model.h"
 
 namespace fl::views {
 
 MigrationPanel::MigrationPanel(RunModel* model, QWidget* parent)
     : QWidget(parent), model_(model), animation_(new MigrationAnimation), plot_(new MigrationLoadPlot) {
-  auto* layout = new QHBoxLayout(this);
+  auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
+  links_ = new PointLinks(this);
+  layout->addWidget(links_);
   auto* split = new QSplitter(Qt::Horizontal, this);
   split->addWidget(animation_);
   split->addWidget(plot_);
@@ -24,7 +27,7 @@ MigrationPanel::MigrationPanel(RunModel* model, QWidget* parent)
   split->setSizes({500, 500});  // half each (the plot's own hint would leave it a sliver)
   split_ = split;
   connect(split, &QSplitter::splitterMoved, this, [this] { userSized_ = true; });
-  layout->addWidget(split);
+  layout->addWidget(split, 1);
   connect(model_, &RunModel::topologyChanged, this, [this] { animation_->setTopology(model_->topologyShared()); });
   connect(model_, &RunModel::resultsChanged, this, [this] {
     animation_->setResults(model_->resultsShared());

@@ -1,6 +1,7 @@
 // The Migrations dock: the migration animation beside the device-load plot, both on the
 // shown run and both following the timeline (the plot's cursor at the animation's
-// iteration). Seed 003 §V-§VI-C.
+// iteration). Seed 003 §V-§VI-C. On a point without migrations (no balancer) a line
+// above them names the sweep points that have some, as links (pointLinks()).
 #pragma once
 #include <QWidget>
 
@@ -10,6 +11,7 @@ namespace fl::views {
 
 class MigrationAnimation;
 class MigrationLoadPlot;
+class PointLinks;
 class RunModel;
 
 class MigrationPanel : public QWidget {
@@ -18,6 +20,7 @@ class MigrationPanel : public QWidget {
   explicit MigrationPanel(RunModel* model, QWidget* parent = nullptr);
   MigrationAnimation* animation() const { return animation_; }
   MigrationLoadPlot* loadPlot() const { return plot_; }
+  PointLinks* pointLinks() const { return links_; }
 
  protected:
   void resizeEvent(QResizeEvent* e) override;
@@ -28,6 +31,7 @@ class MigrationPanel : public QWidget {
   RunModel* model_;
   MigrationAnimation* animation_;
   MigrationLoadPlot* plot_;
+  PointLinks* links_;
   QSplitter* split_ = nullptr;
   bool userSized_ = false;
 };

@@ -5,6 +5,8 @@
 #pragma once
 #include <QStackedWidget>
 
+#include "views/point_links.h"
+
 class QLabel;
 
 namespace fl::views {
@@ -23,11 +25,15 @@ class NoticeStack : public QStackedWidget {
   // Where else to look; updates a notice on screen. Empty: none.
   void setElsewhereHint(const QString& hint);
   const QString& elsewhereHint() const { return hint_; }
+  // The sweep points that have `what`, as links under the notice (the hint names them).
+  void setElsewherePoints(const QString& what, std::vector<PointLinks::Point> points);
+  PointLinks* links() const { return links_; }
 
  private:
   void updateNotice();
 
   QLabel* notice_;
+  PointLinks* links_;
   QString reason_, hint_;
   bool withHint_ = true;
 };

@@ -351,7 +351,8 @@ void SweepChart::rebuild() {
   }
   plot_->xAxis->setTicker(ticker);
   plot_->xAxis->grid()->setVisible(numeric);
-  plot_->xAxis->setLabel(QString::fromStdString(key));
+  const auto titled = keyTitles_.find(key);
+  plot_->xAxis->setLabel(QString::fromStdString(titled == keyTitles_.end() ? key : titled->second + " (" + key + ")"));
   yTitle_ = QString::fromStdString(axis.title);
   plot_->yAxis->setLabel(yTitle_);  // fitted to the axis's height once laid out (fitYTitle)
   double top = 0;

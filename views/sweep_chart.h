@@ -52,6 +52,9 @@ class SweepChart : public QWidget {
   // raw value. Set before setSweep; values without a name show as they are.
   using ValueNames = std::map<std::string, std::map<std::string, std::string>>;
   void setValueNames(ValueNames names) { valueNames_ = std::move(names); }
+  // Titles for axis keys (key -> title, e.g. "Datacenters" for topology.levels[0].count),
+  // shown as the x axis's title in place of the key. Set before setSweep.
+  void setKeyTitles(std::map<std::string, std::string> titles) { keyTitles_ = std::move(titles); }
 
   QString metric() const;  // id of the figure shown ("" when none)
   // Shows figure `id` if some finished point has it (false otherwise); it stays chosen
@@ -108,6 +111,7 @@ class SweepChart : public QWidget {
   std::string chosen_;  // the user's pick, kept while available
   std::string xKey_;    // the axis along x
   ValueNames valueNames_;
+  std::map<std::string, std::string> keyTitles_;
   QString yTitle_;      // the y axis title in full (the axis may show it broken or elided)
   QLabel* metricLabel_;
   QComboBox* metricBox_;

@@ -139,6 +139,10 @@ void SwitchTablePanel::rebuildSwitches() {
 }
 
 void SwitchTablePanel::setElsewhereHint(const QString& hint) { stack_->setElsewhereHint(hint); }
+void SwitchTablePanel::setElsewherePoints(const QString& what, std::vector<std::pair<int, QString>> points) {
+  stack_->setElsewherePoints(what, std::move(points));
+}
+PointLinks* SwitchTablePanel::pointLinks() const { return stack_->links(); }
 
 bool SwitchTablePanel::hasReductions(const Results& r) {
   return std::any_of(r.switches.begin(), r.switches.end(), [](const SwitchResult& s) { return !s.reduction_ports.empty(); });

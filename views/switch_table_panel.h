@@ -7,6 +7,7 @@
 #pragma once
 #include <QWidget>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "results/results.h"
@@ -22,6 +23,7 @@ class QSplitter;
 namespace fl::views {
 
 class NoticeStack;
+class PointLinks;
 class RunModel;
 class SwitchPortPicker;
 
@@ -50,6 +52,9 @@ class SwitchTablePanel : public QWidget {
   // Where else to look when this run has no reductions (e.g. the sweep points that do);
   // added to the notice. Empty: nothing.
   void setElsewhereHint(const QString& hint);
+  // The sweep points with merge units / reductions as links under the notice.
+  void setElsewherePoints(const QString& what, std::vector<std::pair<int, QString>> points);
+  PointLinks* pointLinks() const;
   // Whether a run has anything for this panel to show: a switch port that reduced.
   static bool hasReductions(const Results& r);
   void selectPort(int port);

@@ -116,6 +116,7 @@ void TopologyCanvas::fitScene() {
     return std::min({(vw - m.left() - m.right()) / r.width(), (vh - m.top() - m.bottom()) / r.height(), kMaxFitScale});
   };
   // Candidates, best scale wins; ties keep the horizontal legend (the first).
+  const bool legendHidden = legend_->isHidden() && legend_->testAttribute(Qt::WA_WState_ExplicitShowHide);
   legend_->setOrientation(Qt::Horizontal);
   const QSize h = legend_->sizeHint();
   const double hw = std::min<double>(h.width(), vw - 16);
@@ -129,12 +130,14 @@ void TopologyCanvas::fitScene() {
   const QSize v = legend_->sizeHint();
   const double vertical = std::min<double>(v.height(), vh - top - 16);
   if (vertical >= legendMinimumUpright()) candidates.push_back({Qt::Vertical, {8, top, v.width() + 24.0, 8}});
+  if (legendHidden) candidates = {{Qt::Horizontal, {8, top, 8, 8}}};
   Candidate best = candidates.front();
   for (const Candidate& c : candidates)
     if (scaleIn(c.room) > scaleIn(best.room) + 1e-9) best = c;
   legend_->setOrientation(best.orientation);
   placeLegend();
-  const double s = std::max(scaleIn(best.room), kMinScale);
+  fitScale_ = std::max(scaleIn(best.room), kMinScale);
+  const double s = fitScaleLimit_ > 0 ? std::max(std::min(fitScale_, fitScaleLimit_), kMinScale) : fitScale_;
   setTransform(QTransform::fromScale(s, s));
   setAlignment(Qt::AlignCenter);
   room_ = best.room;
@@ -145,6 +148,13 @@ void TopologyCanvas::fitScene() {
   updateViewRect();
   const QRectF view = sceneRect();  // larger than the viewport only at the smallest zoom
   centerOn(view.left() + vw / (2 * s), view.top() + vh / (2 * s));
+  emit fitted();
+}
+
+void TopologyCanvas::setFitScaleLimit(double scale) {
+  if (scale == fitScaleLimit_) return;
+  fitScaleLimit_ = scale;
+  if (fitMode_ != FitMode::User && isVisible()) fitScene();
 }
 
 // The shortest upright legend that still reads (ticks 25 % apart a line or more).

@@ -77,6 +77,12 @@ class TopologyCanvas : public QGraphicsView {
   bool isSideBySide() const { return phaseA_ >= 0; }
 
   ColourLegend* legend() const { return legend_; }
+  // A legend hidden by the owner (legend()->hide(): CompareCanvases draws one for both)
+  // leaves its room to the fabric. Side by side with another canvas, a fit goes no larger
+  // than setFitScaleLimit's scale, so both show one scale; fitScale() is what this
+  // canvas's own room allows (fitted() follows each fit).
+  void setFitScaleLimit(double scale);
+  double fitScale() const { return fitScale_; }
   const layout::TopologyLayout& currentLayout() const { return layout_; }
   // Hierarchy groups by layout index; re-lays out and rebuilds.
   void expandGroup(int group);
@@ -105,6 +111,7 @@ class TopologyCanvas : public QGraphicsView {
 
  signals:
   void layoutRebuilt();
+  void fitted();
 
  protected:
   void wheelEvent(QWheelEvent* e) override;
@@ -167,6 +174,7 @@ class TopologyCanvas : public QGraphicsView {
   enum class FitMode { Initial, Fit, User };  // what a resize does to the zoom
   FitMode fitMode_ = FitMode::Initial;
   bool shownOnce_ = false;
+  double fitScale_ = 0, fitScaleLimit_ = 0;  // 0: none yet, no limit
   QPoint pressPos_;
 };
 

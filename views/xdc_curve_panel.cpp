@@ -16,6 +16,7 @@
 #include <qcustomplot.h>
 
 #include "results/results.h"
+#include "topology/topology.h"
 #include "views/format_units.h"
 #include "views/run_model.h"
 
@@ -171,6 +172,14 @@ void XdcCurvePanel::reload() {
   stack_->setCurrentWidget(stack_->widget(1));
 }
 
+// Level `l` by the fabric's name for it ("DC", "GPU", "node"), else its number.
+QString XdcCurvePanel::levelName(int l) const {
+  const topo::Topology* t = model_ ? model_->topology() : nullptr;
+  if (!t || l < 0 || l >= int(t->levelNames.size()) || t->levelNames[size_t(l)].empty()) return tr("level %1").arg(l);
+  const QString name = QString::fromStdString(t->levelNames[size_t(l)]);
+  return name == QLatin1String("dc") || name == QLatin1String("gpu") ? name.toUpper() : name;
+}
+
 void XdcCurvePanel::rebuildLevels(int levels) {
   while (int(bandwidth_.size()) > levels) {
     form_->removeRow(form_->rowCount() - 1);
@@ -184,6 +193,9 @@ void XdcCurvePanel::rebuildLevels(int levels) {
     form_->addRow(tr("B level %1").arg(l), b);
     bandwidth_.push_back(b);
   }
+  for (int l = 0; l < levels; ++l)  // the fabric's names, also when the count stays
+    if (auto* label = qobject_cast<QLabel*>(form_->labelForField(bandwidth_[size_t(l)])))
+      label->setText(tr("B %1").arg(levelName(l)));
   if (int(candidates_.size()) == levels) return;
   plot_->clearGraphs();
   plot_->clearItems();
@@ -308,7 +320,7 @@ void XdcCurvePanel::evaluate() {
   const double model = prediction_.lat * toMs, ep = prediction_.epLat * toMs;
   QStringList key;
   for (std::size_t l = 0; l < prediction_.levels.size(); ++l)
-    key << QStringLiteral("<span style='color:%1'>&#9679; level %2</span>").arg(levelColour(int(l)).name()).arg(l);
+    key << QStringLiteral("<span style='color:%1'>&#9679; %2</span>").arg(levelColour(int(l)).name(), levelName(int(l)).toHtmlEscaped());
   QString text = tr("%1: candidates S (dots: Lat(p)); <span style='color:#d02020'>&#11044;</span> optimum, "
                     "&#9633; EP.<br><b>Model</b> S_ED [%2]: %3 ms, EP %4 ms (%5&times;)")
                      .arg(key.join(QStringLiteral(" ")), chosen.join(QStringLiteral(", ")))

@@ -50,6 +50,7 @@ class XdcCurvePanel : public QWidget {
   bool noticeVisible() const;
 
  private:
+  QString levelName(int l) const;
   void reload();
   void rebuildLevels(int levels);
   void evaluate();

@@ -18,6 +18,8 @@
 
 #include "gui/compare_dialog.h"
 #include "gui/dock_applicability.h"
+#include "gui/dock_tab_labels.h"
+#include "gui/points_with.h"
 #include "gui/follow_runner.h"
 #include "gui/fusion_editor.h"
 #include "gui/recovery.h"
@@ -36,6 +38,7 @@
 #include "views/heat_controls.h"
 #include "views/inspector_panel.h"
 #include "views/plots_panel.h"
+#include "views/point_links.h"
 #include "views/run_model.h"
 #include "views/switch_table_panel.h"
 #include "views/timeline_bar.h"
@@ -106,6 +109,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
   }
   recovery_->setEnabled(options_.autosave);
   views::installChartMenus(this);  // save, copy, CSV and maximise on every chart
+  installDockTabLabels(this);  // every dock tab whole, none behind scroll arrows
 }
 
 // The document is a child: QWidget's destructor deletes it after ours has run, and its
@@ -115,13 +119,6 @@ MainWindow::~MainWindow() { doc_->blockSignals(true); }
 
 void MainWindow::showEvent(QShowEvent* event) {
   QMainWindow::showEvent(event);
-  // Dock tabs readable: whole names, scroll buttons where they do not fit ("P…" told nothing).
-  QTimer::singleShot(0, this, [this] {
-    for (QTabBar* bar : findChildren<QTabBar*>(Qt::FindDirectChildrenOnly)) {
-      bar->setElideMode(Qt::ElideNone);
-      bar->setUsesScrollButtons(true);
-    }
-  });
   if (!fittedToScreen_) {
     fittedToScreen_ = true;
     fitToScreen();
@@ -232,12 +229,13 @@ void MainWindow::buildDocks() {
   tlb->setWidget(tlbPanel);
   // Panels with nothing to show for the selected point name the points that have it.
   const auto hintElsewhere = [this, tablePanel, tlbPanel] {
-    tablePanel->setElsewhereHint(pointsWithHint(*sweep_, tr("in-switch reductions"), views::SwitchTablePanel::hasReductions));
+    tablePanel->setElsewherePoints(tr("in-switch reductions"), pointsWith(*sweep_, views::SwitchTablePanel::hasReductions));
     tlbPanel->setElsewhereHint(pointsWithHint(*sweep_, tr("AL TLB lookups"), views::AlTlbPanel::hasLookups));
   };
   connect(sweep_, &SweepResults::pointFinished, this, hintElsewhere);
   connect(sweep_, &SweepResults::selectedPointChanged, this, hintElsewhere);
   connect(sweep_, &SweepResults::labelsChanged, this, hintElsewhere);
+  connect(tablePanel->pointLinks(), &views::PointLinks::pointRequested, sweep_, &SweepResults::selectPoint);
   QDockWidget* pipeline = buildPipelineDock();
   QDockWidget* sweepDock = buildSweepDock();
   for (QDockWidget* d : {breakdown, tables, tlb, pipeline, sweepDock}) tabifyDockWidget(plots, d);

@@ -11,6 +11,7 @@
 
 #include "gui/cais_controls.h"
 #include "gui/main_window.h"
+#include "gui/points_with.h"
 #include "gui/scenario_dock.h"
 #include "gui/scenario_document.h"
 #include "gui/sweep_results.h"
@@ -18,6 +19,7 @@
 #include "views/chart_menu.h"
 #include "views/direction_utilisation_plot.h"
 #include "views/merge_table_inspector.h"
+#include "views/point_links.h"
 #include "views/run_model.h"
 
 namespace fl::gui {
@@ -68,15 +70,13 @@ void MainWindow::buildCaisDocks(QDockWidget* tabWith) {
     const auto finished = finishedPoints(*sweep_);
     skew->setPoints(finished);
     directions->setPoints(finished);
-    QStringList with;
-    for (const auto& p : finished)
-      if (views::MergeTableInspector::hasMergeUnits(*p.results)) with << p.label;
-    inspector->setElsewhereHint(with.isEmpty() ? QString()
-                                               : tr("Sweep points with merge units (pick one under \"Sweep point\" "
-                                                    "in the toolbar): %1").arg(with.join(QStringLiteral(", "))));
+    // A point without merge units (TP-NVLS) links to those with them; a click shows one.
+    inspector->setElsewherePoints(tr("merge units"), pointsWith(*sweep_, views::MergeTableInspector::hasMergeUnits));
   };
   connect(sweep_, &SweepResults::pointFinished, this, points);
   connect(sweep_, &SweepResults::labelsChanged, this, points);
+  connect(sweep_, &SweepResults::selectedPointChanged, this, points);
+  connect(inspector->pointLinks(), &views::PointLinks::pointRequested, sweep_, &SweepResults::selectPoint);
   connect(model_, &views::RunModel::currentBinChanged, directions, &views::DirectionUtilisationPlot::setCurrentBin);
 
   // A tp_layer document opens on the merge table once a point with merge units has

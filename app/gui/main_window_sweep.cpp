@@ -57,6 +57,10 @@ QDockWidget* MainWindow::buildSweepDock() {
       for (std::size_t v = 0; v < a.values.size(); ++v)
         names[a.key][a.values[v]] = v < a.labels.size() ? a.labels[v] : friendlyValueName(a.key, a.values[v]);
     chart->setValueNames(std::move(names));
+    std::map<std::string, std::string> titles;  // hierarchy levels by name ("Datacenters")
+    for (const SweepAxis& a : sweep_->scenario().sweep)
+      if (std::string t = friendlyLevelTitle(sweep_->scenario(), a.key); !t.empty()) titles[a.key] = t;
+    chart->setKeyTitles(std::move(titles));
     chart->setSweep(keys, points);
     chart->setSelectedPoint(sweep_->selectedPoint());
   };

@@ -14,11 +14,13 @@
 #include <algorithm>
 
 #include "gui/main_window.h"
+#include "gui/points_with.h"
 #include "gui/scenario_document.h"
 #include "gui/sweep_results.h"
 #include "views/hot_cold_panel.h"
 #include "views/mapping_panel.h"
 #include "views/migration_panel.h"
+#include "views/point_links.h"
 #include "views/run_model.h"
 #include "views/topology_canvas.h"
 #include "views/wafer_mapping_overlay.h"
@@ -113,6 +115,20 @@ void MainWindow::buildWscDocks() {
     }
     if (!wsc) mappingPanel->overlay()->setShown(false);
   };
+  // A point without migrations ("No balancer") links to the points with some.
+  auto* migrationPanel = static_cast<views::MigrationPanel*>(migrations->widget());
+  const auto migrationPoints = [this, migrationPanel] {
+    const auto moved = [](const Results& r) { return r.wsc && !r.wsc->migrations.empty(); };
+    const Results* shown = model_->results();
+    migrationPanel->pointLinks()->setPoints(
+        tr("Sweep points with expert migrations (click one to show it):"),
+        shown && moved(*shown) ? std::vector<views::PointLinks::Point>{} : pointsWith(*sweep_, moved));
+  };
+  connect(sweep_, &SweepResults::pointFinished, this, migrationPoints);
+  connect(sweep_, &SweepResults::labelsChanged, this, migrationPoints);
+  connect(sweep_, &SweepResults::selectedPointChanged, this, migrationPoints);
+  connect(model_, &views::RunModel::resultsChanged, this, migrationPoints);
+  connect(migrationPanel->pointLinks(), &views::PointLinks::pointRequested, sweep_, &SweepResults::selectPoint);
   connect(doc_, &ScenarioDocument::changed, this, [offer] { offer(false); });
   connect(doc_, &ScenarioDocument::documentReset, this, [offer] { offer(true); });
   offer(true);

@@ -12,6 +12,7 @@
 #include "report/svg_charts.h"
 #include "report/sweep_axes.h"
 #include "results/sweep_metrics.h"
+#include "scenario/friendly_names.h"
 
 namespace fl::report {
 namespace {
@@ -30,11 +31,14 @@ std::string settingOf(const SweepPoint& p, const std::string& key) { return repo
 
 // One column per figure with a value at some point (sweep_metrics.h); raw values ride
 // along as data attributes (ps, bytes or the plain figure) for scripts reading the page.
-std::string pointsTable(const std::vector<SweepPoint>& points, const std::vector<std::string>& keys,
+std::string pointsTable(const Scenario& s, const std::vector<SweepPoint>& points, const std::vector<std::string>& keys,
                         const std::vector<const SweepMetric*>& metrics) {
   HtmlTable t(htmlAttr("id", "sweep-points"));
   std::vector<Cell> head = {numCell("#")};
-  for (const std::string& k : keys) head.push_back(htmlCell("<code>" + htmlEscape(k) + "</code>"));
+  for (const std::string& k : keys) {  // a hierarchy level by its name over its key
+    const std::string title = friendlyLevelTitle(s, k);
+    head.push_back(htmlCell((title.empty() ? "" : htmlEscape(title) + "<br>") + "<code>" + htmlEscape(k) + "</code>"));
+  }
   for (const SweepMetric* m : metrics) head.push_back(numCell(m->column));
   t.header(head);
   for (std::size_t i = 0; i < points.size(); ++i) {
@@ -61,7 +65,7 @@ std::string pointsTable(const std::vector<SweepPoint>& points, const std::vector
 }
 
 std::string figureChart(const SweepMetric& m, const std::vector<SweepPoint>& points,
-                        const std::vector<std::string>& keys) {
+                        const std::vector<std::string>& keys, const std::string& xTitle) {
   const std::string& key = keys.front();
   double largest = 0;
   for (const SweepPoint& p : points) largest = std::max(largest, std::fabs(m.value(p.results).value_or(0)));
@@ -82,12 +86,12 @@ std::string figureChart(const SweepMetric& m, const std::vector<SweepPoint>& poi
     numeric = numeric && xs.back().has_value();
     if (std::find(categories.begin(), categories.end(), v) == categories.end()) categories.push_back(v);
   }
-  const std::string title = std::string(m.name) + " vs " + key;
+  const std::string title = std::string(m.name) + " vs " + xTitle;
   auto seriesName = [&](const std::string& g) { return g.empty() ? std::string(m.name) : g; };
   if (!numeric) {
     BarChart c;
     c.title = title;
-    c.xLabel = key;
+    c.xLabel = xTitle;
     c.categories = categories;
     c.y.label = axis.title;
     for (const auto& [name, members] : groups) {
@@ -103,7 +107,7 @@ std::string figureChart(const SweepMetric& m, const std::vector<SweepPoint>& poi
   }
   LineChart c;
   c.title = title;
-  c.x.label = key;
+  c.x.label = xTitle;
   c.y.label = axis.title;
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
   for (std::size_t i = 0; i < points.size(); ++i) {
@@ -143,11 +147,14 @@ std::string sweepSection(const Scenario& s, const std::vector<SweepPoint>& point
                                         " (first axis outermost).") +
                      "</p>\n";
   const std::vector<const SweepMetric*> metrics = metricsOfSweep(points);
-  body += pointsTable(points, keys, metrics);
+  body += pointsTable(s, points, keys, metrics);
+  const std::string xTitle = keys.empty() || friendlyLevelTitle(s, keys.front()).empty()
+                                 ? (keys.empty() ? std::string() : keys.front())
+                                 : friendlyLevelTitle(s, keys.front()) + " (" + keys.front() + ")";
   if (!keys.empty())
     for (const SweepMetric* m : chartedMetrics(keys.front(), metrics))
-      body += "<figure>\n" + figureChart(*m, points, keys) + "<figcaption>" +
-              htmlEscape(std::string(m->name) + " of each point against " + keys.front() +
+      body += "<figure>\n" + figureChart(*m, points, keys, xTitle) + "<figcaption>" +
+              htmlEscape(std::string(m->name) + " of each point against " + xTitle +
                          (keys.size() > 1 ? "; one series per value of the other axes." : ".")) +
               "</figcaption>\n</figure>\n";
   return "<section id=\"sweep\">\n<h2>Sweep</h2>\n" + body + "</section>\n";

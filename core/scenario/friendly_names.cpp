@@ -36,6 +36,10 @@ constexpr Name kNames[] = {
     {"topology.preset", "cluster-s", "Cluster-S"},
     {"topology.preset", "cluster-m", "Cluster-M"},
     {"topology.preset", "cluster-l", "Cluster-L"},
+    {"gpu.preset", "h100", "H100"},  // core/gpu/gpu_spec.cpp's presets
+    {"gpu.preset", "h200", "H200"},
+    {"gpu.preset", "a100", "A100"},
+    {"gpu.preset", "b200", "B200"},
 };
 
 struct Scheme {
@@ -112,6 +116,62 @@ std::string friendlyValueName(const std::string& key, const std::string& value) 
   for (const Name& n : kNames)
     if (key == n.key && value == n.value) return n.name;
   return {};
+}
+
+namespace {
+
+struct LevelKey {
+  std::string singular, plural, field;  // "Datacenter", "datacenters", "bandwidth"
+};
+
+// The level a key names and its field; false for other keys or a level `s` lacks.
+bool levelKey(const Scenario& s, const std::string& key, LevelKey& out) {
+  const std::string prefix = "topology.levels[";
+  if (key.rfind(prefix, 0) != 0) return false;
+  const auto close = key.find("].", prefix.size());
+  if (close == std::string::npos) return false;
+  const std::size_t index = std::strtoul(key.c_str() + prefix.size(), nullptr, 10);
+  if (index >= s.topology.levels.size() || s.topology.levels[index].name.empty()) return false;
+  const std::string& name = s.topology.levels[index].name;
+  static const struct {
+    const char *name, *singular, *plural;
+  } known[] = {{"dc", "Datacenter", "datacenters"}, {"node", "Node", "nodes"}, {"gpu", "GPU", "GPUs"}};
+  out.singular = name;
+  out.singular[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(name[0])));
+  out.plural = name + "s";
+  for (const auto& k : known)
+    if (name == k.name) out.singular = k.singular, out.plural = k.plural;
+  out.field = key.substr(close + 2);
+  for (char& c : out.field) c = c == '_' ? ' ' : c;
+  return true;
+}
+
+}  // namespace
+
+std::string friendlyLevelTitle(const Scenario& s, const std::string& key) {
+  LevelKey k;
+  if (!levelKey(s, key, k)) return {};
+  if (k.field == "count") {
+    std::string title = k.plural;
+    title[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(title[0])));
+    return title;
+  }
+  return k.singular + (k.field == "bandwidth" || k.field == "latency" ? " link " : " ") + k.field;
+}
+
+std::string friendlyLevelValue(const Scenario& s, const std::string& key, const std::string& value) {
+  LevelKey k;
+  if (!levelKey(s, key, k)) return {};
+  std::string text = value;  // the schema's canonical text ("10 Gb/s" as the schema writes it)
+  try {
+    Scenario scratch = s;
+    setValue(scratch, key, value);
+    text = getValue(scratch, key);
+  } catch (const std::exception&) {
+  }
+  if (k.field == "count") return text + " " + k.plural;
+  if (k.field == "bandwidth") return k.singular + " links " + text;
+  return k.singular + " " + k.field + " " + text;
 }
 
 }  // namespace fl

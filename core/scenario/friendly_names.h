@@ -7,6 +7,8 @@
 
 namespace fl {
 
+struct Scenario;
+
 // The name for `value` of `key` (a full key path, e.g. "mapping.kind"); "" when the
 // seeds give none.
 std::string friendlyValueName(const std::string& key, const std::string& value);
@@ -20,5 +22,13 @@ std::string friendlySchemeName(const std::string& communication, const std::stri
 // 40 KiB", "64 experts", "Top-8"; quantities in the schema's canonical text. Keys not
 // listed get their last segment ("Count 4"); "" for a value that is not a number.
 std::string friendlyNumericValue(const std::string& key, const std::string& value);
+
+// Keys of a hierarchy level (topology.levels[i].count, .bandwidth, ...) named by the
+// level's name in `s` ("dc" reads "Datacenters", "node" "Nodes", "gpu" "GPUs"; others
+// as written), not its position: friendlyLevelTitle gives an axis title ("Datacenters",
+// "Datacenter link bandwidth"), friendlyLevelValue a point's label ("100 datacenters",
+// "Datacenter links 10 Gb/s"); both "" for other keys or a level `s` lacks.
+std::string friendlyLevelTitle(const Scenario& s, const std::string& key);
+std::string friendlyLevelValue(const Scenario& s, const std::string& key, const std::string& value);
 
 }  // namespace fl

@@ -74,7 +74,11 @@ std::vector<std::string> sweepPointLabels(const Scenario& s) {
     std::string label = scheme;
     for (size_t a = 0; a < s.sweep.size(); ++a) {
       if (!scheme.empty() && (int(a) == comm || int(a) == fusion)) continue;
-      label += (label.empty() ? "" : ", ") + sweepValueLabel(s.sweep[a], value[a]);
+      // A hierarchy level by its name ("100 datacenters"), not its position ("Level 1 count").
+      std::string part = a < s.sweep.size() && value[a] >= s.sweep[a].labels.size()
+                             ? friendlyLevelValue(s, s.sweep[a].key, s.sweep[a].values[value[a]])
+                             : std::string();
+      label += (label.empty() ? "" : ", ") + (part.empty() ? sweepValueLabel(s.sweep[a], value[a]) : part);
     }
     labels.push_back(label.empty() ? "single run" : label);
   }

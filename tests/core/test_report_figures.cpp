@@ -246,6 +246,19 @@ class TestReportFigures : public QObject {
                                                 "CAIS-Base, Table 24 KiB", "CAIS-Base, Table 32 KiB", "CAIS-Base, Table 40 KiB",
                                                 "CAIS, Table 4 KiB",       "CAIS, Table 8 KiB",       "CAIS, Table 16 KiB",
                                                 "CAIS, Table 24 KiB",      "CAIS, Table 32 KiB",      "CAIS, Table 40 KiB"};
+    // Hierarchy levels by their names (the xdc preset's "dc" level), not "Level 1 count";
+    // 1, 10 and 100 Gb/s in the schema's bytes per second (÷ 8).
+    QStringList levels;
+    for (const char* count : {"10", "100", "1000"})
+      for (const char* bandwidth : {"125 MB/s", "1.25 GB/s", "12.5 GB/s"})
+        for (const char* ep : {"EP", "HybridEP"})
+          levels << QString("%1 datacenters, Datacenter links %2, %3").arg(count, bandwidth, ep);
+    QTest::newRow("xdc levels") << "xdc-1000-fixed-domain.yaml" << levels;
+    QTest::newRow("xdc gpus") << "xdc-1000x8-auto.yaml"
+                              << QStringList{"H100, Datacenter links 1.25 GB/s, EP", "H100, Datacenter links 1.25 GB/s, HybridEP",
+                                             "H100, Datacenter links 12.5 GB/s, EP", "H100, Datacenter links 12.5 GB/s, HybridEP",
+                                             "A100, Datacenter links 1.25 GB/s, EP", "A100, Datacenter links 1.25 GB/s, HybridEP",
+                                             "A100, Datacenter links 12.5 GB/s, EP", "A100, Datacenter links 12.5 GB/s, HybridEP"};
     // The seeds' names of scheme combinations (seed 000 §VI): the app and the reports alike.
     QTest::newRow("fusion demo") << "nvl32-moe-fusion-demo.yaml"
                                  << QStringList{"DeepEP", "Fusion only", "DySHARP-Basic", "Full DySHARP"};

@@ -5,6 +5,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QSize>
 #include <QStandardPaths>
 #include <QString>
 #include <QTemporaryDir>
@@ -27,6 +28,17 @@ inline QString writeFile(const QTemporaryDir& dir, const QString& name, const QB
   if (!f.open(QIODevice::WriteOnly)) return {};
   f.write(text);
   return path;
+}
+
+// One offscreen screen of `size` for the program, before QApplication starts: the
+// window then opens as on such a laptop (95 % of it). The file lives in `dir`.
+inline bool useOffscreenScreen(const QTemporaryDir& dir, QSize size) {
+  const QString config = writeFile(dir, QStringLiteral("screen.json"),
+                                   QStringLiteral(R"({"screens": [{"name": "small", "x": 0, "y": 0, "width": %1, "height": %2}]})")
+                                       .arg(size.width()).arg(size.height()).toUtf8());
+  if (config.isEmpty()) return false;
+  qputenv("QT_QPA_PLATFORM", ("offscreen:configfile=" + config).toUtf8());
+  return true;
 }
 
 inline QString artefactsDir() {

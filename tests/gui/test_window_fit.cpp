@@ -203,13 +203,7 @@ void TestWindowFit::shrinkKeepsScenarioDock() {
 // One offscreen screen of 1024 x 700 (configured before the application starts).
 int main(int argc, char** argv) {
   QTemporaryDir dir;
-  const QString config = dir.filePath("screen.json");
-  QFile f(config);
-  if (!f.open(QIODevice::WriteOnly)) return 1;
-  f.write(QStringLiteral(R"({"screens": [{"name": "small", "x": 0, "y": 0, "width": %1, "height": %2}]})")
-              .arg(kScreen.width()).arg(kScreen.height()).toUtf8());
-  f.close();
-  qputenv("QT_QPA_PLATFORM", ("offscreen:configfile=" + config).toUtf8());
+  if (!fl::gui::test::useOffscreenScreen(dir, kScreen)) return 1;
   QApplication app(argc, argv);
   TestWindowFit test;
   QTEST_SET_MAIN_SOURCE_PATH

@@ -241,7 +241,22 @@ void TestCanvasNavigation::compareOnOneScale() {
   QCOMPARE(view.duration(), longest);
   const Time at = Time(fraction * double(longest));
   view.setTime(at);
-  QVERIFY(view.canvas(0)->legend()->isVisible() != view.canvas(1)->legend()->isVisible());
+  // One legend, outside both canvases; both fabrics as large as their canvas allows
+  // without one, at one scale (the same fabric in columns of one width).
+  QVERIFY(view.legend()->isVisible());
+  QVERIFY(!view.canvas(0)->legend()->isVisible() && !view.canvas(1)->legend()->isVisible());
+  QCOMPARE(view.canvas(0)->transform().m11(), view.canvas(1)->transform().m11());
+  for (int side = 0; side < 2; ++side) {
+    const TopologyCanvas& c = *view.canvas(side);
+    const QRect fabric = c.mapFromScene(c.scene()->sceneRect()).boundingRect();
+    const int vw = c.viewport()->width(), vh = c.viewport()->height();
+    const QString what = QString("side %1: fabric %2..%3 x %4..%5 in %6 x %7").arg(side).arg(fabric.left())
+                             .arg(fabric.right()).arg(fabric.top()).arg(fabric.bottom()).arg(vw).arg(vh);
+    QVERIFY2(QRect(6, 6, vw - 12, vh - 12).contains(fabric), qPrintable(what));
+    // It reaches the 8 px margins left and right, or the bottom one (under the caption,
+    // centred in the rest): no room kept for a legend that is not there.
+    QVERIFY2((fabric.left() <= 10 && fabric.right() >= vw - 11) || fabric.bottom() >= vh - 11, qPrintable(what));
+  }
   QCOMPARE(view.model(0)->hotThreshold(), view.model(1)->hotThreshold());
   QCOMPARE(view.model(0)->coldThreshold(), view.model(1)->coldThreshold());
   for (int side = 0; side < 2; ++side) {

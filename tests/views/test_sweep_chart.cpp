@@ -290,6 +290,18 @@ class TestSweepChart : public QObject {
     QCOMPARE(QStringList(ticker->ticks().values()), ticks);  // categories at 1 and 2, in sweep order
   }
 
+  // An axis key with a title (a hierarchy level's name) reads by it, the key after it.
+  void xTitleFromKeyTitles() {
+    SweepChart chart;
+    chart.resize(700, 360);
+    chart.setKeyTitles({{"scheme.communication", "Datacenters"}});
+    chart.setSweep({"scheme.communication", "scheme.fusion"}, schemeSweep());
+    QCOMPARE(chart.plot()->xAxis->label(), QString("Datacenters (scheme.communication)"));
+    chart.setKeyTitles({});
+    chart.setSweep({"scheme.communication", "scheme.fusion"}, schemeSweep());
+    QCOMPARE(chart.plot()->xAxis->label(), QString("scheme.communication"));
+  }
+
   // A re-run replacing the previous run's values point by point: the old ones hatched
   // (bars) or ringed grey (lines), "(stale)" after their values, counted in the title;
   // none once every point is new.

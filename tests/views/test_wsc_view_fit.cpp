@@ -173,6 +173,11 @@ void TestWscViewFit::hotColdCaptionCountsBelow() {
   if (size.width() == 1400) QVERIFY(oneLine);
   if (size.width() == 260) QCOMPARE(caption, 40.0);  // stacked, room to spare
   if (size.height() == 160) QCOMPARE(caption, 20.0);  // no room for a second line
+  // Short of room the counts drop idle, then cold, whole each time; never "16 hot · 3…".
+  QCOMPARE(view.countsFitting(0, fm.horizontalAdvance("16 hot · 32 cold · 0 idle")), QStringLiteral("16 hot · 32 cold · 0 idle"));
+  QCOMPARE(view.countsFitting(0, fm.horizontalAdvance("16 hot · 32 cold") + 1), QStringLiteral("16 hot · 32 cold"));
+  QCOMPARE(view.countsFitting(1, fm.horizontalAdvance("32 hot · 0 cold") - 1), QStringLiteral("32 hot"));
+  QCOMPARE(view.countsFitting(1, fm.horizontalAdvance("32 hot") - 1), QString());
   fl::test::saveArtefact(view, QStringLiteral("wsc-hotcold-caption-%1x%2").arg(size.width()).arg(size.height()), size);
 }
 

@@ -254,6 +254,21 @@ void TestXdcViews::curveFromResults() {
   QCOMPARE(panel.bandwidthBox(1)->value(), 1.25);
   QCOMPARE(panel.inputs().expert, 8e6 / 50);
   QVERIFY(panel.summaryText().contains("40.00 ms"));  // the simulated makespan beside the model
+  // Levels by the fabric's names (the xdc presets' "dc" and "gpu"), not "level 0".
+  const auto buddyText = [&](int level) {
+    for (const QLabel* l : panel.findChildren<QLabel*>())
+      if (l->buddy() == panel.bandwidthBox(level)) return l->text();
+    return QString();
+  };
+  QCOMPARE(buddyText(0), QString("B level 0"));  // no fabric: numbered
+  auto t = std::make_shared<topo::Topology>();
+  t->levelNames = {"dc", "gpu"};
+  model.setTopology(t);
+  model.setResults(r, true);
+  QCOMPARE(buddyText(0), QString("B DC"));
+  QCOMPARE(buddyText(1), QString("B GPU"));
+  QVERIFY2(panel.summaryText().contains("&#9679; DC</span>") && panel.summaryText().contains("&#9679; GPU</span>"),
+           qPrintable(panel.summaryText()));  // the colour key
 }
 
 void TestXdcViews::timelineHiddenAllGather() {
