@@ -32,8 +32,8 @@ QColor seriesColour(std::size_t i, std::size_t count) {
 
 QString pointLabel(const report::PointSettings& settings) {
   QStringList parts;
-  for (const auto& [key, value] : settings)
-    parts << QString::fromStdString(key.substr(key.rfind('.') + 1) + " = " + value);
+  for (const auto& kv : settings)  // quantities as the schema writes them
+    parts << QString::fromStdString(kv.first.substr(kv.first.rfind('.') + 1) + " = " + report::settingOf(settings, kv.first));
   return parts.join(QStringLiteral(", "));
 }
 

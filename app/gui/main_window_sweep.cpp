@@ -55,7 +55,7 @@ QDockWidget* MainWindow::buildSweepDock() {
     views::SweepChart::ValueNames names;  // the sweep's labels, else the seeds' names
     for (const SweepAxis& a : sweep_->scenario().sweep)
       for (std::size_t v = 0; v < a.values.size(); ++v)
-        names[a.key][a.values[v]] = v < a.labels.size() ? a.labels[v] : friendlyValueName(a.key, a.values[v]);
+        names[a.key][canonicalValueText(a.key, a.values[v])] = v < a.labels.size() ? a.labels[v] : friendlyValueName(a.key, a.values[v]);
     chart->setValueNames(std::move(names));
     std::map<std::string, std::string> titles;  // hierarchy levels by name ("Datacenters")
     for (const SweepAxis& a : sweep_->scenario().sweep)

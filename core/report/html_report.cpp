@@ -13,6 +13,7 @@
 #include "report/report_style.h"
 #include "report/report_sweep.h"
 #include "report/report_text.h"
+#include "scenario/friendly_names.h"
 #include "scenario/scenario_io.h"
 #include "scenario/sweep.h"
 
@@ -96,7 +97,7 @@ std::string scenarioSection(const Scenario& s, const topo::Topology& t) {
       {"workload", htmlEscape(workloadOneLine(s))}};
   for (const SweepAxis& a : s.sweep) {
     std::string values;
-    for (const std::string& v : a.values) values += (values.empty() ? "" : ", ") + v;
+    for (const std::string& v : a.values) values += (values.empty() ? "" : ", ") + canonicalValueText(a.key, v);
     rows.push_back({"sweep axis", code(a.key) + " ∈ {" + htmlEscape(values) + "}"});
   }
   std::string body = keyValueTable(rows);

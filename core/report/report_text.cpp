@@ -1,5 +1,6 @@
 #include "report/report_text.h"
 
+#include "scenario/friendly_names.h"
 #include "scenario/schema.h"
 
 namespace fl::report {
@@ -61,7 +62,7 @@ std::string topologyOneLine(const topo::Topology& t) {
 
 std::string settingsText(const std::vector<std::pair<std::string, std::string>>& settings) {
   std::string out;
-  for (const auto& [k, v] : settings) out += (out.empty() ? "" : ", ") + k + " = " + v;
+  for (const auto& [k, v] : settings) out += (out.empty() ? "" : ", ") + k + " = " + canonicalValueText(k, v);
   return out;
 }
 

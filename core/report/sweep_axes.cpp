@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <exception>
 
+#include "scenario/friendly_names.h"
 #include "scenario/quantity.h"
 #include "scenario/schema.h"
 
@@ -10,7 +11,7 @@ namespace fl::report {
 
 std::string settingOf(const PointSettings& settings, const std::string& key) {
   for (const auto& [k, v] : settings)
-    if (k == key) return v;
+    if (k == key) return canonicalValueText(k, v);
   return {};
 }
 

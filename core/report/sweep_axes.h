@@ -13,7 +13,8 @@ namespace fl::report {
 
 using PointSettings = std::vector<std::pair<std::string, std::string>>;  // key path -> value
 
-// The value a point gives `key`; "" when it does not set it.
+// The value a point gives `key` in the schema's canonical text ("125 MB/s" for a file's
+// "1 Gb/s", friendly_names.h canonicalValueText); "" when it does not set it.
 std::string settingOf(const PointSettings& settings, const std::string& key);
 
 // A setting's value as a number, through the schema's own parser (so "64 KiB", "30 %"

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <exception>
 
+#include "scenario/quantity.h"
 #include "scenario/scenario.h"
 #include "scenario/schema.h"
 
@@ -110,6 +111,23 @@ std::string friendlyNumericValue(const std::string& key, const std::string& valu
   for (const Numeric& n : kNumeric)
     if (key == n.key) return n.prefix + text + n.suffix;
   return humanKey(key) + " " + text;
+}
+
+std::string canonicalValueText(const std::string& key, const std::string& value) {
+  const ParamSpec* spec = findParam(key);
+  const std::string field = key.substr(key.rfind('.') + 1);
+  QuantityKind kind;
+  if (spec && spec->quantity) kind = *spec->quantity;
+  else if (!spec && key.rfind("topology.levels[", 0) == 0 && (field == "bandwidth" || field == "latency"))
+    kind = field == "bandwidth" ? QuantityKind::Bandwidth : QuantityKind::Time;  // no spec per level
+  else
+    return value;
+  if (kind != QuantityKind::Bytes && kind != QuantityKind::Bandwidth && kind != QuantityKind::Time) return value;
+  try {
+    return formatQuantity(parseQuantity(value, kind, key), kind);
+  } catch (const std::exception&) {
+    return value;
+  }
 }
 
 std::string friendlyValueName(const std::string& key, const std::string& value) {

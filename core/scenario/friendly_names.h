@@ -23,11 +23,18 @@ std::string friendlySchemeName(const std::string& communication, const std::stri
 // listed get their last segment ("Count 4"); "" for a value that is not a number.
 std::string friendlyNumericValue(const std::string& key, const std::string& value);
 
+// A swept value as the schema writes it, whatever the file wrote: byte sizes binary
+// where whole ("131072 B" -> "128 KiB"), rates in decimal bytes per second ("1 Gb/s" ->
+// "125 MB/s"), times in their largest unit ("1000 ns" -> "1 us"); so tables, charts and
+// labels of one sweep read alike (issue 21's one byte-unit policy). Other keys, and text
+// that does not parse, come back unchanged.
+std::string canonicalValueText(const std::string& key, const std::string& value);
+
 // Keys of a hierarchy level (topology.levels[i].count, .bandwidth, ...) named by the
 // level's name in `s` ("dc" reads "Datacenters", "node" "Nodes", "gpu" "GPUs"; others
 // as written), not its position: friendlyLevelTitle gives an axis title ("Datacenters",
 // "Datacenter link bandwidth"), friendlyLevelValue a point's label ("100 datacenters",
-// "Datacenter links 10 Gb/s"); both "" for other keys or a level `s` lacks.
+// "Datacenter links 1.25 GB/s"); both "" for other keys or a level `s` lacks.
 std::string friendlyLevelTitle(const Scenario& s, const std::string& key);
 std::string friendlyLevelValue(const Scenario& s, const std::string& key, const std::string& value);
 

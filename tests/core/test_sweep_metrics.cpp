@@ -289,6 +289,59 @@ class TestSweepMetrics : public QObject {
     QCOMPARE(count(h, "<svg [^>]*class=\"topology\""), detailed);
   }
 
+  // Swept quantities in the schema's canonical text in the table, the chart's ticks and
+  // its series names, whatever the file wrote (issue 21: binary sizes, decimal rates).
+  void sweepValuesCanonical_data() {
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QStringList>("written");
+    QTest::addColumn<QStringList>("shown");
+    QTest::newRow("sizes in bytes") << "workload.collective.size" << QStringList{"131072 B", "1048576 B"}
+                                    << QStringList{"128 KiB", "1 MiB"};  // 128 x 1024, 1024 x 1024
+    QTest::newRow("bit rates") << "topology.link.bandwidth" << QStringList{"1 Gb/s", "8000 Mb/s"}
+                               << QStringList{"125 MB/s", "1 GB/s"};  // 1e9 / 8, 8e9 / 8
+    QTest::newRow("times") << "topology.link.latency" << QStringList{"1000 ns", "250000 ps"}
+                           << QStringList{"1 us", "250 ns"};
+    QTest::newRow("names as written") << "scheme.tp" << QStringList{"tp_nvls", "cais"}
+                                      << QStringList{"tp_nvls", "cais"};
+  }
+  void sweepValuesCanonical() {
+    QFETCH(QString, key);
+    QFETCH(QStringList, written);
+    QFETCH(QStringList, shown);
+    auto t = tinyFabric();
+    Scenario s;
+    s.name = "written units";
+    s.sweep.push_back({"workload.collective.algorithm", {"ring"}});  // x axis: one category
+    s.sweep.push_back({key.toStdString(), {}});                      // the series
+    std::vector<SweepPoint> points;
+    for (const QString& w : written) {
+      s.sweep[1].values.push_back(w.toStdString());
+      SweepPoint p;
+      p.settings = {{"workload.collective.algorithm", "ring"}, {key.toStdString(), w.toStdString()}};
+      p.results = handMadeResults(*t);
+      points.push_back(p);
+    }
+    // And with the swept key as the x axis: its ticks.
+    Scenario x = s;
+    std::swap(x.sweep[0], x.sweep[1]);
+    std::vector<SweepPoint> xPoints = points;
+    for (SweepPoint& p : xPoints) std::swap(p.settings[0], p.settings[1]);
+    // The scenario file stays as written: it is what ran, to run again.
+    const QRegularExpression yaml("<pre class=\"yaml\"[^>]*>[^<]*</pre>");
+    const QString h = QString::fromStdString(report::renderHtmlReport(s, points, *t, fixedOptions())).remove(yaml);
+    const QString hx = QString::fromStdString(report::renderHtmlReport(x, xPoints, *t, fixedOptions())).remove(yaml);
+    const QString table = elementById(h, "table", "sweep-points");
+    const QString field = key.mid(key.lastIndexOf('.') + 1);
+    for (int i = 0; i < shown.size(); ++i) {
+      QVERIFY2(table.contains("<td>" + shown[i] + "</td>"), qPrintable(shown[i]));
+      QVERIFY2(h.contains(">" + field + " = " + shown[i] + "</text>"), qPrintable(shown[i]));  // legend
+      QVERIFY2(hx.contains(">" + shown[i] + "</text>"), qPrintable(shown[i]));              // tick or category
+      if (shown[i] != written[i]) {
+        QVERIFY2(!h.contains(written[i]) && !hx.contains(written[i]), qPrintable(written[i]));
+      }
+    }
+  }
+
   // A real sweep: rows, charts and detail sections for each of the four points.
   void realSweep() {
     const Case& c = *makeCase("sweep");

@@ -290,6 +290,25 @@ class TestSweepChart : public QObject {
     QCOMPARE(QStringList(ticker->ticks().values()), ticks);  // categories at 1 and 2, in sweep order
   }
 
+  // Swept quantities read as the schema writes them, whatever the file wrote: ticks of
+  // the x axis and the legend of the other axis (issue 21's one byte-unit policy).
+  void quantitiesInCanonicalText() {
+    std::vector<SweepChart::Point> points;
+    for (const char* rate : {"1 Gb/s", "8000 Mb/s"})
+      for (const char* size : {"131072 B", "1048576 B"})
+        points.push_back({{{"topology.link.bandwidth", rate}, {"workload.collective.size", size}},
+                          tlbResults(90, 10, 30 * kMicrosecond)});
+    SweepChart chart;
+    chart.resize(700, 360);
+    chart.setSweep({"topology.link.bandwidth", "workload.collective.size"}, points);
+    auto ticker = chart.plot()->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+    QVERIFY(ticker);
+    QCOMPARE(QStringList(ticker->ticks().values()), (QStringList{"125 MB/s", "1 GB/s"}));  // 1e9 / 8, 8e9 / 8
+    QStringList legend;
+    for (int i = 0; i < chart.plot()->graphCount(); ++i) legend << chart.plot()->graph(i)->name();
+    QVERIFY2(legend.contains("size = 128 KiB") && legend.contains("size = 1 MiB"), qPrintable(legend.join(" | ")));
+  }
+
   // An axis key with a title (a hierarchy level's name) reads by it, the key after it.
   void xTitleFromKeyTitles() {
     SweepChart chart;
