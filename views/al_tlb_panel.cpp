@@ -4,7 +4,6 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QStackedWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -12,6 +11,7 @@
 
 #include "results/results.h"
 #include "views/format_units.h"
+#include "views/notice_stack.h"
 #include "views/run_model.h"
 
 namespace fl::views {
@@ -27,10 +27,7 @@ QString rate(std::int64_t hits, std::int64_t misses) {
 }  // namespace
 
 AlTlbPanel::AlTlbPanel(RunModel* model, QWidget* parent) : QWidget(parent), model_(model) {
-  stack_ = new QStackedWidget(this);
-  notice_ = makeNoticeLabel(stack_);
-
-  auto* page = new QWidget(stack_);
+  auto* page = new QWidget(this);
   combo_ = new QComboBox(page);
   combo_->setObjectName(QStringLiteral("gpuCombo"));
   combo_->setToolTip(tr("The GPU whose AL TLB to show (or select a GPU on the canvas)"));
@@ -96,8 +93,7 @@ AlTlbPanel::AlTlbPanel(RunModel* model, QWidget* parent) : QWidget(parent), mode
   row->setContentsMargins(6, 6, 6, 6);
   row->addLayout(left);
   row->addWidget(plot_, 1);
-  stack_->addWidget(notice_);
-  stack_->addWidget(page);
+  stack_ = new NoticeStack(page, this);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(stack_);
@@ -109,8 +105,8 @@ AlTlbPanel::AlTlbPanel(RunModel* model, QWidget* parent) : QWidget(parent), mode
   rebuild();
 }
 
-bool AlTlbPanel::noticeVisible() const { return stack_->currentIndex() == 0; }
-QString AlTlbPanel::noticeText() const { return noticeVisible() ? notice_->text() : QString(); }
+bool AlTlbPanel::noticeVisible() const { return stack_->noticeVisible(); }
+QString AlTlbPanel::noticeText() const { return noticeVisible() ? stack_->noticeText() : QString(); }
 
 int AlTlbPanel::currentEndpoint() const {
   return combo_->currentData().isValid() ? combo_->currentData().toInt() : -1;
@@ -128,11 +124,11 @@ QString AlTlbPanel::value(const QString& property, int column) const {
   return {};
 }
 
-void AlTlbPanel::setElsewhereHint(const QString& hint) {
-  if (hint == elsewhere_) return;
-  elsewhere_ = hint;
-  if (noticeVisible()) rebuild();
+void AlTlbPanel::setElsewhereHint(const QString& hint) { stack_->setElsewhereHint(hint); }
+void AlTlbPanel::setElsewherePoints(const QString& what, std::vector<std::pair<int, QString>> points) {
+  stack_->setElsewherePoints(what, std::move(points));
 }
+PointLinks* AlTlbPanel::pointLinks() const { return stack_->links(); }
 
 bool AlTlbPanel::hasLookups(const Results& r) {
   return std::any_of(r.endpoints.begin(), r.endpoints.end(),
@@ -143,18 +139,16 @@ void AlTlbPanel::rebuild() {
   const Results* r = model_->results();
   if (!r || !hasLookups(*r)) {
     if (!r)
-      notice_->setText(tr("No results yet."));
+      stack_->showNotice(tr("No results yet."), false);
     else if (r->endpoints.empty())
-      notice_->setText(tr("No per-GPU AL TLB data: the run is not an MoE layer."));
+      stack_->showNotice(tr("No per-GPU AL TLB data: the run is not an MoE layer."));
     else
-      notice_->setText(tr("No AL TLB lookups in this run (scheme %1): the AL TLB serves DySHARP's "
-                          "dynamic multimem addressing.")
-                           .arg(r->moe ? q(r->moe->communication) : tr("(unknown)")) +
-                       (elsewhere_.isEmpty() ? QString() : QStringLiteral("\n\n") + elsewhere_));
-    stack_->setCurrentIndex(0);
+      stack_->showNotice(tr("No AL TLB lookups in this run (scheme %1): the AL TLB serves DySHARP's "
+                            "dynamic multimem addressing.")
+                             .arg(r->moe ? q(r->moe->communication) : tr("(unknown)")));
     return;
   }
-  stack_->setCurrentIndex(1);
+  stack_->showPage();
   const int keep = currentEndpoint();
   {
     const QSignalBlocker block(combo_);

@@ -4,6 +4,8 @@
 // replaces it when the run has no per-GPU data (not an MoE layer) or no lookups.
 #pragma once
 #include <QWidget>
+#include <utility>
+#include <vector>
 
 class QComboBox;
 class QCustomPlot;
@@ -11,7 +13,6 @@ class QCPBars;
 class QCPItemStraightLine;
 class QCPItemText;
 class QLabel;
-class QStackedWidget;
 class QTableWidget;
 
 namespace fl {
@@ -20,6 +21,8 @@ struct Results;
 
 namespace fl::views {
 
+class NoticeStack;
+class PointLinks;
 class RunModel;
 
 class AlTlbPanel : public QWidget {
@@ -38,9 +41,13 @@ class AlTlbPanel : public QWidget {
   QString noticeText() const;
   int currentEndpoint() const;  // index in results->endpoints, -1 when none
   void selectEndpoint(int index);
-  // Where else to look when this run has no AL TLB lookups (e.g. the sweep points that
-  // do); added to the notice. Empty: nothing.
+  // Where else to look when this run has no AL TLB lookups; added to the notice. Empty:
+  // nothing.
   void setElsewhereHint(const QString& hint);
+  // The sweep points that have lookups, as links under the notice (as the Merge Table
+  // and Switch Tables docks do); a click emits pointLinks()->pointRequested.
+  void setElsewherePoints(const QString& what, std::vector<std::pair<int, QString>> points);
+  PointLinks* pointLinks() const;
   // Whether a run has anything for this panel to show: AL TLB lookups on some GPU.
   static bool hasLookups(const Results& r);
 
@@ -50,9 +57,7 @@ class AlTlbPanel : public QWidget {
   void followSelection();
 
   RunModel* model_;
-  QStackedWidget* stack_;
-  QLabel* notice_;
-  QString elsewhere_;  // setElsewhereHint()
+  NoticeStack* stack_;
   QComboBox* combo_;
   QTableWidget* table_;
   QCustomPlot* plot_;

@@ -47,26 +47,6 @@
 
 namespace fl::gui {
 
-namespace {
-
-// For a view of a point that lacks something (in-switch reductions, AL TLB lookups):
-// the finished sweep points that have it, up to four, and where to pick them.
-template <typename Has>
-QString pointsWithHint(const SweepResults& sweep, const QString& what, Has has) {
-  QStringList with;
-  for (int i = 0; i < sweep.pointCount(); ++i) {
-    const auto r = sweep.results(i);
-    if (i != sweep.selectedPoint() && r && sweep.isFinal(i) && has(*r)) with << sweep.labels().value(i);
-  }
-  if (with.isEmpty()) return {};
-  const qsizetype shown = std::min<qsizetype>(with.size(), 4);
-  QString list = QStringLiteral("\u2022 ") + QStringList(with.mid(0, shown)).join(QStringLiteral("\n\u2022 "));
-  if (with.size() > shown) list += MainWindow::tr("\nand %n more", nullptr, int(with.size() - shown));
-  return MainWindow::tr("Sweep points with %1 (pick one under \"Sweep point\" in the toolbar):\n%2").arg(what, list);
-}
-
-}  // namespace
-
 MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
     : QMainWindow(parent), options_(options) {
   setObjectName(QStringLiteral("MainWindow"));
@@ -230,12 +210,13 @@ void MainWindow::buildDocks() {
   // Panels with nothing to show for the selected point name the points that have it.
   const auto hintElsewhere = [this, tablePanel, tlbPanel] {
     tablePanel->setElsewherePoints(tr("in-switch reductions"), pointsWith(*sweep_, views::SwitchTablePanel::hasReductions));
-    tlbPanel->setElsewhereHint(pointsWithHint(*sweep_, tr("AL TLB lookups"), views::AlTlbPanel::hasLookups));
+    tlbPanel->setElsewherePoints(tr("AL TLB lookups"), pointsWith(*sweep_, views::AlTlbPanel::hasLookups));
   };
   connect(sweep_, &SweepResults::pointFinished, this, hintElsewhere);
   connect(sweep_, &SweepResults::selectedPointChanged, this, hintElsewhere);
   connect(sweep_, &SweepResults::labelsChanged, this, hintElsewhere);
   connect(tablePanel->pointLinks(), &views::PointLinks::pointRequested, sweep_, &SweepResults::selectPoint);
+  connect(tlbPanel->pointLinks(), &views::PointLinks::pointRequested, sweep_, &SweepResults::selectPoint);
   QDockWidget* pipeline = buildPipelineDock();
   QDockWidget* sweepDock = buildSweepDock();
   for (QDockWidget* d : {breakdown, tables, tlb, pipeline, sweepDock}) tabifyDockWidget(plots, d);

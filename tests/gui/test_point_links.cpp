@@ -1,6 +1,6 @@
 // Docks on a point without their data link to the points with it: the Merge Table on a
 // TP-NVLS point names the CAIS points, Migrations on "No balancer" the balancers that
-// moved experts; nothing switches by itself (the user's point stands), and a click on a
+// moved experts, AL TLB on DeepEP the DySHARP points; nothing switches by itself (the user's point stands), and a click on a
 // link shows that point.
 #include <QDockWidget>
 #include <QTemporaryDir>
@@ -11,6 +11,7 @@
 #include "gui/sweep_results.h"
 #include "gui_test_util.h"
 #include "main_window_fixture.h"
+#include "views/al_tlb_panel.h"
 #include "views/merge_table_inspector.h"
 #include "views/migration_panel.h"
 #include "views/point_links.h"
@@ -29,6 +30,15 @@ const QByteArray kTp =
     "    merge_timeout: 10 us\nworkload:\n  kind: tp_layer\n  tp:\n    model: custom\n    hidden: 512\n"
     "    ffn_hidden: 2048\n    heads: 8\n    seq_len: 512\n    batch: 1\n    layers: 2\nscheme:\n  tp: tp_nvls\n"
     "run:\n  bin: 1 us\nsweep:\n  - key: scheme.tp\n    values: [tp_nvls, cais_base]\n";
+
+// A small MoE layer on NVL32 (tests/common/view_helpers.h's, fewer tokens): DeepEP has
+// no AL TLB, DySHARP's multimem addressing looks layouts up in it.
+const QByteArray kMoe =
+    "fabriclab: 1\nname: al tlb links\ntopology: {preset: gh200-nvl32}\n"
+    "network: {packet_payload: 4 KiB, vc_depth_flits: 1024, switch: {reduction_buffer: 64 KiB}}\n"
+    "workload: {kind: moe_layer, moe: {model: deepseek-v3, tokens_per_gpu: 32}}\n"
+    "scheme: {communication: deepep, fusion: sequential}\n"
+    "sweep:\n  - {key: scheme.communication, values: [deepep, dysharp]}\n";
 
 }  // namespace
 
@@ -80,6 +90,33 @@ class TestPointLinks : public QObject {
     QCOMPARE(sweep->selectedPoint(), moved.back().first);
     QTest::qWait(20);
     QVERIFY(!w->runModel()->results()->wsc->migrations.empty());
+    QVERIFY(!panel->pointLinks()->isVisibleTo(panel));  // the shown point has its own
+  }
+
+  void alTlbLinksDysharpPoints() {
+    QTemporaryDir dir;
+    auto w = t::makeWindow();
+    QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+    QCOMPARE(w->openFile(t::writeFile(dir, "moe.yaml", kMoe)), QString());
+    QVERIFY(t::waitIdle(*w, 120000));
+    QTest::qWait(20);
+    auto* sweep = w->sweepResults();
+    QCOMPARE(sweep->selectedPoint(), 0);  // DeepEP: no AL TLB, and left there
+    // The points whose GPUs looked layouts up, counted from their results.
+    Points with;
+    for (int i = 1; i < sweep->pointCount(); ++i)
+      if (const auto r = sweep->results(i); r && r->moe && r->moe->al_tlb_hits + r->moe->al_tlb_misses > 0)
+        with.emplace_back(i, sweep->labels().value(i));
+    QCOMPARE(with.size(), std::size_t{1});
+    auto* panel = w->findChild<fl::views::AlTlbPanel*>();
+    QVERIFY(panel && panel->noticeVisible());
+    QCOMPARE(panel->pointLinks()->points(), with);
+    QVERIFY(panel->pointLinks()->isVisibleTo(panel));
+    QVERIFY(panel->pointLinks()->text().contains(with.front().second + "</a>"));
+    emit panel->pointLinks()->linkActivated(QString::number(with.front().first));
+    QCOMPARE(sweep->selectedPoint(), with.front().first);
+    QTest::qWait(20);
+    QVERIFY(!panel->noticeVisible());
     QVERIFY(!panel->pointLinks()->isVisibleTo(panel));  // the shown point has its own
   }
 };
