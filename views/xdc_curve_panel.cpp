@@ -1,5 +1,6 @@
 #include "views/xdc_curve_panel.h"
 
+#include <QCheckBox>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QEvent>
@@ -12,6 +13,7 @@
 #include <QStyleOptionSpinBox>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <qcustomplot.h>
 
@@ -25,6 +27,8 @@ namespace fl::views {
 namespace {
 
 // Okabe-Ito blue, purple, green, yellow: one per level.
+constexpr double kMarkerPx = 11;  // the optimum's disc and EP's square
+
 const QColor kLevelColours[] = {QColor(0x00, 0x72, 0xb2), QColor(0xcc, 0x79, 0xa7), QColor(0x00, 0x9e, 0x73),
                                 QColor(0xe6, 0x9f, 0x00)};
 QColor levelColour(int l) { return kLevelColours[l % 4]; }
@@ -103,6 +107,15 @@ XdcCurvePanel::XdcCurvePanel(RunModel* model, QWidget* parent) : QWidget(parent)
   for (QDoubleSpinBox* b : {data_, expert_, ratio_, preExpert_})
     connect(b, &QDoubleSpinBox::valueChanged, this, &XdcCurvePanel::evaluate);
 
+  log_ = new QCheckBox(tr("Log latency axis"), inputs);
+  log_->setToolTip(tr("Logarithmic latency axis: levels whose latencies differ by orders of magnitude "
+                      "(1000 DCs against 8 GPUs) each stay readable. On by itself when the levels' EP "
+                      "latencies differ by more than 10x."));
+  connect(log_, &QCheckBox::toggled, this, [this] {
+    logChosen_ = true;
+    fitAxes();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+  });
   plot_ = new QCustomPlot(page);
   plot_->setMinimumSize(220, 150);
   // On two lines, then shorter, where the plot is narrower than the title (cut at its
@@ -120,10 +133,9 @@ XdcCurvePanel::XdcCurvePanel(RunModel* model, QWidget* parent) : QWidget(parent)
         break;
       }
     }
-    if (plot_->xAxis->label() != label) {
-      plot_->xAxis->setLabel(label);
-      plot_->replot(QCustomPlot::rpQueuedReplot);
-    }
+    if (plot_->xAxis->label() != label) plot_->xAxis->setLabel(label);
+    fitAxes();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
   });
   plot_->xAxis->setLabel(tr("p = share of data sent by A2A (1 = EP)"));
   plot_->yAxis->setLabel(tr("latency (ms)"));
@@ -131,6 +143,12 @@ XdcCurvePanel::XdcCurvePanel(RunModel* model, QWidget* parent) : QWidget(parent)
   // No legend box: the key is one line under the plot, which keeps the curves their room
   // in a short bottom dock.
   plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+
+  auto* side = new QWidget(page);
+  auto* sideLayout = new QVBoxLayout(side);
+  sideLayout->setContentsMargins(0, 0, 0, 0);
+  sideLayout->addWidget(inputs);
+  sideLayout->addWidget(log_);
 
   summary_ = new QLabel(page);
   summary_->setWordWrap(true);
@@ -140,7 +158,7 @@ XdcCurvePanel::XdcCurvePanel(RunModel* model, QWidget* parent) : QWidget(parent)
   // narrow bottom dock).
   auto* grid = new QGridLayout(page);
   grid->setContentsMargins(4, 4, 4, 4);
-  grid->addWidget(inputs, 0, 0, Qt::AlignTop);
+  grid->addWidget(side, 0, 0, Qt::AlignTop);
   grid->addWidget(plot_, 0, 1);
   grid->addWidget(summary_, 1, 0, 1, 2);
   grid->setColumnStretch(1, 1);
@@ -213,12 +231,12 @@ void XdcCurvePanel::rebuildLevels(int levels) {
     candidates_.push_back(cand);
     QCPGraph* opt = plot_->addGraph();
     opt->setLineStyle(QCPGraph::lsNone);
-    opt->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(0xd0, 0x20, 0x20), 11));
+    opt->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(0xd0, 0x20, 0x20), kMarkerPx));
     opt->setName(l == 0 ? tr("optimum") : QString());
     optimum_.push_back(opt);
     QCPGraph* ep = plot_->addGraph();
     ep->setLineStyle(QCPGraph::lsNone);
-    ep->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(Qt::black, 1.5), QBrush(Qt::NoBrush), 11));
+    ep->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(Qt::black, 1.5), QBrush(Qt::NoBrush), kMarkerPx));
     ep->setName(l == 0 ? tr("EP (p = 1)") : QString());
     ep_.push_back(ep);
     auto* label = new QCPItemText(plot_);
@@ -269,14 +287,12 @@ void XdcCurvePanel::evaluate() {
   const xdc::ModelInput in = inputs();
   prediction_ = xdc::predict(in);
   const double toMs = 1e3 * layers_;
-  double top = 0;
   for (std::size_t l = 0; l < prediction_.levels.size(); ++l) {
     const xdc::LevelPrediction& lp = prediction_.levels[l];
     QVector<double> p, lat;
     for (const xdc::CurvePoint& c : lp.curve) {
       p.push_back(c.p);
       lat.push_back(c.lat * toMs);
-      top = std::max(top, c.lat * toMs);
       if (c.domainSize == lp.domainSize) optimum_[l]->setData({c.p}, {c.lat * toMs});
       if (c.domainSize == 1) ep_[l]->setData({c.p}, {c.lat * toMs});
     }
@@ -295,12 +311,11 @@ void XdcCurvePanel::evaluate() {
     continuous_[l]->setData(xs, ys, true);
   }
   evaluationMs_ = double(timer.nsecsElapsed()) / 1e6;
-  // The interesting part is around the optimum and EP; far candidates (an all-gather of
-  // 1000 DCs' experts) run off the top, where dragging or the wheel reaches them.
-  double focus = 0;
-  for (QCPGraph* g : ep_)
-    if (!g->data()->isEmpty()) focus = std::max(focus, g->data()->constBegin()->value);
-  plot_->yAxis->setRange(0, std::max(1e-6, std::min(top, 2.5 * focus > 0 ? 2.5 * focus : top)) * 1.12);
+  if (!logChosen_) {
+    const QSignalBlocker block(log_);
+    log_->setChecked(levelsFarApart());
+  }
+  fitAxes();
   for (std::size_t l = 0; l < labels_.size(); ++l) {
     const xdc::LevelPrediction& lp = prediction_.levels[l];
     labels_[l]->setText(QStringLiteral("S=%1").arg(lp.domainSize));
@@ -343,5 +358,58 @@ void XdcCurvePanel::evaluate() {
 }
 
 QString XdcCurvePanel::summaryText() const { return summary_->text(); }
+
+bool XdcCurvePanel::logScale() const { return plot_->yAxis->scaleType() == QCPAxis::stLogarithmic; }
+
+bool XdcCurvePanel::levelsFarApart() const {
+  double lo = 0, hi = 0;
+  for (QCPGraph* g : ep_)
+    if (!g->data()->isEmpty() && g->data()->constBegin()->value > 0) {
+      const double v = g->data()->constBegin()->value;
+      lo = lo > 0 ? std::min(lo, v) : v;
+      hi = std::max(hi, v);
+    }
+  return lo > 0 && hi > 10 * lo;
+}
+
+void XdcCurvePanel::fitAxes() {
+  // x: EP sits at p = 1 and a domain of all workers at p = 0; their markers need half
+  // their size plus the pen inside the axis rect, however narrow the plot (a fixed 0.03
+  // left EP's square half cut at 200 px).
+  const double width = plot_->axisRect()->width() > 40 ? plot_->axisRect()->width() : plot_->width() * 0.7;
+  const double margin = std::max(0.03, (kMarkerPx / 2 + 3) / std::max(40.0, width - kMarkerPx - 6));
+  plot_->xAxis->setRange(-margin, 1 + margin);
+  double top = 0, least = 0;
+  for (const auto* graphs : {&candidates_, &continuous_})
+    for (QCPGraph* g : *graphs)
+      for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it) {
+        top = std::max(top, it->value);
+        if (it->value > 0) least = least > 0 ? std::min(least, it->value) : it->value;
+      }
+  QCPAxis* y = plot_->yAxis;
+  if (log_->isChecked() && least > 0) {
+    if (y->scaleType() != QCPAxis::stLogarithmic) {
+      y->setScaleType(QCPAxis::stLogarithmic);
+      y->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+    }
+    // Every level whole, each marker with room: half a marker is ~0.1 decade here.
+    y->setRange(least / 2, top * 2);
+    return;
+  }
+  if (y->scaleType() != QCPAxis::stLinear) {
+    y->setScaleType(QCPAxis::stLinear);
+    y->setTicker(QSharedPointer<QCPAxisTicker>::create());
+  }
+  // The interesting part is around the optimum and EP; far candidates (an all-gather of
+  // 1000 DCs' experts) run off the top, where dragging or the wheel reaches them.
+  double focus = 0;
+  for (QCPGraph* g : ep_)
+    if (!g->data()->isEmpty()) focus = std::max(focus, g->data()->constBegin()->value);
+  const double upper = std::max(1e-6, std::min(top, 2.5 * focus > 0 ? 2.5 * focus : top)) * 1.12;
+  // Below 0 by half a marker: a level near 0 (8 GPUs under 1000 DCs) keeps its dots whole.
+  const double height = plot_->axisRect()->height() > 40 ? plot_->axisRect()->height() : plot_->height() * 0.6;
+  const double below = (kMarkerPx / 2 + 3) / std::max(40.0, height - kMarkerPx - 6);
+  y->setRange(-upper * below, upper);
+}
 
 }  // namespace fl::views

@@ -5,13 +5,16 @@
 // (data and expert sizes, compression ratio, Lat_PE, each level's bandwidth) start at
 // the run's and can be edited: every edit re-evaluates core's stream model directly
 // (xdc::predict, well under a millisecond) and the time it took is shown. The run's
-// simulated iteration stays beside the prediction for comparison.
+// simulated iteration stays beside the prediction for comparison. A log latency axis
+// (on by itself while the levels' EP latencies differ by more than 10x, as the 1000-DC
+// level dwarfs the GPU level; the user's tick then stands) keeps every level readable.
 #pragma once
 #include <QWidget>
 #include <vector>
 
 #include "xdc/stream_model.h"
 
+class QCheckBox;
 class QCPGraph;
 class QCPItemText;
 class QCustomPlot;
@@ -48,12 +51,17 @@ class XdcCurvePanel : public QWidget {
   QString summaryText() const;
   double lastEvaluationMs() const { return evaluationMs_; }  // predict + curves, last edit
   bool noticeVisible() const;
+  QCheckBox* logBox() const { return log_; }
+  bool logScale() const;
+  // Whether the levels' EP latencies differ by more than 10x: the log axis's default.
+  bool levelsFarApart() const;
 
  private:
   QString levelName(int l) const;
   void reload();
   void rebuildLevels(int levels);
   void evaluate();
+  void fitAxes();  // x with room for the markers at p = 0 and 1, y linear or log
 
   RunModel* model_;
   QStackedWidget* stack_;
@@ -67,6 +75,8 @@ class XdcCurvePanel : public QWidget {
   std::vector<QCPGraph*> candidates_, continuous_, optimum_, ep_;
   std::vector<QCPItemText*> labels_;  // "S=4" over each level's optimum
   QLabel* summary_;
+  QCheckBox* log_;
+  bool logChosen_ = false;  // the user ticked or cleared it: no more automatic default
   xdc::Prediction prediction_;
   double evaluationMs_ = 0;
 };

@@ -4,6 +4,7 @@
 // Examples A-C (closed forms), the hidden all-gather from hand-made spans; one test
 // checks the recorded iteration of a real run against the communicator's rule (the
 // all-gather starts with the pre-expert compute).
+#include <QCheckBox>
 #include <QDoubleSpinBox>
 #include <QLineEdit>
 #include <QKeyEvent>
@@ -68,6 +69,8 @@ class TestXdcViews : public QObject {
   void curveFromResults();
   void timelineHiddenAllGather();
   void narrowCurveWhole();
+  void curveLogAxis_data();
+  void curveLogAxis();
   void timelineShowsBackward();
   void timelineSummaryFits_data();
   void timelineSummaryFits();
@@ -269,6 +272,62 @@ void TestXdcViews::curveFromResults() {
   QCOMPARE(buddyText(1), QString("B GPU"));
   QVERIFY2(panel.summaryText().contains("&#9679; DC</span>") && panel.summaryText().contains("&#9679; GPU</span>"),
            qPrintable(panel.summaryText()));  // the colour key
+}
+
+void TestXdcViews::curveLogAxis_data() {
+  QTest::addColumn<double>("slowGBps");  // level 0's bandwidth; level 1 has 1.25 GB/s
+  QTest::addColumn<double>("slowEpMs");
+  QTest::addColumn<bool>("log");
+  // 16 workers per level, D = 16 MB, Lat_PE = 0: EP = 2 D (G-1) / (G B) = 24 ms at
+  // 1.25 GB/s (Definition 1, spec 2.3), 300 ms at 0.1 GB/s (12.5x: log), 48 ms at
+  // 0.625 GB/s (2x: linear).
+  QTest::newRow("12.5x apart") << 0.1 << 300.0 << true;
+  QTest::newRow("2x apart") << 0.625 << 48.0 << false;
+}
+
+// The levels' EP latencies more than 10x apart: the latency axis is logarithmic by
+// itself; every optimum and EP marker lies whole inside the plot at the curve dock's
+// 1024 x 768 size (EP's square was half cut at p = 1); the user's choice then stands.
+void TestXdcViews::curveLogAxis() {
+  QFETCH(double, slowGBps);
+  QFETCH(double, slowEpMs);
+  QFETCH(bool, log);
+  RunModel model;
+  XdcCurvePanel panel(&model);
+  panel.resize(410, 250);  // the dock at 1024 x 768: the plot ~140 px wide
+  panel.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&panel));
+  auto r = hybridResults({{16, 1}, {16, 1}});
+  r->hybridep->levels[0].bandwidth_Bps = slowGBps * 1e9;
+  r->hybridep->pre_expert_ns = 0;
+  model.setResults(r, true);  // the run's inputs, and the curve's page shown
+  QTest::qWait(20);  // the form's new rows laid out, the plot resized
+  QVERIFY(qAbs(pointValue(panel.epPoint(0), 1.0) - slowEpMs) < 1e-6);
+  QVERIFY(qAbs(pointValue(panel.epPoint(1), 1.0) - 24.0) < 1e-6);
+  QCOMPARE(panel.logBox()->isChecked(), log);
+  QCOMPARE(panel.logScale(), log);
+  QCOMPARE(panel.plot()->yAxis->scaleType(), log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+  for (bool logScale : {log, !log}) {
+    panel.logBox()->setChecked(logScale);  // the user's tick
+    QCOMPARE(panel.logScale(), logScale);
+    panel.plot()->replot();
+    const QRectF area = panel.plot()->axisRect()->rect();
+    QVERIFY2(area.width() > 100 && area.height() > 60, qPrintable(QString("%1 x %2 plot %3 x %4").arg(area.width()).arg(area.height()).arg(panel.plot()->width()).arg(panel.plot()->height())));
+    const double half = 11 / 2.0;  // the markers' size, their pen inside it
+    for (int l = 0; l < panel.levelCount(); ++l)
+      for (QCPGraph* g : {panel.optimum(l), panel.epPoint(l)}) {
+        const auto d = g->data()->constBegin();
+        const QPointF at(panel.plot()->xAxis->coordToPixel(d->key), panel.plot()->yAxis->coordToPixel(d->value));
+        QVERIFY2(at.x() - half >= area.left() && at.x() + half <= area.right() && at.y() - half >= area.top() &&
+                     at.y() + half <= area.bottom(),
+                 qPrintable(QString("level %1 p %2 at (%3, %4) in %5 x %6 from (%7, %8)%9")
+                                .arg(l).arg(d->key).arg(at.x()).arg(at.y()).arg(area.width()).arg(area.height())
+                                .arg(area.left()).arg(area.top()).arg(logScale ? ", log" : "")));
+      }
+  }
+  // Chosen by the user: an edit that would have switched it (levels 25x or 1x apart) no longer does.
+  panel.bandwidthBox(0)->setValue(log ? 0.05 : 1.25);
+  QCOMPARE(panel.logScale(), !log);
 }
 
 void TestXdcViews::timelineHiddenAllGather() {
