@@ -27,7 +27,8 @@ ScenarioDock::ScenarioDock(ScenarioDocument* doc, QWidget* parent)
   model_ = new ScenarioTreeModel(doc, this);
   view_ = new QTreeView(body);
   view_->setModel(model_);
-  view_->setItemDelegateForColumn(ScenarioTreeModel::ValueColumn, new ValueDelegate(view_));
+  values_ = new ValueDelegate(view_);
+  view_->setItemDelegateForColumn(ScenarioTreeModel::ValueColumn, values_);
   view_->setItemDelegateForColumn(ScenarioTreeModel::KeyColumn, new KeyDelegate(view_));
   view_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
                          QAbstractItemView::SelectedClicked);
@@ -81,6 +82,20 @@ void ScenarioDock::fitColumns() {
   const int width = view_->viewport()->width() - (bar->isVisible() ? 0 : bar->sizeHint().width());
   if (width <= 0) return;
   view_->setColumnHidden(ScenarioTreeModel::DefaultColumn, width < 420);
+  // Narrower than ~260 px of dock, keys wrapped at every separator in a ~100 px column
+  // ("wafers.border_" / "bandwidth"): there each key goes above its value instead, on
+  // the whole width, the tree's indentation moved to the value column.
+  if (const bool stack = width < kStackBelow; stack != keysStacked()) {
+    values_->setKeyAbove(stack);
+    view_->setTreePosition(stack ? ScenarioTreeModel::ValueColumn : ScenarioTreeModel::KeyColumn);
+    view_->setColumnHidden(ScenarioTreeModel::KeyColumn, stack);
+    view_->doItemsLayout();
+  }
+  if (keysStacked()) {
+    const int indent = std::min(indentation_, 12);
+    if (view_->indentation() != indent) view_->setIndentation(indent);
+    return;
+  }
   // A narrow dock indents less: the keys keep the room (a key is two levels deep).
   const int indent = width < 330 ? std::min(indentation_, 12) : indentation_;
   if (view_->indentation() != indent) view_->setIndentation(indent);
@@ -128,6 +143,8 @@ ScenarioDock::KeyWidths ScenarioDock::keyWidths(int indent) const {
   walk({}, view_->rootIsDecorated() ? 1 : 0);
   return out;
 }
+
+bool ScenarioDock::keysStacked() const { return values_->keyAbove(); }
 
 QString ScenarioDock::errorText() const { return error_->isHidden() ? QString() : error_->text(); }
 

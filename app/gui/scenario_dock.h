@@ -10,6 +10,7 @@ namespace fl::gui {
 
 class ScenarioDocument;
 class ScenarioTreeModel;
+class ValueDelegate;
 
 class ScenarioDock : public QDockWidget {
   Q_OBJECT
@@ -19,6 +20,9 @@ class ScenarioDock : public QDockWidget {
   ScenarioTreeModel* model() const { return model_; }
   QTreeView* view() const { return view_; }
   QString errorText() const;  // "" when the last edit was accepted
+  // Below kStackBelow px of tree, each key stands above its value (ValueDelegate).
+  bool keysStacked() const;
+  static constexpr int kStackBelow = 240;
 
  public slots:
   void showError(const QString& message);
@@ -38,6 +42,7 @@ class ScenarioDock : public QDockWidget {
 
   ScenarioTreeModel* model_;
   QTreeView* view_;
+  ValueDelegate* values_;
   QLabel* error_;
   int indentation_ = 20;  // the style's, for a wide dock
 };

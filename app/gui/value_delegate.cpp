@@ -2,6 +2,7 @@
 
 #include <QApplication>
 #include <QComboBox>
+#include <QHeaderView>
 #include <QLineEdit>
 #include <QPainter>
 #include <QTextLayout>
@@ -9,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gui/key_delegate.h"
 #include "gui/scenario_tree_model.h"
 
 namespace fl::gui {
@@ -61,7 +63,10 @@ int ValueDelegate::textAreaWidth(const QModelIndex& index) const {
   const auto* view = qobject_cast<const QTreeView*>(parent());
   if (!view) return 0;
   int width = view->columnWidth(index.column());
-  if (index.column() == 0) {
+  // The tree's column (the first, or the value column with keys above values) starts
+  // after the row's indentation.
+  const int tree = view->treePosition() >= 0 ? view->treePosition() : view->header()->logicalIndex(0);
+  if (index.column() == tree) {
     int depth = view->rootIsDecorated() ? 1 : 0;
     for (QModelIndex p = index.parent(); p.isValid(); p = p.parent()) ++depth;
     width -= depth * view->indentation();
@@ -74,8 +79,22 @@ QSize ValueDelegate::sizeHint(const QStyleOptionViewItem& option, const QModelIn
   if (!qobject_cast<const QTreeView*>(parent())) return s;
   QStyleOptionViewItem o(option);
   initStyleOption(&o, index);  // the row's own font (changed values are bold)
+  if (keyAbove_) {
+    const QString key = index.siblingAtColumn(ScenarioTreeModel::KeyColumn).data(Qt::DisplayRole).toString();
+    const QFont kf = keyFont(index, o.font);
+    const int width = textAreaWidth(index);
+    const QString value = wrappedText(index);
+    const int keyHeight = int(KeyDelegate::keyLines(key, QFontMetrics(kf), width).size()) * QFontMetrics(kf).height();
+    s.setHeight(keyHeight + (value.isEmpty() ? 0 : textHeight(value, o.font, width - kValueIndent)) + 4);
+    return s;
+  }
   s.setHeight(std::max(s.height(), textHeight(wrappedText(index), o.font, textAreaWidth(index)) + 4));
   return s;
+}
+
+QFont ValueDelegate::keyFont(const QModelIndex& index, const QFont& fallback) const {
+  const QVariant f = index.siblingAtColumn(ScenarioTreeModel::KeyColumn).data(Qt::FontRole);
+  return f.isValid() ? f.value<QFont>() : fallback;
 }
 
 int ValueDelegate::textHeight(const QString& text, const QFont& font, int width) const {
@@ -104,7 +123,29 @@ void ValueDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option,
   if (const QVariant fg = index.data(Qt::ForegroundRole); fg.canConvert<QBrush>() && !(o.state & QStyle::State_Selected))
     ink = fg.value<QBrush>().color();
   painter->setPen(ink);
-  drawText(painter, option.rect.adjusted(kTextMargin, 0, -kTextMargin, 0), text, o.font);
+  const QRect area = option.rect.adjusted(kTextMargin, 0, -kTextMargin, 0);
+  if (keyAbove_) {  // the key's lines from the top, the value under them
+    const QString key = index.siblingAtColumn(ScenarioTreeModel::KeyColumn).data(Qt::DisplayRole).toString();
+    const QFont kf = keyFont(index, o.font);
+    const QFontMetrics fm(kf);
+    const QStringList lines = KeyDelegate::keyLines(key, fm, area.width());
+    QColor keyInk = o.palette.color(QPalette::Active, o.state & QStyle::State_Selected ? QPalette::HighlightedText : QPalette::Text);
+    painter->setFont(kf);
+    painter->setPen(keyInk);
+    int y = area.top() + 2;
+    for (const QString& line : lines) {
+      painter->drawText(QRect(area.left(), y, area.width(), fm.height()), Qt::AlignLeft | Qt::AlignVCenter, line);
+      y += fm.height();
+    }
+    painter->setFont(o.font);
+    painter->setPen(ink);
+    if (!text.isEmpty())
+      ValueDelegate::drawText(painter, QRect(area.left() + kValueIndent, y, area.width() - kValueIndent, area.bottom() - y - 1),
+                              text, o.font);
+    painter->restore();
+    return;
+  }
+  drawText(painter, area, text, o.font);
   painter->restore();
 }
 

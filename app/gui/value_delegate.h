@@ -22,6 +22,12 @@ class ValueDelegate : public QStyledItemDelegate {
   // The lines `text` takes in a column `width` pixels wide (text area) in `font`.
   static QRect wrappedRect(const QString& text, const QFont& font, int width);
   static int textWidth(int columnWidth);  // the text area of a value cell
+  // Narrow docks: each row's key drawn above its value, the value indented under it
+  // (ScenarioDock hides the key column and moves the tree there); keys then keep a
+  // whole line instead of wrapping at their separators in a ~100 px column.
+  void setKeyAbove(bool on) { keyAbove_ = on; }
+  bool keyAbove() const { return keyAbove_; }
+  static constexpr int kValueIndent = 10;
 
  protected:
   // The text drawn, and the width it wraps in for the row's height (a cell of the
@@ -32,6 +38,10 @@ class ValueDelegate : public QStyledItemDelegate {
   // word boundaries, else anywhere (values).
   virtual int textHeight(const QString& text, const QFont& font, int width) const;
   virtual void drawText(QPainter* painter, const QRect& area, const QString& text, const QFont& font) const;
+
+ private:
+  bool keyAbove_ = false;
+  QFont keyFont(const QModelIndex& index, const QFont& fallback) const;
 };
 
 }  // namespace fl::gui

@@ -162,6 +162,31 @@ class TestWindowFit : public QObject {
 
   void shrinkKeepsScenarioDock_data();
   void shrinkKeepsScenarioDock();
+
+  // A 760 px window leaves the Scenario dock under ~260 px: keys above their values
+  // (ScenarioDock::keysStacked); at 1024 px keys and values side by side.
+  void narrowWindowStacksKeys_data() {
+    QTest::addColumn<int>("width");
+    QTest::addColumn<bool>("stacked");
+    QTest::newRow("760 px") << 760 << true;
+    QTest::newRow("1024 px") << 1024 << false;
+  }
+  void narrowWindowStacksKeys() {
+    QFETCH(int, width);
+    QFETCH(bool, stacked);
+    auto w = t::makeWindow();
+    QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+    QCOMPARE(w->openFile(QStringLiteral(FABRICLAB_SCENARIOS "/default.yaml")), QString());
+    w->controller()->stop();
+    QVERIFY(t::waitIdle(*w));
+    w->resize(width, w->height());
+    QTest::qWait(20);
+    QCoreApplication::processEvents();
+    const QString what = QString("window %1 px, Scenario dock %2 px").arg(w->width()).arg(w->scenarioDock()->width());
+    QVERIFY2(w->width() <= width, qPrintable(what));
+    QVERIFY2(w->scenarioDock()->keysStacked() == stacked, qPrintable(what));
+    QVERIFY2(w->scenarioDock()->view()->isColumnHidden(fl::gui::ScenarioTreeModel::KeyColumn) == stacked, qPrintable(what));
+  }
 };
 
 // Shrinking the window after it opened: the width comes out of the centre and the right
