@@ -48,6 +48,23 @@ int keyLines(const QFontMetrics& fm, const QString& key, int width) {
 
 }  // namespace
 
+// A bundled scenario in a Scenario dock `width` px wide, every row in view.
+struct OpenDock {
+  fl::gui::ScenarioDocument doc;
+  fl::gui::ScenarioDock dock{&doc};
+  OpenDock(const QString& file, int width) {
+    doc.load(QStringLiteral(FABRICLAB_SCENARIOS "/") + file);
+    dock.resize(width, 2400);
+    dock.show();
+  }
+  QTreeView* laidOut() {
+    QCoreApplication::processEvents();
+    dock.view()->doItemsLayout();
+    QCoreApplication::processEvents();
+    return dock.view();
+  }
+};
+
 class TestScenarioDock : public QObject {
   Q_OBJECT
  private slots:
@@ -64,16 +81,10 @@ class TestScenarioDock : public QObject {
   void keysAndValuesWhole() {
     QFETCH(QString, file);
     QFETCH(int, width);
-    fl::gui::ScenarioDocument doc;
-    doc.load(QStringLiteral(FABRICLAB_SCENARIOS "/") + file);
-    fl::gui::ScenarioDock dock(&doc);
-    dock.resize(width, 2400);  // every row in view
-    dock.show();
+    OpenDock open(file, width);
+    fl::gui::ScenarioDock& dock = open.dock;
     QVERIFY(QTest::qWaitForWindowExposed(&dock));
-    QTreeView* tree = dock.view();
-    QCoreApplication::processEvents();
-    tree->doItemsLayout();
-    QCoreApplication::processEvents();
+    QTreeView* tree = open.laidOut();
     int keys = 0, wrapped = 0;
     QStringList elidedKeys;
     std::function<void(const QModelIndex&)> walk = [&](const QModelIndex& parent) {
@@ -141,16 +152,10 @@ class TestScenarioDock : public QObject {
     QFETCH(QString, file);
     QFETCH(int, width);
     QFETCH(bool, stacked);
-    fl::gui::ScenarioDocument doc;
-    doc.load(QStringLiteral(FABRICLAB_SCENARIOS "/") + file);
-    fl::gui::ScenarioDock dock(&doc);
-    dock.resize(width, 2400);  // every row in view
-    dock.show();
+    OpenDock open(file, width);
+    fl::gui::ScenarioDock& dock = open.dock;
     QVERIFY(QTest::qWaitForWindowExposed(&dock));
-    QTreeView* tree = dock.view();
-    QCoreApplication::processEvents();
-    tree->doItemsLayout();
-    QCoreApplication::processEvents();
+    QTreeView* tree = open.laidOut();
     QCOMPARE(dock.keysStacked(), stacked);
     QCOMPARE(tree->isColumnHidden(ScenarioTreeModel::KeyColumn), stacked);
     if (!stacked) return;  // keysAndValuesWhole checks the two columns
