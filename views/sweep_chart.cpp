@@ -16,6 +16,7 @@
 #include "results/sweep_metrics.h"
 #include "views/elided_combo_box.h"
 #include "views/format_units.h"
+#include "views/legend_under_plot.h"
 
 namespace fl::views {
 
@@ -97,6 +98,7 @@ SweepChart::SweepChart(QWidget* parent) : QWidget(parent) {
   });
   connect(plot_, &QCustomPlot::mouseMove, this, &SweepChart::onMouseMove);
   connect(plot_, &QCustomPlot::afterLayout, this, &SweepChart::fitYTitle);
+  connect(plot_, &QCustomPlot::afterLayout, this, &SweepChart::fitKeyAndValues);
   rebuild();
 }
 
@@ -432,6 +434,24 @@ void SweepChart::fitYTitle() {
   if (text == plot_->yAxis->label()) return;
   plot_->yAxis->setLabel(text);
   plot_->replot(QCustomPlot::rpQueuedReplot);  // the margin follows the title's lines
+}
+
+void SweepChart::fitKeyAndValues() {
+  bool changed = false;
+  if (plot_->legend->visible() && !legendAtSide_) {
+    const int before = plot_->legend->wrap();
+    fitLegendColumns(plot_, 4);
+    changed = plot_->legend->wrap() != before;
+  }
+  for (const auto& [point, label] : valueLabels_) {
+    const double at = label->position->coords().x();
+    const double bar = std::fabs(plot_->xAxis->coordToPixel(at + barWidth_ / 2) - plot_->xAxis->coordToPixel(at - barWidth_ / 2));
+    const bool fits = QFontMetrics(label->font()).horizontalAdvance(label->text()) <= bar + 4;
+    const bool show = fits || point == selected_;
+    changed = changed || label->visible() != show;
+    label->setVisible(show);
+  }
+  if (changed) plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void SweepChart::dropLegend() {

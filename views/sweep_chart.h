@@ -101,6 +101,9 @@ class SweepChart : public QWidget {
   void dropLegend();  // out of the layout, so that it takes no room
   void placeSelection();
   void fitYTitle();
+  // After each layout: the key in as many columns as its widest name allows (never cut),
+  // and a value over its bar only where it fits the bar's width (the shown point's always).
+  void fitKeyAndValues();
   QPointF pixelOf(const Mark& k) const;
   void onMouseMove(QMouseEvent* event);
   std::string valueName(const std::string& key, const std::string& value) const;

@@ -475,6 +475,60 @@ class TestSweepChart : public QObject {
     QVERIFY(chart.plot()->isVisible());
     QVERIFY(chart.metricBox()->isVisible());
   }
+
+  // Three axes as xdc-1000x8-auto sweeps them: GPU x datacenter bandwidth x scheme, four
+  // series of bars a category. At every width each key entry is whole (its names used
+  // to be cut: 'bandwidth = 1', 'bandwidth = 12.') and no two values over the bars
+  // overlap ('629.0 ms623.8 ms'); the shown point's value is always there.
+  void keyAndValuesWhole_data() {
+    QTest::addColumn<int>("width");
+    for (int w : {1100, 870, 560, 420}) QTest::newRow(qPrintable(QString("%1 px").arg(w))) << w;
+  }
+  void keyAndValuesWhole() {
+    QFETCH(int, width);
+    std::vector<SweepChart::Point> points;
+    const double ms[] = {629.0, 623.8, 76.57, 77.23, 633.7, 631.0, 81.25, 82.13};
+    int i = 0;
+    for (const char* gpu : {"h100", "a100"})
+      for (const char* bw : {"10 Gb/s", "100 Gb/s"})
+        for (const char* ep : {"ep", "hybrid"}) {
+          auto r = std::make_shared<Results>();
+          r->makespan = static_cast<Time>(ms[i++] * kMillisecond);
+          points.push_back({{{"gpu.preset", gpu}, {"topology.levels[0].bandwidth", bw}, {"scheme.ep", ep}}, r});
+        }
+    SweepChart chart;
+    chart.resize(width, 360);
+    chart.setSweep({"gpu.preset", "topology.levels[0].bandwidth", "scheme.ep"}, points);
+    QVERIFY(chart.setMetric("makespan"));
+    chart.setSelectedPoint(0);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    QCustomPlot* p = chart.plot();
+    p->replot();
+    p->replot();  // the second layout sees the first one's fit
+    QVERIFY(p->legend->visible());
+    int entries = 0;
+    for (int k = 0; k < p->legend->itemCount(); ++k) {  // cells of the key's grid, some empty
+      QCPLayoutElement* item = p->legend->item(k);
+      if (!item) continue;
+      ++entries;
+      QVERIFY2(item->outerRect().width() >= item->minimumOuterSizeHint().width(),
+               qPrintable(QString("entry %1: %2 of %3 px").arg(k).arg(item->outerRect().width()).arg(item->minimumOuterSizeHint().width())));
+      QVERIFY(p->rect().contains(item->outerRect()));
+    }
+    QCOMPARE(entries, 4);
+    std::vector<QRectF> shown;
+    bool selectedShown = false;
+    for (int k = 0; k < p->itemCount(); ++k) {
+      auto* label = qobject_cast<QCPItemText*>(p->item(k));
+      if (!label || !label->visible() || !label->text().contains("ms")) continue;
+      const QRectF r(label->topLeft->pixelPosition(), label->bottomRight->pixelPosition());
+      for (const QRectF& other : shown) QVERIFY2(!r.intersects(other), qPrintable(label->text()));
+      shown.push_back(r);
+      selectedShown = selectedShown || label->text() == "629.0 ms";
+    }
+    QVERIFY(selectedShown);
+  }
 };
 
 QTEST_MAIN(TestSweepChart)
