@@ -283,7 +283,7 @@ void SweepChart::rebuild() {
     return v ? std::optional<double>(*v * axis.scale) : std::nullopt;
   };
 
-  const auto series = report::seriesByOtherAxes(settings, keys);
+  const auto series = report::seriesByOtherAxes(settings, keys, keyTitles_);
   auto seriesName = [&](std::size_t g) {  // one series: the figure names it
     return series[g].name.empty() ? QString::fromUtf8(m->name) : QString::fromStdString(series[g].name);
   };
@@ -361,7 +361,9 @@ void SweepChart::rebuild() {
   for (const Mark& k : marks_) top = std::max(top, k.value);
   plot_->yAxis->setRange(0, top > 0 ? top * 1.15 : 1);
   plot_->legend->setVisible(series.size() > 1);
-  if (series.size() > 1) placeLegend(series.size() > 4);
+  keyNames_.clear();
+  for (std::size_t g = 0; g < series.size() && series.size() > 1; ++g) keyNames_ << seriesName(g);
+  if (series.size() > 1) placeLegend(keyColumnsAtSide());
   else dropLegend();  // one series: the title names it, and the axes get the row
   markStale(QString::fromUtf8(m->name) + tr(" vs ") + QString::fromStdString(key));
 
@@ -436,8 +438,26 @@ void SweepChart::fitYTitle() {
   plot_->replot(QCustomPlot::rpQueuedReplot);  // the margin follows the title's lines
 }
 
+// Measured in the bottom key's type, whatever the key's place now, so that the choice
+// depends on the plot's width only (it cannot flip back and forth).
+bool SweepChart::keyColumnsAtSide() const {
+  if (keyNames_.size() > 4) return true;
+  const QFontMetrics metrics(font());
+  int widest = 0;
+  for (const QString& name : keyNames_) widest = std::max(widest, metrics.horizontalAdvance(name));
+  widest += 32 + 20;  // icon, its gap and the entry's padding
+  const int columns = std::clamp(plot_->width() / std::max(1, widest), 1, 4);
+  // At the right (in 0.85 of the type) only where the axes keep 240 px beside it.
+  const bool room = plot_->width() - widest * 0.85 >= 240;
+  return room && (keyNames_.size() + columns - 1) / columns > 2;
+}
+
 void SweepChart::fitKeyAndValues() {
   bool changed = false;
+  if (plot_->legend->visible() && keyColumnsAtSide() != legendAtSide_) {
+    placeLegend(!legendAtSide_);
+    changed = true;
+  }
   if (plot_->legend->visible() && !legendAtSide_) {
     const int before = plot_->legend->wrap();
     fitLegendColumns(plot_, 4);
@@ -487,8 +507,12 @@ void SweepChart::placeLegend(bool side) {
     layout->setRowStretchFactor(layout->rowCount() - 1, 0.001);
     plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
     plot_->legend->setWrap(4);
-    plot_->legend->setFont(font());
-    plot_->legend->setIconSize(32, 18);
+    // Compact, as at the side: long names in a short dock take several rows.
+    QFont small = font();
+    small.setPointSizeF(font().pointSizeF() * 0.9);
+    plot_->legend->setFont(small);
+    plot_->legend->setIconSize(22, 10);
+    plot_->legend->setRowSpacing(0);
   }
 }
 

@@ -101,9 +101,11 @@ class SweepChart : public QWidget {
   void dropLegend();  // out of the layout, so that it takes no room
   void placeSelection();
   void fitYTitle();
-  // After each layout: the key in as many columns as its widest name allows (never cut),
-  // and a value over its bar only where it fits the bar's width (the shown point's always).
+  // After each layout: the key under the axes in as many columns as its widest name
+  // allows (never cut), or at their right when that would take over two rows; a value
+  // over its bar only where it fits the bar's width (the shown point's always).
   void fitKeyAndValues();
+  bool keyColumnsAtSide() const;
   QPointF pixelOf(const Mark& k) const;
   void onMouseMove(QMouseEvent* event);
   std::string valueName(const std::string& key, const std::string& value) const;
@@ -130,6 +132,7 @@ class SweepChart : public QWidget {
   QCPItemRect* selectedBar_ = nullptr;                     // outlines the shown point's bar
   double barWidth_ = 0;  // in x units; 0: points on lines, not bars
   bool legendAtSide_ = false;
+  QStringList keyNames_;  // the series' names, for where their key goes (fitKeyAndValues)
   std::vector<QCPAbstractItem*> staleItems_;  // hatching over stale bars
   int staleCount_ = 0;
   void markStale(const QString& baseTitle);

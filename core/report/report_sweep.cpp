@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <optional>
 
 #include "report/html_util.h"
@@ -65,7 +66,8 @@ std::string pointsTable(const Scenario& s, const std::vector<SweepPoint>& points
 }
 
 std::string figureChart(const SweepMetric& m, const std::vector<SweepPoint>& points,
-                        const std::vector<std::string>& keys, const std::string& xTitle) {
+                        const std::vector<std::string>& keys, const std::string& xTitle,
+                        const std::map<std::string, std::string>& titles) {
   const std::string& key = keys.front();
   double largest = 0;
   for (const SweepPoint& p : points) largest = std::max(largest, std::fabs(m.value(p.results).value_or(0)));
@@ -76,7 +78,7 @@ std::string figureChart(const SweepMetric& m, const std::vector<SweepPoint>& poi
   };
   std::vector<PointSettings> settings;
   for (const SweepPoint& p : points) settings.push_back(p.settings);
-  const auto groups = seriesByOtherAxes(settings, keys);
+  const auto groups = seriesByOtherAxes(settings, keys, titles);
   std::vector<std::string> categories;
   std::vector<std::optional<double>> xs;
   bool numeric = true;
@@ -148,12 +150,15 @@ std::string sweepSection(const Scenario& s, const std::vector<SweepPoint>& point
                      "</p>\n";
   const std::vector<const SweepMetric*> metrics = metricsOfSweep(points);
   body += pointsTable(s, points, keys, metrics);
+  std::map<std::string, std::string> titles;  // hierarchy levels by their names
+  for (const std::string& k : keys)
+    if (std::string t = friendlyLevelTitle(s, k); !t.empty()) titles[k] = t;
   const std::string xTitle = keys.empty() || friendlyLevelTitle(s, keys.front()).empty()
                                  ? (keys.empty() ? std::string() : keys.front())
                                  : friendlyLevelTitle(s, keys.front()) + " (" + keys.front() + ")";
   if (!keys.empty())
     for (const SweepMetric* m : chartedMetrics(keys.front(), metrics))
-      body += "<figure>\n" + figureChart(*m, points, keys, xTitle) + "<figcaption>" +
+      body += "<figure>\n" + figureChart(*m, points, keys, xTitle, titles) + "<figcaption>" +
               htmlEscape(std::string(m->name) + " of each point against " + xTitle +
                          (keys.size() > 1 ? "; one series per value of the other axes." : ".")) +
               "</figcaption>\n</figure>\n";

@@ -36,14 +36,26 @@ std::optional<double> numericSetting(const std::string& key, const std::string& 
   return std::nullopt;
 }
 
+namespace {
+
+std::string seriesPart(const std::string& key, const std::string& value,
+                       const std::map<std::string, std::string>& titles) {
+  if (std::string known = friendlyValueName(key, value); !known.empty()) return known;
+  if (const auto t = titles.find(key); t != titles.end()) return t->second + " " + value;
+  if (std::string numeric = friendlyNumericValue(key, value); !numeric.empty()) return numeric;
+  return key.substr(key.rfind('.') + 1) + " = " + value;  // the key's last part names it
+}
+
+}  // namespace
+
 std::vector<SweepSeries> seriesByOtherAxes(const std::vector<PointSettings>& points,
-                                           const std::vector<std::string>& keys) {
+                                           const std::vector<std::string>& keys,
+                                           const std::map<std::string, std::string>& titles) {
   std::vector<SweepSeries> groups;
   for (std::size_t i = 0; i < points.size(); ++i) {
     std::string name;
-    for (std::size_t k = 1; k < keys.size(); ++k)  // "size = 1 MiB": the key's last part names it
-      name += (name.empty() ? "" : ", ") + keys[k].substr(keys[k].rfind('.') + 1) + " = " +
-              settingOf(points[i], keys[k]);
+    for (std::size_t k = 1; k < keys.size(); ++k)
+      name += (name.empty() ? "" : ", ") + seriesPart(keys[k], settingOf(points[i], keys[k]), titles);
     auto it = std::find_if(groups.begin(), groups.end(), [&](const SweepSeries& g) { return g.name == name; });
     if (it == groups.end()) groups.push_back({name, {i}});
     else it->points.push_back(i);

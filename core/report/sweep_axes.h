@@ -1,9 +1,10 @@
 // How a sweep's points lie along its axes, for every view that plots them (the report's
 // sweep charts, the GUI's Sweep dock): the first axis is the x axis, read as numbers
 // when its values are quantities ("64 KiB", "4 TB/s", "512"), else as categories; the
-// other axes split the points into series ("size = 1 MiB, algorithm = ring").
+// other axes split the points into series ("Size 1 MiB, algorithm = ring").
 #pragma once
 #include <cstddef>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -22,12 +23,16 @@ std::string settingOf(const PointSettings& settings, const std::string& key);
 std::optional<double> numericSetting(const std::string& key, const std::string& text);
 
 // Points grouped by the values of every axis but the first, in order of appearance;
-// one group named "" when there is a single axis.
+// one group named "" when there is a single axis. A group is named as sweep points are:
+// the seeds' names ("EP", "TP-NVLS"), a key's title where `titles` gives one (a
+// hierarchy level's: "Datacenter link bandwidth 1.25 GB/s"), a numeric value with its
+// name ("Size 1 MiB"), else "algorithm = ring".
 struct SweepSeries {
   std::string name;
   std::vector<std::size_t> points;
 };
 std::vector<SweepSeries> seriesByOtherAxes(const std::vector<PointSettings>& points,
-                                           const std::vector<std::string>& keys);
+                                           const std::vector<std::string>& keys,
+                                           const std::map<std::string, std::string>& titles = {});
 
 }  // namespace fl::report

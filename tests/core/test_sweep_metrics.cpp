@@ -295,19 +295,21 @@ class TestSweepMetrics : public QObject {
     QTest::addColumn<QString>("key");
     QTest::addColumn<QStringList>("written");
     QTest::addColumn<QStringList>("shown");
+    QTest::addColumn<QString>("named");  // the series' name before the value; "": the seeds' names
     QTest::newRow("sizes in bytes") << "workload.collective.size" << QStringList{"131072 B", "1048576 B"}
-                                    << QStringList{"128 KiB", "1 MiB"};  // 128 x 1024, 1024 x 1024
+                                    << QStringList{"128 KiB", "1 MiB"} << "Size ";  // 128 x 1024, 1024 x 1024
     QTest::newRow("bit rates") << "topology.link.bandwidth" << QStringList{"1 Gb/s", "8000 Mb/s"}
-                               << QStringList{"125 MB/s", "1 GB/s"};  // 1e9 / 8, 8e9 / 8
+                               << QStringList{"125 MB/s", "1 GB/s"} << "Bandwidth ";  // 1e9 / 8, 8e9 / 8
     QTest::newRow("times") << "topology.link.latency" << QStringList{"1000 ns", "250000 ps"}
-                           << QStringList{"1 us", "250 ns"};
+                           << QStringList{"1 us", "250 ns"} << "Latency ";
     QTest::newRow("names as written") << "scheme.tp" << QStringList{"tp_nvls", "cais"}
-                                      << QStringList{"tp_nvls", "cais"};
+                                      << QStringList{"tp_nvls", "cais"} << "";
   }
   void sweepValuesCanonical() {
     QFETCH(QString, key);
     QFETCH(QStringList, written);
     QFETCH(QStringList, shown);
+    QFETCH(QString, named);
     auto t = tinyFabric();
     Scenario s;
     s.name = "written units";
@@ -331,10 +333,11 @@ class TestSweepMetrics : public QObject {
     const QString h = QString::fromStdString(report::renderHtmlReport(s, points, *t, fixedOptions())).remove(yaml);
     const QString hx = QString::fromStdString(report::renderHtmlReport(x, xPoints, *t, fixedOptions())).remove(yaml);
     const QString table = elementById(h, "table", "sweep-points");
-    const QString field = key.mid(key.lastIndexOf('.') + 1);
+    const QStringList seedNames = {"TP-NVLS", "CAIS"};  // seed 002's scheme names
     for (int i = 0; i < shown.size(); ++i) {
       QVERIFY2(table.contains("<td>" + shown[i] + "</td>"), qPrintable(shown[i]));
-      QVERIFY2(h.contains(">" + field + " = " + shown[i] + "</text>"), qPrintable(shown[i]));  // legend
+      const QString legend = named.isEmpty() ? seedNames[i] : named + shown[i];
+      QVERIFY2(h.contains(">" + legend + "</text>"), qPrintable(legend));
       QVERIFY2(hx.contains(">" + shown[i] + "</text>"), qPrintable(shown[i]));              // tick or category
       if (shown[i] != written[i]) {
         QVERIFY2(!h.contains(written[i]) && !hx.contains(written[i]), qPrintable(written[i]));

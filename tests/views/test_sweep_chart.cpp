@@ -306,7 +306,7 @@ class TestSweepChart : public QObject {
     QCOMPARE(QStringList(ticker->ticks().values()), (QStringList{"125 MB/s", "1 GB/s"}));  // 1e9 / 8, 8e9 / 8
     QStringList legend;
     for (int i = 0; i < chart.plot()->graphCount(); ++i) legend << chart.plot()->graph(i)->name();
-    QVERIFY2(legend.contains("size = 128 KiB") && legend.contains("size = 1 MiB"), qPrintable(legend.join(" | ")));
+    QVERIFY2(legend.contains("Size 128 KiB") && legend.contains("Size 1 MiB"), qPrintable(legend.join(" | ")));
   }
 
   // An axis key with a title (a hierarchy level's name) reads by it, the key after it.
@@ -498,6 +498,7 @@ class TestSweepChart : public QObject {
         }
     SweepChart chart;
     chart.resize(width, 360);
+    chart.setKeyTitles({{"topology.levels[0].bandwidth", "Datacenter link bandwidth"}});
     chart.setSweep({"gpu.preset", "topology.levels[0].bandwidth", "scheme.ep"}, points);
     QVERIFY(chart.setMetric("makespan"));
     chart.setSelectedPoint(0);
@@ -517,6 +518,9 @@ class TestSweepChart : public QObject {
       QVERIFY(p->rect().contains(item->outerRect()));
     }
     QCOMPARE(entries, 4);
+    // named as the points are: the level by its title, the scheme by the seed's name
+    QCOMPARE(p->plottable(0)->name(), QString("Datacenter link bandwidth 1.25 GB/s, EP"));
+    QCOMPARE(p->plottable(3)->name(), QString("Datacenter link bandwidth 12.5 GB/s, HybridEP"));
     std::vector<QRectF> shown;
     bool selectedShown = false;
     for (int k = 0; k < p->itemCount(); ++k) {
