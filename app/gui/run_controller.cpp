@@ -2,7 +2,6 @@
 
 #include "gui/point_labels.h"
 
-#include <QMetaObject>
 #include <QSettings>
 #include <algorithm>
 #include <atomic>
@@ -36,7 +35,10 @@ struct RunController::Job {
 };
 
 RunController::RunController(QObject* parent)
-    : QObject(parent), jobs_(QSettings().value(QStringLiteral("run/sweep_jobs"), 0).toInt()) {}
+    : QObject(parent), jobs_(QSettings().value(QStringLiteral("run/sweep_jobs"), 0).toInt()) {
+  queuedPoll_.setInterval(10);  // ms: below a frame at the 30 Hz snapshot rate
+  connect(&queuedPoll_, &QTimer::timeout, this, &RunController::runQueued);
+}
 
 void RunController::setJobs(int jobs) { jobs_ = std::max(0, jobs); }
 
@@ -92,16 +94,16 @@ void RunController::launch(const Scenario& s) {
   setState(State::Running);
   emit runStarted(pointLabels(s));
   emit progressChanged(0);
+  queuedPoll_.start();
   worker_ = std::thread([this, job] { workerMain(job); });
 }
 
 void RunController::workerMain(std::shared_ptr<Job> job) {
-  // Queued calls run on the GUI thread; they are dropped if the controller is gone, and
-  // ignore a job that is no longer the current one.
-  auto post = [this, job](auto fn) {
-    QMetaObject::invokeMethod(this, [this, job, fn = std::move(fn)] {
-      if (job == job_) fn();
-    }, Qt::QueuedConnection);
+  // Queued calls run on the GUI thread (runQueued), in order; they ignore a job that is no
+  // longer the current one.
+  auto post = [this, job](std::function<void()> fn) {
+    std::lock_guard lock(queuedMutex_);
+    queued_.emplace_back(job, std::move(fn));
   };
   std::mutex statsMutex;
   double events = 0, wall = 0;
@@ -184,6 +186,17 @@ void RunController::workerMain(std::shared_ptr<Job> job) {
   }
   const double rate = wall > 0 ? events / wall : 0;
   post([this, job, cancelled, rate] { onWorkerDone(job, cancelled, rate); });
+}
+
+void RunController::runQueued() {
+  decltype(queued_) calls;
+  {
+    std::lock_guard lock(queuedMutex_);
+    calls.swap(queued_);
+  }
+  for (auto& [job, fn] : calls)
+    if (job == job_) fn();
+  if (!job_) queuedPoll_.stop();  // the worker has ended and nothing new was launched
 }
 
 void RunController::onWorkerDone(const std::shared_ptr<Job>& job, bool cancelled, double eventsPerSecond) {

@@ -13,8 +13,13 @@
 #pragma once
 #include <QObject>
 #include <QStringList>
+#include <QTimer>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "results/results.h"
 #include "scenario/scenario.h"
@@ -72,6 +77,7 @@ class RunController : public QObject {
   struct Job;
   void launch(const Scenario& s);
   void workerMain(std::shared_ptr<Job> job);
+  void runQueued();  // GUI thread: the calls workers queued, oldest first
   void onWorkerDone(const std::shared_ptr<Job>& job, bool cancelled, double eventsPerSecond);
   void setState(State s);
 
@@ -87,6 +93,14 @@ class RunController : public QObject {
   // that views keep their items (and zoom) across re-runs.
   TopologySpec lastSpec_;
   std::shared_ptr<const topo::Topology> lastTopology_;
+  // Calls the workers hand to the GUI thread, each with its job. They wait here, under a
+  // mutex, and the GUI thread collects them on a timer while a run is in progress: through
+  // Qt's event queue (invokeMethod) the functor, and the event Qt allocates for it, were
+  // written by the worker and read or freed by the GUI thread across a hand-over inside
+  // libQt6Core that ThreadSanitizer cannot see, and it reported each one as a race.
+  QTimer queuedPoll_;
+  std::mutex queuedMutex_;
+  std::vector<std::pair<std::shared_ptr<Job>, std::function<void()>>> queued_;
 };
 
 }  // namespace fl::gui
