@@ -75,6 +75,16 @@ double meanTrafficPackets(const Scenario& s, const topo::Topology& t) {
   return mu;
 }
 
+// cais-4gpu's layer cut to 512 tokens and one layer: a run of a second.
+Scenario smallTpLayer() {
+  Scenario tp = loadScenario(FABRICLAB_SCENARIOS "/cais-4gpu.yaml");
+  tp.sweep.clear();
+  tp.workload.tp.seq_len = 512;
+  tp.workload.tp.batch = 1;
+  tp.workload.tp.layers = 1;
+  return tp;
+}
+
 }  // namespace
 
 class TestMemoryEstimate : public QObject {
@@ -107,11 +117,7 @@ class TestMemoryEstimate : public QObject {
     Scenario deepep = moe;
     deepep.scheme.communication = MoeCommunication::DeepEp;
     QTest::newRow("NVL32 DeepEP MoE layer, 64 tokens") << deepep;
-    Scenario tp = loadScenario(FABRICLAB_SCENARIOS "/cais-4gpu.yaml");
-    tp.sweep.clear();
-    tp.workload.tp.seq_len = 512;
-    tp.workload.tp.batch = 1;
-    tp.workload.tp.layers = 1;
+    Scenario tp = smallTpLayer();
     QTest::newRow("TP layer on 4 GPUs, CAIS") << tp;
     tp.scheme.tp = TpScheme::TpNvls;
     QTest::newRow("TP layer on 4 GPUs, TP-NVLS") << tp;
@@ -155,11 +161,7 @@ class TestMemoryEstimate : public QObject {
     QTest::newRow("DGX CAIS reduce-scatter 1 MiB") << cais;
     cais.workload.collective.op = CollectiveOp::AllGather;
     QTest::newRow("DGX CAIS all-gather 1 MiB") << cais;
-    Scenario tp = loadScenario(FABRICLAB_SCENARIOS "/cais-4gpu.yaml");
-    tp.sweep.clear();
-    tp.workload.tp.seq_len = 512;
-    tp.workload.tp.batch = 1;
-    tp.workload.tp.layers = 1;
+    Scenario tp = smallTpLayer();
     QTest::newRow("TP layer on 4 GPUs, CAIS") << tp;
     tp.scheme.tp = TpScheme::TpNvls;
     QTest::newRow("TP layer on 4 GPUs, TP-NVLS") << tp;
