@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include "network/channel.h"
 #include "network/endpoint_node.h"
@@ -183,9 +184,9 @@ double switchPieces(const Scenario& s, const topo::Topology& t) {
 
 enum class Engine { Packet, Flow, Analytical };
 
-// As runFollowing (sim/run.cpp) chooses.
-Engine engineOf(const Scenario& s, const topo::Topology& t) {
-  if (s.workload.kind == WorkloadKind::CrossDcMoe && xdc::runsOnFlow(s, t)) return Engine::Flow;
+// As runFollowing (sim/run.cpp) chooses; `setup`: HybridEP's, made for cross-DC runs only.
+Engine engineOf(const Scenario& s, const std::optional<xdc::CrossDcSetup>& setup) {
+  if (setup && xdc::runsOnFlow(s, *setup)) return Engine::Flow;
   if (s.workload.kind == WorkloadKind::WscInference && s.network.model == NetworkModel::Analytical)
     return Engine::Analytical;
   return Engine::Packet;
@@ -293,10 +294,12 @@ MemoryEstimate estimateRunMemory(const Scenario& s, const topo::Topology& t) {
                      "topology size (topology.gpus, topology.rows/cols, topology.levels)"});
 
   // The models without packets (sim/run.cpp's dispatch) hold their own state instead.
-  const Engine engine = engineOf(s, t);
+  std::optional<xdc::CrossDcSetup> setup;  // made once: the model's choice and its routes both need it
+  if (s.workload.kind == WorkloadKind::CrossDcMoe) setup = xdc::prepareCrossDc(s, t);
+  const Engine engine = engineOf(s, setup);
   if (engine == Engine::Flow) {
     const double entries = static_cast<double>(
-        xdc::flowRouteEntries(xdc::prepareCrossDc(s, t), t.endpointCount() > 0 ? t.node(t.endpointNode(0)).level : 1));
+        xdc::flowRouteEntries(*setup, t.endpointCount() > 0 ? t.node(t.endpointNode(0)).level : 1));
     e.parts.push_back({"flow routes and solver", clampMul(entries, kPerFlowRouteEntry),
                        "topology.levels (GPUs x peers per level)"});
   }

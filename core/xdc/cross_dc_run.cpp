@@ -185,9 +185,13 @@ double simulatedPackets(const Scenario& s, const CrossDcSetup& setup) {
 }
 
 bool runsOnFlow(const Scenario& s, const topo::Topology& t) {
-  if (s.network.model == NetworkModel::Flow) return true;
-  if (s.network.model != NetworkModel::Auto) return false;
-  return simulatedPackets(s, prepareCrossDc(s, t)) > kAutoPacketLimit;
+  if (s.network.model != NetworkModel::Auto) return s.network.model == NetworkModel::Flow;
+  return runsOnFlow(s, prepareCrossDc(s, t));
+}
+
+bool runsOnFlow(const Scenario& s, const CrossDcSetup& setup) {
+  if (s.network.model != NetworkModel::Auto) return s.network.model == NetworkModel::Flow;
+  return simulatedPackets(s, setup) > kAutoPacketLimit;
 }
 
 std::int64_t flowRouteEntries(const CrossDcSetup& setup, int depth) {

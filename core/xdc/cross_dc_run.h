@@ -49,6 +49,7 @@ CrossDcSetup prepareCrossDc(const Scenario& s, const topo::Topology& t);
 inline constexpr double kAutoPacketLimit = 1e6;
 double simulatedPackets(const Scenario& s, const CrossDcSetup& setup);
 bool runsOnFlow(const Scenario& s, const topo::Topology& t);
+bool runsOnFlow(const Scenario& s, const CrossDcSetup& setup);  // with the setup already made
 
 // Route entries the flow model's communicator keeps (core/xdc/async_communicator.cpp):
 // per GPU, level and peer group it uses (domain and across; training adds the whole
