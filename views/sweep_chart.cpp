@@ -511,7 +511,9 @@ void SweepChart::placeLegend(bool side) {
     QFont small = font();
     small.setPointSizeF(font().pointSizeF() * 0.9);
     plot_->legend->setFont(small);
-    plot_->legend->setIconSize(22, 10);
+    // Icons as tall as a line with its descenders: shorter rows cut the underscore off
+    // the last name ("token_centric" read "token centric").
+    plot_->legend->setIconSize(22, 16);
     plot_->legend->setRowSpacing(0);
   }
 }
