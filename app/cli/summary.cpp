@@ -62,8 +62,10 @@ void printRunSummary(std::ostream& out, const Scenario& s, const std::string& to
   line(out, "workload", workloadOneLine(s));
   line(out, "seed", std::to_string(r.seed));
   line(out, "makespan", formatTime(r.makespan));
-  line(out, "events", formatCount(r.events) + " in " + printf1("%.3f s", r.wall_seconds) + " (" +
-                          printf1("%.3g", eventsPerSecond(r)) + " events/s, " +
+  // A closed-form run (the analytical wafer model) computes its phases without events:
+  // a rate of 0 events/s would read as a stalled engine.
+  const std::string rate = r.events > 0 ? printf1("%.3g", eventsPerSecond(r)) + " events/s, " : "closed form, ";
+  line(out, "events", formatCount(r.events) + " in " + printf1("%.3f s", r.wall_seconds) + " (" + rate +
                           std::to_string(r.threads) + (r.threads == 1 ? " thread, " : " threads, ") +
                           std::to_string(r.partitions) +
                           (r.partitions == 1 ? " partition)" : " partitions)"));

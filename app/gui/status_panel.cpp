@@ -17,7 +17,9 @@ QString formatRate(double r) {
   if (r >= 1e9) return QStringLiteral("%1 G events/s").arg(r / 1e9, 0, 'f', 2);
   if (r >= 1e6) return QStringLiteral("%1 M events/s").arg(r / 1e6, 0, 'f', 2);
   if (r >= 1e3) return QStringLiteral("%1 k events/s").arg(r / 1e3, 0, 'f', 1);
-  return QStringLiteral("%1 events/s").arg(r, 0, 'f', 0);
+  if (r > 0) return QStringLiteral("%1 events/s").arg(r, 0, 'f', 0);
+  // The analytical wafer model computes its phases in closed form, without events.
+  return QObject::tr("no events (closed form)");
 }
 
 StatusPanel::StatusPanel(QStatusBar* bar, views::RunModel* model, RunController* controller)

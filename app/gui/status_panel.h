@@ -47,7 +47,7 @@ class StatusPanel : public QObject {
   int points_ = 0;
 };
 
-// "1.23 M events/s".
+// "1.23 M events/s"; a run without events (closed-form model) says so instead of "0 events/s".
 QString formatRate(double eventsPerSecond);
 
 }  // namespace fl::gui

@@ -42,11 +42,12 @@ std::string provenanceSection(const Scenario& s, const std::vector<SweepPoint>& 
                                           (first->partitions == 1 ? " partition" : " partitions") +
                                           "; results do not depend on either)")});
   const std::string over = points.size() > 1 ? " over " + std::to_string(points.size()) + " points" : "";
-  rows.push_back({"engine events", htmlEscape(formatCount(events) + over +
-                                              (wall > 0 ? " (" + formatCount(static_cast<std::int64_t>(
-                                                                     static_cast<double>(events) / wall)) +
-                                                              " events/s)"
-                                                        : ""))});
+  // The analytical wafer model has no events: "0 events/s" would read as a stalled engine.
+  const std::string rate =
+      events == 0 ? " (closed form)"
+      : wall > 0  ? " (" + formatCount(static_cast<std::int64_t>(static_cast<double>(events) / wall)) + " events/s)"
+                  : "";
+  rows.push_back({"engine events", htmlEscape(formatCount(events) + over + rate)});
   rows.push_back({"wall time", htmlEscape(formatSeconds(wall) + over)});
   rows.push_back({"simulated time", htmlEscape(formatDuration(simulated) + over)});
   for (const SweepPoint& p : points)

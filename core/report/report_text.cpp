@@ -49,6 +49,13 @@ std::string workloadOneLine(const Scenario& s) {
            " tokens, " + std::to_string(t.layers) + " layers, " + valueText(s, "workload.tp.phase") + "), " +
            valueText(s, "scheme.tp");
   }
+  if (s.workload.kind == WorkloadKind::WscInference) {
+    const WscSpec& w = s.workload.wsc;
+    return "MoE inference on the wafer " + valueText(s, "workload.wsc.model") + " (" + std::to_string(w.experts) +
+           " experts, top-" + std::to_string(w.top_k) + ", TP " + std::to_string(w.tp) + ", " +
+           std::to_string(w.tokens_per_group) + " tokens per group, " + valueText(s, "workload.wsc.stage") + "), " +
+           valueText(s, "mapping.kind") + " mapping, " + valueText(s, "network.model") + " model";
+  }
   return valueText(s, "workload.traffic.pattern") + " traffic at " + valueText(s, "workload.traffic.load") +
          " load for " + valueText(s, "workload.traffic.duration") + " (warm-up " +
          valueText(s, "workload.traffic.warmup") + ")";

@@ -601,6 +601,19 @@ class TestCli : public QObject, private CliFixture {
     QVERIFY(readAll(json).contains("\"time_limit_reached\": true"));
   }
 
+  // The analytical wafer model runs without events: the summary names the wafer
+  // workload (not a traffic pattern it does not run) and says "closed form", not 0 events/s.
+  void closedFormSummary() {
+    const CliRun r = cli({"run", QStringLiteral(FABRICLAB_SCENARIOS "/wsc-4x4-paper.yaml"), "--set", "mapping.kind=er"});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QString out = QString::fromUtf8(r.out);
+    QVERIFY2(out.contains(QRegularExpression("workload: +MoE inference on the wafer qwen3-235b \\(128 experts, top-8, "
+                                             "TP 4, 256 tokens per group, prefill\\), er mapping, analytical model\n")),
+             qPrintable(out));
+    QVERIFY2(out.contains(QRegularExpression("events: +0 in [0-9.]+ s \\(closed form, 1 thread")), qPrintable(out));
+    QVERIFY2(!out.contains("events/s") && !out.contains("traffic at"), qPrintable(out));
+  }
+
   // Outputs are written as one set: a failure while writing any of them leaves every
   // existing file as it was; devices are written in place, symbolic links keep pointing.
   void outputsKeptOnFailure() {

@@ -60,6 +60,10 @@ class TestReport : public QObject {
                              << QStringList{"uniform traffic at 0.4 load for 3 us"};
     QTest::newRow("all_reduce") << "{kind: collective, collective: {op: all_reduce, size: 2 MiB}}"
                                 << QStringList{"all_reduce ring, 2 MiB per GPU"};
+    QTest::newRow("wsc_inference")
+        << "{kind: wsc_inference, wsc: {model: qwen3-235b, tp: 8, tokens_per_group: 128, stage: decode}}"
+        << QStringList{"MoE inference on the wafer qwen3-235b (128 experts, top-8, TP 8, 128 tokens per group, decode)",
+                       "baseline mapping", "auto model"};
     QTest::newRow("p2p") << "{kind: collective, collective: {op: p2p, algorithm: direct, size: 1 GiB}}"
                          << QStringList{"p2p gpu0 → gpu1, 1 GiB"};
   }
@@ -71,7 +75,21 @@ class TestReport : public QObject {
                                      "w.yaml");
     const QString line = QString::fromStdString(report::workloadOneLine(s));
     for (const QString& e : expected) QVERIFY2(line.contains(e), qPrintable(line));
-    if (workload.contains("moe_layer")) QVERIFY2(!line.contains("traffic"), qPrintable(line));
+    if (!workload.contains("kind: traffic")) QVERIFY2(!line.contains("traffic"), qPrintable(line));
+  }
+
+  // The analytical wafer model computes its phases without events: the provenance
+  // says "closed form" rather than a rate of 0 events/s.
+  void closedFormProvenance() {
+    const Scenario s = loadScenario(FABRICLAB_SCENARIOS "/wsc-4x4-paper.yaml");
+    const auto topology = topo::buildTopology(s.topology);
+    const std::vector<SweepPoint> points = runSweep(s);
+    QCOMPARE(points.size(), std::size_t{2});  // baseline, er
+    for (const SweepPoint& p : points) QCOMPARE(p.results.events, std::int64_t{0});
+    const QString h = QString::fromStdString(report::renderHtmlReport(s, points, *topology, fixedOptions()));
+    const QString provenance = elementById(h, "section", "provenance");
+    QVERIFY2(provenance.contains("0 over 2 points (closed form)"), qPrintable(provenance));
+    QVERIFY2(!provenance.contains("events/s"), qPrintable(provenance));
   }
 
   void sections_data() { addCases(); }

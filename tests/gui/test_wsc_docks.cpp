@@ -17,6 +17,7 @@
 #include "gui/main_window.h"
 #include "gui/run_controller.h"
 #include "gui/scenario_document.h"
+#include "gui/status_panel.h"
 #include "gui_test_util.h"
 #include "main_window_fixture.h"
 #include "views/hot_cold_overlay.h"
@@ -110,6 +111,7 @@ class TestWscDocks : public QObject {
     auto w = makeWindow();
     QCOMPARE(w->openFile(t::writeFile(dir, "wsc.yaml", wafer("wsc-4x4", 4, "{kind: baseline}"))), QString());
     QTRY_COMPARE_WITH_TIMEOUT(w->controller()->state(), State::Idle, 60000);
+    QCOMPARE(w->statusPanel()->rateText(), QString("no events (closed form)"));  // not "0 events/s"
     auto* panel = mappingPanel(*w);
     panel->showCheck()->setChecked(true);
     auto* o = panel->overlay();
