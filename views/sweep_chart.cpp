@@ -353,8 +353,7 @@ void SweepChart::rebuild() {
   }
   plot_->xAxis->setTicker(ticker);
   plot_->xAxis->grid()->setVisible(numeric);
-  const auto titled = keyTitles_.find(key);
-  plot_->xAxis->setLabel(QString::fromStdString(titled == keyTitles_.end() ? key : titled->second + " (" + key + ")"));
+  plot_->xAxis->setLabel(QString::fromStdString(report::axisTitle(key, keyTitles_)));
   yTitle_ = QString::fromStdString(axis.title);
   plot_->yAxis->setLabel(yTitle_);  // fitted to the axis's height once laid out (fitYTitle)
   double top = 0;
@@ -365,7 +364,7 @@ void SweepChart::rebuild() {
   for (std::size_t g = 0; g < series.size() && series.size() > 1; ++g) keyNames_ << seriesName(g);
   if (series.size() > 1) placeLegend(keyColumnsAtSide());
   else dropLegend();  // one series: the title names it, and the axes get the row
-  markStale(QString::fromUtf8(m->name) + tr(" vs ") + QString::fromStdString(key));
+  markStale(QString::fromUtf8(m->name) + tr(" vs ") + QString::fromStdString(report::axisName(key, keyTitles_)));
 
   // The shown point: a ring on a line; on a bar, a thick outline of the bar (a ring halfway
   // up read as data and struck through the labels of zero bars) and its value in bold.

@@ -36,8 +36,9 @@ std::string pointsTable(const Scenario& s, const std::vector<SweepPoint>& points
                         const std::vector<const SweepMetric*>& metrics) {
   HtmlTable t(htmlAttr("id", "sweep-points"));
   std::vector<Cell> head = {numCell("#")};
-  for (const std::string& k : keys) {  // a hierarchy level by its name over its key
-    const std::string title = friendlyLevelTitle(s, k);
+  for (const std::string& k : keys) {  // a hierarchy level by its name, a known key by its title, over the key
+    std::string title = friendlyLevelTitle(s, k);
+    if (title.empty()) title = friendlyKeyTitle(k);
     head.push_back(htmlCell((title.empty() ? "" : htmlEscape(title) + "<br>") + "<code>" + htmlEscape(k) + "</code>"));
   }
   for (const SweepMetric* m : metrics) head.push_back(numCell(m->column));
@@ -88,7 +89,7 @@ std::string figureChart(const SweepMetric& m, const std::vector<SweepPoint>& poi
     numeric = numeric && xs.back().has_value();
     if (std::find(categories.begin(), categories.end(), v) == categories.end()) categories.push_back(v);
   }
-  const std::string title = std::string(m.name) + " vs " + xTitle;
+  const std::string title = std::string(m.name) + " vs " + axisName(key, titles);
   auto seriesName = [&](const std::string& g) { return g.empty() ? std::string(m.name) : g; };
   if (!numeric) {
     BarChart c;
@@ -153,9 +154,7 @@ std::string sweepSection(const Scenario& s, const std::vector<SweepPoint>& point
   std::map<std::string, std::string> titles;  // hierarchy levels by their names
   for (const std::string& k : keys)
     if (std::string t = friendlyLevelTitle(s, k); !t.empty()) titles[k] = t;
-  const std::string xTitle = keys.empty() || friendlyLevelTitle(s, keys.front()).empty()
-                                 ? (keys.empty() ? std::string() : keys.front())
-                                 : friendlyLevelTitle(s, keys.front()) + " (" + keys.front() + ")";
+  const std::string xTitle = keys.empty() ? std::string() : axisTitle(keys.front(), titles);
   if (!keys.empty())
     for (const SweepMetric* m : chartedMetrics(keys.front(), metrics))
       body += "<figure>\n" + figureChart(*m, points, keys, xTitle, titles) + "<figcaption>" +

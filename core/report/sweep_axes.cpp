@@ -36,6 +36,17 @@ std::optional<double> numericSetting(const std::string& key, const std::string& 
   return std::nullopt;
 }
 
+std::string axisName(const std::string& key, const std::map<std::string, std::string>& titles) {
+  const auto titled = titles.find(key);
+  const std::string title = titled != titles.end() ? titled->second : friendlyKeyTitle(key);
+  return title.empty() ? key : title;
+}
+
+std::string axisTitle(const std::string& key, const std::map<std::string, std::string>& titles) {
+  const std::string name = axisName(key, titles);
+  return name == key ? key : name + " (" + key + ")";
+}
+
 namespace {
 
 std::string seriesPart(const std::string& key, const std::string& value,

@@ -22,6 +22,15 @@ std::string settingOf(const PointSettings& settings, const std::string& key);
 // and "4 TB/s" all work); nullopt for names such as "ring".
 std::optional<double> numericSetting(const std::string& key, const std::string& text);
 
+// The x axis title of a sweep over `key`: its title (from `titles`, a hierarchy level's
+// name, else friendlyKeyTitle) over the key path, "Merge table size
+// (network.switch.merge_table)"; the bare key path when neither names it.
+std::string axisTitle(const std::string& key, const std::map<std::string, std::string>& titles = {});
+
+// The title alone, for a chart's "Bus bandwidth vs Message size per GPU"; the key path
+// when nothing names it.
+std::string axisName(const std::string& key, const std::map<std::string, std::string>& titles = {});
+
 // Points grouped by the values of every axis but the first, in order of appearance;
 // one group named "" when there is a single axis. A group is named as sweep points are:
 // the seeds' names ("EP", "TP-NVLS"), a key's title where `titles` gives one (a

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <exception>
+#include <utility>
 
 #include "scenario/quantity.h"
 #include "scenario/scenario.h"
@@ -80,6 +81,43 @@ constexpr Numeric kNumeric[] = {
     {"workload.xdc.expert_bytes", "Expert bytes ", ""},
 };
 
+// Axis titles of the keys the bundled scenarios sweep (and their neighbours).
+constexpr std::pair<const char*, const char*> kTitles[] = {
+    {"mapping.kind", "Mapping"},
+    {"balancer.kind", "Balancer"},
+    {"scheme.communication", "Communication scheme"},
+    {"scheme.fusion", "Fusion scheme"},
+    {"scheme.tp", "TP scheme"},
+    {"scheme.ep", "EP scheme"},
+    {"scheme.hybrid.compression_ratio", "Compression ratio"},
+    {"scheme.dysharp.al_tlb_entries", "AL TLB entries"},
+    {"topology.preset", "Topology"},
+    {"topology.gpus", "GPUs"},
+    {"gpu.preset", "GPU"},
+    {"network.model", "Network model"},
+    {"network.switch.merge_table", "Merge table size"},
+    {"network.switch.reduction_buffer", "Reduction buffer size"},
+    {"workload.collective.op", "Collective"},
+    {"workload.collective.algorithm", "Collective algorithm"},
+    {"workload.collective.size", "Message size per GPU"},
+    {"workload.collective.stagger", "Stagger"},
+    {"workload.traffic.pattern", "Traffic pattern"},
+    {"workload.traffic.load", "Offered load"},
+    {"workload.moe.model", "Model"},
+    {"workload.moe.experts", "Experts"},
+    {"workload.moe.top_k", "Top-k"},
+    {"workload.moe.tokens_per_gpu", "Tokens per GPU"},
+    {"workload.tp.model", "Model"},
+    {"workload.tp.phase", "Phase"},
+    {"workload.wsc.model", "Model"},
+    {"workload.wsc.tp", "TP degree"},
+    {"workload.wsc.tokens_per_group", "Tokens per group"},
+    {"workload.wsc.stage", "Stage"},
+    {"workload.xdc.model", "Model"},
+    {"workload.xdc.data_bytes", "Dispatch bytes per GPU"},
+    {"workload.xdc.expert_bytes", "Expert bytes per GPU"},
+};
+
 // "levels[0].bandwidth" -> "Level 1 bandwidth", "al_tlb_entries" -> "Al tlb entries".
 std::string humanKey(const std::string& key) {
   std::string last = key.substr(key.rfind('.') == std::string::npos ? 0 : key.rfind('.') + 1);
@@ -128,6 +166,12 @@ std::string canonicalValueText(const std::string& key, const std::string& value)
   } catch (const std::exception&) {
     return value;
   }
+}
+
+std::string friendlyKeyTitle(const std::string& key) {
+  for (const auto& [k, title] : kTitles)
+    if (key == k) return title;
+  return {};
 }
 
 std::string friendlyValueName(const std::string& key, const std::string& value) {

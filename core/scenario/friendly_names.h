@@ -30,6 +30,11 @@ std::string friendlyNumericValue(const std::string& key, const std::string& valu
 // that does not parse, come back unchanged.
 std::string canonicalValueText(const std::string& key, const std::string& value);
 
+// An axis title for a swept key, as the seeds and the schema name it: "Mapping",
+// "TP scheme", "Merge table size", "Tokens per GPU"; "" for keys not listed (a hierarchy
+// level's keys: friendlyLevelTitle). Charts show it over the key path.
+std::string friendlyKeyTitle(const std::string& key);
+
 // Keys of a hierarchy level (topology.levels[i].count, .bandwidth, ...) named by the
 // level's name in `s` ("dc" reads "Datacenters", "node" "Nodes", "gpu" "GPUs"; others
 // as written), not its position: friendlyLevelTitle gives an axis title ("Datacenters",

@@ -282,7 +282,8 @@ class TestSweepMetrics : public QObject {
     if (algorithms) QCOMPARE(count(table, "<td>nvls</td>"), sizes);
     QVERIFY(table.contains("data-value=\"100.000000\">100.00</td>"));  // busbw of the first point
     const QString sweep = h.mid(h.indexOf("<section id=\"sweep\">"));
-    QVERIFY(sweep.contains("Bus bandwidth vs workload.collective.size"));
+    QVERIFY(sweep.contains("Bus bandwidth vs Message size per GPU"));  // the key's title
+    QVERIFY(sweep.contains("Message size per GPU (workload.collective.size)"));  // the x axis: over its key
     if (algorithms) QVERIFY(sweep.contains(">algorithm = ring</text>") && sweep.contains(">algorithm = nvls</text>"));
     // Detail sections: every point when at most 4, else the first.
     const int detailed = points.size() <= 4 ? static_cast<int>(points.size()) : 1;
@@ -421,8 +422,8 @@ sweep:
     QVERIFY(sweep.contains("<th class=\"num\">reduction buffer hit rate</th>"));
     QVERIFY(sweep.contains("<th class=\"num\">evictions</th>"));
     QVERIFY(sweep.contains(QString("data-value=\"%1.000000\"").arg(evicted[0])));
-    QVERIFY(sweep.contains("Reduction buffer hit rate vs network.switch.reduction_buffer"));
-    QVERIFY(sweep.contains("Reduction buffer evictions vs network.switch.reduction_buffer"));
+    QVERIFY(sweep.contains("Reduction buffer hit rate vs Reduction buffer size"));
+    QVERIFY(sweep.contains("Reduction buffer evictions vs Reduction buffer size"));
     QVERIFY(sweep.contains("reduction buffer hit rate (%)"));
   }
 };

@@ -65,7 +65,7 @@ class TestSweepChart : public QObject {
     chart.setSweep(kTlbKeys, tlbSweep());
     chart.setSelectedPoint(1);
     QCOMPARE(chart.metric(), QString("al_tlb_hit_rate"));
-    QCOMPARE(chart.title(), QString("AL TLB hit rate vs scheme.dysharp.al_tlb_entries"));
+    QCOMPARE(chart.title(), QString("AL TLB hit rate vs AL TLB entries"));
     QVERIFY(!chart.noticeVisible());
     QCustomPlot* p = chart.plot();
     QCOMPARE(p->yAxis->label(), QString("AL TLB hit rate (%)"));
@@ -309,16 +309,30 @@ class TestSweepChart : public QObject {
     QVERIFY2(legend.contains("Size 128 KiB") && legend.contains("Size 1 MiB"), qPrintable(legend.join(" | ")));
   }
 
-  // An axis key with a title (a hierarchy level's name) reads by it, the key after it.
+  // An axis key reads by its title, the key path after it: a title given (a hierarchy
+  // level's name) first, else the key's own ("Communication scheme"); a key without
+  // either by its path.
+  void xTitleFromKeyTitles_data() {
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QString>("given");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("given") << "scheme.communication" << "Datacenters" << "Datacenters (scheme.communication)";
+    QTest::newRow("known key") << "scheme.communication" << "" << "Communication scheme (scheme.communication)";
+    QTest::newRow("unlisted key") << "run.seed" << "" << "run.seed";
+  }
   void xTitleFromKeyTitles() {
+    QFETCH(QString, key);
+    QFETCH(QString, given);
+    QFETCH(QString, expected);
+    std::vector<SweepChart::Point> points = schemeSweep();
+    for (SweepChart::Point& p : points)  // the first axis renamed: the same values under `key`
+      for (auto& [k, v] : p.settings)
+        if (k == "scheme.communication") k = key.toStdString();
     SweepChart chart;
     chart.resize(700, 360);
-    chart.setKeyTitles({{"scheme.communication", "Datacenters"}});
-    chart.setSweep({"scheme.communication", "scheme.fusion"}, schemeSweep());
-    QCOMPARE(chart.plot()->xAxis->label(), QString("Datacenters (scheme.communication)"));
-    chart.setKeyTitles({});
-    chart.setSweep({"scheme.communication", "scheme.fusion"}, schemeSweep());
-    QCOMPARE(chart.plot()->xAxis->label(), QString("scheme.communication"));
+    if (!given.isEmpty()) chart.setKeyTitles({{key.toStdString(), given.toStdString()}});
+    chart.setSweep({key.toStdString(), "scheme.fusion"}, points);
+    QCOMPARE(chart.plot()->xAxis->label(), expected);
   }
 
   // A re-run replacing the previous run's values point by point: the old ones hatched
@@ -419,7 +433,7 @@ class TestSweepChart : public QObject {
     QCOMPARE(bars[0]->data()->at(1)->value, 20.0);
     QCOMPARE(bars[1]->data()->at(0)->value, 30.0);
     QCOMPARE(bars[1]->data()->at(1)->value, 40.0);
-    QCOMPARE(chart.title(), QString("SM utilisation vs scheme.fusion"));
+    QCOMPARE(chart.title(), QString("SM utilisation vs Fusion scheme"));
     chart.setSweep(kTlbKeys, tlbSweep());  // one axis: no choice to offer
     QVERIFY(!chart.axisBox()->isVisibleTo(&chart));
     QCOMPARE(chart.xAxisKey(), QString("scheme.dysharp.al_tlb_entries"));
