@@ -239,8 +239,8 @@ class TestSweepChart : public QObject {
     for (int i = 0; i < p->plottableCount(); ++i)
       if (auto* b = qobject_cast<QCPBars*>(p->plottable(i))) bars << b;
     QCOMPARE(bars.size(), 2);
-    QCOMPARE(bars[0]->name(), QString("fusion = sequential"));
-    QCOMPARE(bars[1]->name(), QString("fusion = token_centric"));
+    QCOMPARE(bars[0]->name(), QString("Sequential kernels"));
+    QCOMPARE(bars[1]->name(), QString("Token-centric fusion"));
     QVERIFY(p->legend->visible());
     for (QCPBars* b : bars) {
       QCOMPARE(b->dataCount(), 2);
@@ -426,8 +426,8 @@ class TestSweepChart : public QObject {
     for (int i = 0; i < chart.plot()->plottableCount(); ++i)
       if (auto* b = qobject_cast<QCPBars*>(chart.plot()->plottable(i))) bars << b;
     QCOMPARE(bars.size(), 2);
-    QCOMPARE(bars[0]->name(), QString("communication = deepep"));
-    QCOMPARE(bars[1]->name(), QString("communication = dysharp"));
+    QCOMPARE(bars[0]->name(), QString("DeepEP (unicast)"));
+    QCOMPARE(bars[1]->name(), QString("DySHARP"));
     // Points: deepep+sequential 0.1, deepep+token_centric 0.2, dysharp+sequential 0.3, ...
     QCOMPARE(bars[0]->data()->at(0)->value, 10.0);
     QCOMPARE(bars[0]->data()->at(1)->value, 20.0);
