@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "network/channel.h"
+
 namespace fl::netmodel {
 
 namespace {
@@ -16,8 +18,12 @@ constexpr double kPs = 1e-12;
 constexpr double kSameInstant = 1e-12;
 }  // namespace
 
-FlowSolver::FlowSolver(std::vector<double> capacity, std::vector<Time> latency, Time bin)
-    : capacity_(std::move(capacity)), latency_(std::move(latency)), binSeconds_(double(bin) * kPs) {
+FlowSolver::FlowSolver(std::vector<double> capacity, std::vector<Time> latency, Time bin, std::int64_t maxBinsPerLink)
+    : capacity_(std::move(capacity)),
+      latency_(std::move(latency)),
+      bin_(bin),
+      binSeconds_(double(bin) * kPs),
+      maxBins_(maxBinsPerLink) {
   if (capacity_.size() != latency_.size()) throw std::invalid_argument("FlowSolver: capacity/latency sizes differ");
   if (bin <= 0) throw std::invalid_argument("FlowSolver: bin must be positive");
   for (double c : capacity_)
@@ -28,6 +34,8 @@ FlowSolver::FlowSolver(std::vector<double> capacity, std::vector<Time> latency, 
   residual_.assign(n, 0);
   binned_.assign(n, 0);
   emitted_.assign(n, 0);
+  busyBins_.assign(n, 0);
+  lastBusyBin_.assign(n, -1);
   unfrozen_.assign(n, 0);
   members_.assign(n, 0);
   entries_.assign(n, 0);
@@ -162,6 +170,14 @@ void FlowSolver::advanceTo(double t) {
       while (a < t) {
         const double end = std::min(t, double(bin + 1) * binSeconds_);
         if (end > a) {
+          // Busy across more bins than its share: the series (and this loop) would grow
+          // without bound for a run.bin far below the run's length.
+          // advanceTo visits a bin once per recompute; a sliver left by rounding at a
+          // flow's end is no bin of its own
+          if (bin != lastBusyBin_[li] && end - a > binSeconds_ * 1e-9) {
+            lastBusyBin_[li] = bin;
+            if (++busyBins_[li] > maxBins_) net::throwTooManyBins(maxBins_, bin_, static_cast<Time>(end / kPs));
+          }
           binned_[li] += rate * (end - a);
           const auto target = static_cast<std::int64_t>(std::llround(binned_[li]));
           if (target > emitted_[li]) {

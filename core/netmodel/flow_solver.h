@@ -34,8 +34,9 @@ struct FlowLinkStats {
 class FlowSolver {
  public:
   // Per directed link id: capacity (bytes/s, > 0) and latency. `bin`: width of the
-  // time-binned byte series (> 0).
-  FlowSolver(std::vector<double> capacity, std::vector<Time> latency, Time bin);
+  // time-binned byte series (> 0); a link busy across more than `maxBinsPerLink` of them
+  // stops the run with run.bin's error (net::throwTooManyBins), as a packet channel does.
+  FlowSolver(std::vector<double> capacity, std::vector<Time> latency, Time bin, std::int64_t maxBinsPerLink = INT32_MAX);
 
   // A flow of `bytes` along `route` (directed link ids) from `start`. May be called
   // before run() or from the delivery callback (start >= the callback's time). Returns
@@ -121,7 +122,9 @@ class FlowSolver {
 
   std::vector<double> capacity_;
   std::vector<Time> latency_;
+  Time bin_;
   double binSeconds_;
+  std::int64_t maxBins_;
 
   std::vector<Flow> flows_;            // slots
   std::vector<std::int32_t> freeSlots_;
@@ -141,6 +144,8 @@ class FlowSolver {
   std::vector<FlowLinkStats> stats_;
   std::vector<double> rateSum_, residual_, binned_;
   std::vector<std::int64_t> emitted_;  // whole bytes put into bins so far
+  std::vector<std::int64_t> busyBins_;     // distinct bins each link was busy across so far
+  std::vector<std::int64_t> lastBusyBin_;  // the last of them
   std::vector<std::int64_t> unfrozen_;  // unfrozen members per link (during a recompute)
   std::vector<std::int64_t> members_;   // active members per link
   std::vector<std::int32_t> entries_;   // active flows per link

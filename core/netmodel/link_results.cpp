@@ -35,8 +35,12 @@ void addToBins(std::vector<std::int64_t>& v, Time start, Time end, std::int64_t 
 
 }  // namespace
 
-LinkTally::LinkTally(const topo::Topology& t, std::size_t planPhases, Time bin)
-    : links_(2 * t.links().size()), phaseBytes_(links_.size() * planPhases, 0), phases_(planPhases), bin_(bin) {}
+LinkTally::LinkTally(const topo::Topology& t, std::size_t planPhases, Time bin, std::int64_t recordedBinBudget)
+    : links_(2 * t.links().size()),
+      phaseBytes_(links_.size() * planPhases, 0),
+      phases_(planPhases),
+      bin_(bin),
+      maxBins_(net::recordedBinsPerLink(recordedBinBudget, static_cast<std::int64_t>(links_.size()))) {}
 
 void LinkTally::add(const LinkTransfer& x) {
   const auto i = static_cast<std::size_t>(2 * x.link + x.direction);
@@ -82,7 +86,12 @@ void fillLinkResults(const topo::Topology& t, const LinkTally& tally, const std:
     d.busy = x.busy;
     for (std::size_t p = 0; p < static_cast<std::size_t>(net::kTrafficPhases); ++p) d.phase_payload_bytes[p] = x.traffic[p];
     for (std::size_t b = 0; b < x.bins.size(); ++b)
-      if (x.bins[b] != 0) d.bin_bytes.add(static_cast<std::int32_t>(b), x.bins[b]);
+      if (x.bins[b] != 0) {
+        // As a packet channel: a link busy across more bins than its share of the budget.
+        if (d.bin_bytes.bins.size() >= static_cast<std::size_t>(tally.maxBinsPerLink()))
+          net::throwTooManyBins(tally.maxBinsPerLink(), bin, static_cast<Time>(b + 1) * bin);
+        d.bin_bytes.add(static_cast<std::int32_t>(b), x.bins[b]);
+      }
     d.utilization = makespan > 0 ? static_cast<double>(d.busy) / static_cast<double>(makespan) : 0;
     r.payload_bytes += d.payload_bytes;
     r.wire_bytes += d.bytes;

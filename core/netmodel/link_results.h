@@ -9,6 +9,7 @@
 
 #include "engine/time.h"
 #include "netmodel/message_plan.h"
+#include "network/channel.h"
 #include "network/packet.h"
 #include "results/results.h"
 #include "topology/topology.h"
@@ -29,7 +30,10 @@ struct LinkTransfer {
 // 100-iteration wafer study made ~10^7 records).
 class LinkTally {
  public:
-  LinkTally(const topo::Topology& t, std::size_t planPhases, Time bin);
+  // `recordedBinBudget`: the bins all links together may keep in Results (each link its
+  // share, net::recordedBinsPerLink); fillLinkResults stops with run.bin's error past it.
+  LinkTally(const topo::Topology& t, std::size_t planPhases, Time bin,
+            std::int64_t recordedBinBudget = net::kRecordedBinBudget);
   void add(const LinkTransfer& x);
 
   struct Link {
@@ -43,12 +47,14 @@ class LinkTally {
   // Payload of plan phase `phase` on directed link `i`.
   std::int64_t phaseBytes(std::size_t i, std::size_t phase) const { return phaseBytes_[i * phases_ + phase]; }
   Time bin() const { return bin_; }
+  std::int32_t maxBinsPerLink() const { return maxBins_; }
 
  private:
   std::vector<Link> links_;
   std::vector<std::int64_t> phaseBytes_;
   std::size_t phases_;
   Time bin_;
+  std::int32_t maxBins_;
 };
 
 // Rebuilds r.links (both directions of every link, sorted by link then direction) and the

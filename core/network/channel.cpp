@@ -54,12 +54,19 @@ std::string seconds(Time t) {
 }
 }  // namespace
 
-void Channel::tooManyBins(Time end) const {
+std::int32_t recordedBinsPerLink(std::int64_t budget, std::int64_t channels) {
+  return static_cast<std::int32_t>(std::clamp<std::int64_t>(budget / std::max<std::int64_t>(1, channels),
+                                                            kMinRecordedBins, INT32_MAX));
+}
+
+void throwTooManyBins(std::int64_t maxBins, Time binWidth, Time end) {
   throw InputError({}, "run.bin",
-                   "at most " + std::to_string(maxBins_) + " time bins of traffic per link (a wider run.bin, "
+                   "at most " + std::to_string(maxBins) + " time bins of traffic per link (a wider run.bin, "
                    "or faster links)",
-                   "a link busy across more " + formatTime(binWidth_) + " bins, up to " + seconds(end),
+                   "a link busy across more " + formatTime(binWidth) + " bins, up to " + seconds(end),
                    "each bin is kept for the heatmaps and plots; the budget is a share of run.memory_limit");
 }
+
+void Channel::tooManyBins(Time end) const { throwTooManyBins(maxBins_, binWidth_, end); }
 
 }  // namespace fl::net

@@ -19,6 +19,13 @@ namespace fl::net {
 inline constexpr std::int64_t kRecordedBinBudget = std::int64_t{1} << 26;
 inline constexpr std::int32_t kMinRecordedBins = 1 << 16;
 
+// One directed link's share of `budget` recorded bins over `channels` directed links;
+// the flow and analytical models hold their links to the same share.
+std::int32_t recordedBinsPerLink(std::int64_t budget, std::int64_t channels);
+// The error of a link busy across more than `maxBins` bins of `binWidth`, up to `end`:
+// names run.bin, whichever model recorded them.
+[[noreturn]] void throwTooManyBins(std::int64_t maxBins, Time binWidth, Time end);
+
 struct ChannelStats {
   std::int64_t wireBytes = 0;
   std::int64_t payloadBytes = 0;

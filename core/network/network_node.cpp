@@ -19,9 +19,8 @@ void NetworkNode::wire() {
   const auto& topo = net_.topology();
   const auto& ports = topo.ports(node_);
   const NetworkConfig& cfg = config();
-  const std::int64_t channels = 2 * static_cast<std::int64_t>(topo.links().size());
-  const auto maxBins = static_cast<std::int32_t>(
-      std::max<std::int64_t>(kMinRecordedBins, cfg.recordedBinBudget / std::max<std::int64_t>(1, channels)));
+  const std::int32_t maxBins =
+      recordedBinsPerLink(cfg.recordedBinBudget, 2 * static_cast<std::int64_t>(topo.links().size()));
   out_.resize(ports.size());
   in_.resize(ports.size());
   for (std::size_t i = 0; i < ports.size(); ++i) {

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <optional>
 
+#include "netmodel/message_plan.h"
 #include "network/channel.h"
 #include "network/endpoint_node.h"
 #include "network/packet.h"
@@ -53,17 +54,30 @@ constexpr double kPerPostedMessage = 2.0 * (sizeof(net::Message) + 16);
 // xdc-1000x8-auto (240 MB of heap for 16.1 M entries, valgrind massif); 2x margin.
 constexpr double kPerFlowRouteEntry = 32;
 
+// A wafer layer plan's item (netmodel::PlanItem; the vector's spare capacity is never
+// touched), its deps' heap block (32 B at least, with malloc's header; 16 B margin) and
+// the model's start and end times; each dependency 4 B more. Measured: 107 B per item
+// (an 8x8 wafer, DeepSeek-V3 at TP 32: peak RSS 435 MB at 500 iterations, 1.71 GB at
+// 2000, 8.1 k items each). Per iteration, a balancer's expert hosts and shares (a vector per
+// expert) and the layer's per-die token counts.
+constexpr double kPerPlanItem = sizeof(netmodel::PlanItem) + 48 + 2 * sizeof(Time);
+constexpr double kPerPlanDep = sizeof(std::int32_t);
+constexpr double kPerExpertIteration = 64;
+constexpr double kPerDenseBin = sizeof(std::int64_t);  // netmodel::LinkTally
+constexpr double kPerDieIteration = 16;
+
 std::int64_t clampMul(double a, double b) {
   const double v = a * b;
   return v >= 9.0e18 ? INT64_MAX / 4 : static_cast<std::int64_t>(v);
 }
 
 // A lower bound on the simulated time of the run (its recorded bins span at least this):
-// the bytes the busiest endpoint sends over its own links' capacity.
-double runSeconds(const Scenario& s, const topo::Topology& t) {
+// the bytes the busiest endpoint sends over its own links' capacity; a wafer run's
+// iterations, one after another, each as long as the first (`wsc`: its probe).
+double runSeconds(const Scenario& s, const topo::Topology& t, const std::optional<wsc::IterationProbe>& wsc) {
   const WorkloadSpec& w = s.workload;
   if (w.kind == WorkloadKind::Traffic) return toSeconds(w.traffic.warmup + w.traffic.duration);
-  if (w.kind == WorkloadKind::WscInference) return toSeconds(wsc::analyticalMakespan(s, t));
+  if (wsc) return toSeconds(wsc->makespan) * std::max(1, w.wsc.iterations);
   double capacity = 0;
   if (t.endpointCount() > 0)
     for (const topo::Port& p : t.ports(t.endpointNode(0))) {
@@ -305,13 +319,34 @@ MemoryEstimate estimateRunMemory(const Scenario& s, const topo::Topology& t) {
   }
   if (engine == Engine::Packet) addPacketParts(e, s, t);
 
+  // A wafer run's layer plan holds every iteration's transfers and tasks: sized from one
+  // iteration's, never built whole here (100,000 iterations would exhaust the machine
+  // before the refusal).
+  std::optional<wsc::IterationProbe> probe;
+  if (s.workload.kind == WorkloadKind::WscInference) {
+    const WscSpec& w = s.workload.wsc;
+    probe = wsc::probeOneIteration(s, t);
+    const double iterations = std::max(1, w.iterations);
+    const double perIteration = static_cast<double>(probe->items) * kPerPlanItem +
+                                static_cast<double>(probe->deps) * kPerPlanDep + w.experts * kPerExpertIteration +
+                                static_cast<double>(t.endpointCount()) * kPerDieIteration;
+    e.parts.push_back({"wafer layer plan", clampMul(iterations, perIteration),
+                       "workload.wsc.iterations, workload.wsc.micro_batches"});
+  }
+
   // Recorded bins: every channel busy across the run's bins, at most its share of the
   // recorded-bin budget.
-  const double bins = std::ceil(runSeconds(s, t) * 1e12 / static_cast<double>(std::max<Time>(1, s.run.bin))) + 1;
+  const double bins = std::ceil(runSeconds(s, t, probe) * 1e12 / static_cast<double>(std::max<Time>(1, s.run.bin))) + 1;
   const double perChannel = std::min(bins, static_cast<double>(std::max<std::int64_t>(
                                                net::kMinRecordedBins, net::kRecordedBinBudget / std::max<std::int64_t>(1, channels))));
   e.binBytes = clampMul(static_cast<double>(channels) * perChannel, kPerBin);
   e.parts.push_back({"recorded time bins", e.binBytes, "run.bin (wider)"});
+  // The analytical model sums each link's bytes into dense bins first (transfers come in
+  // plan order, not time order): 8 B for every bin of the run on every link, before the
+  // non-empty ones are kept (held to the budget above).
+  if (engine == Engine::Analytical)
+    e.parts.push_back({"analytical model's dense bins", clampMul(static_cast<double>(channels) * bins, kPerDenseBin),
+                       "run.bin (wider)"});
   e.resultsBytes += clampMul(static_cast<double>(channels) * perChannel, kPerBinKept);
 
   if (s.workload.kind == WorkloadKind::MoeLayer) {

@@ -41,12 +41,16 @@ Results runFollowing(const Scenario& s, const topo::Topology& topology, const Fo
   const std::int64_t memoryLimit = memoryLimitBytes(s);
   const MemoryEstimate memory = estimateRunMemory(s, topology);
   requireFits(memory, memoryLimit, "the run");
+  // Held to budgets derived from the limit while it runs (recorded bins per link, packets
+  // alive at once), whichever model runs it.
+  const MemoryBudget budget = memoryBudget(memory, memoryLimit);
   // HybridEP's iteration on the flow model has its own solver (no packet engine); on
   // packets it is a message plan like any other workload's.
-  if (s.workload.kind == WorkloadKind::CrossDcMoe && xdc::runsOnFlow(s, topology)) return xdc::runCrossDcMoe(s, topology);
+  if (s.workload.kind == WorkloadKind::CrossDcMoe && xdc::runsOnFlow(s, topology))
+    return xdc::runCrossDcMoe(s, topology, budget.recordedBins);
   const auto wallStart = std::chrono::steady_clock::now();
   if (s.workload.kind == WorkloadKind::WscInference && s.network.model == NetworkModel::Analytical) {
-    Results r = wsc::runWscAnalytical(s, topology);  // Eq. 1: no engine to run
+    Results r = wsc::runWscAnalytical(s, topology, budget.recordedBins);  // Eq. 1: no engine to run
     r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
     if (control.progress) control.progress(1.0);
     return r;
@@ -66,9 +70,6 @@ Results runFollowing(const Scenario& s, const topo::Topology& topology, const Fo
   }
   sim.setHorizon(horizon);
 
-  // Held to budgets derived from the limit while it runs (recorded bins per link, packets
-  // alive at once).
-  const MemoryBudget budget = memoryBudget(memory, memoryLimit);
   net::Network network(topology, s.network, s.run.bin, sim, parts.partitionOf, budget.recordedBins);
   if (follow != nullptr && !follow->empty()) network.setFollow(follow);
   auto workload = work::makeWorkload(s, network, sim);

@@ -110,9 +110,9 @@ WscSetup prepareWsc(const Scenario& s, const topo::Topology& t) {
   return setup;
 }
 
-Results runWscAnalytical(const Scenario& s, const topo::Topology& t) {
+Results runWscAnalytical(const Scenario& s, const topo::Topology& t, std::int64_t recordedBinBudget) {
   const WscSetup setup = prepareWsc(s, t);
-  netmodel::LinkTally tally(t, planPhaseNames().size(), s.run.bin);
+  netmodel::LinkTally tally(t, planPhaseNames().size(), s.run.bin, recordedBinBudget);
   const netmodel::AnalyticalRun run =
       netmodel::playAnalytical(setup.layer.plan, t, [&](const netmodel::LinkTransfer& x) { tally.add(x); });
   Results r;
@@ -129,10 +129,16 @@ Results runWscAnalytical(const Scenario& s, const topo::Topology& t) {
   return r;
 }
 
-Time analyticalMakespan(const Scenario& s, const topo::Topology& t) {
-  const WscSetup setup = prepareWsc(s, t);
+IterationProbe probeOneIteration(const Scenario& s, const topo::Topology& t) {
+  Scenario one = s;
+  one.workload.wsc.iterations = 1;
+  const WscSetup setup = prepareWsc(one, t);
   const netmodel::AnalyticalRun run = netmodel::playAnalytical(setup.layer.plan, t, [](const netmodel::LinkTransfer&) {});
-  return layerMakespan(setup.layer.plan, run.timing);
+  IterationProbe probe;
+  probe.items = static_cast<std::int64_t>(setup.layer.plan.items.size());
+  for (const netmodel::PlanItem& item : setup.layer.plan.items) probe.deps += static_cast<std::int64_t>(item.deps.size());
+  probe.makespan = layerMakespan(setup.layer.plan, run.timing);
+  return probe;
 }
 
 std::unique_ptr<work::Workload> makeWscWorkload(const Scenario& s, net::Network& net, Simulator& sim) {

@@ -28,11 +28,20 @@ struct WscSetup {
 // gives the phase windows and link utilisations the balancer plans NI stages with.
 WscSetup prepareWsc(const Scenario& s, const topo::Topology& t);
 
-// network.model analytical: the whole run, without the packet engine.
-Results runWscAnalytical(const Scenario& s, const topo::Topology& t);
-// The same layer's makespan, nothing recorded: what sim/memory_estimate.cpp sizes the
-// recorded time bins by (the analytical model is cheap; its bins are not).
-Time analyticalMakespan(const Scenario& s, const topo::Topology& t);
+// network.model analytical: the whole run, without the packet engine; its links keep at
+// most their share of `recordedBinBudget` time bins (sim/memory_estimate.h's budget).
+Results runWscAnalytical(const Scenario& s, const topo::Topology& t,
+                         std::int64_t recordedBinBudget = net::kRecordedBinBudget);
+// One iteration of the layer (workload.wsc.iterations = 1) in the analytical model,
+// nothing recorded: its plan's size and its makespan, which sim/memory_estimate.cpp
+// multiplies by the iteration count. The whole plan grows with the iterations: building
+// it only to size it would cost the memory and time the run does.
+struct IterationProbe {
+  std::int64_t items = 0;  // plan items (transfers and tasks)
+  std::int64_t deps = 0;   // their dependencies, summed
+  Time makespan = 0;
+};
+IterationProbe probeOneIteration(const Scenario& s, const topo::Topology& t);
 
 // network.model packet: the workload for runOnTopology.
 std::unique_ptr<work::Workload> makeWscWorkload(const Scenario& s, net::Network& net, Simulator& sim);

@@ -206,7 +206,7 @@ std::int64_t flowRouteEntries(const CrossDcSetup& setup, int depth) {
   return perGpu * gpuCount(p.workers);
 }
 
-Results runCrossDcMoe(const Scenario& s, const topo::Topology& t) {
+Results runCrossDcMoe(const Scenario& s, const topo::Topology& t, std::int64_t recordedBinBudget) {
   const auto wallStart = std::chrono::steady_clock::now();
   const CrossDcSetup setup = prepareCrossDc(s, t);
   std::vector<double> capacity;
@@ -216,7 +216,8 @@ Results runCrossDcMoe(const Scenario& s, const topo::Topology& t) {
       capacity.push_back(l.bandwidth * l.efficiency);
       latency.push_back(l.latency);
     }
-  netmodel::FlowSolver solver(std::move(capacity), std::move(latency), s.run.bin);
+  const std::int32_t maxBins = net::recordedBinsPerLink(recordedBinBudget, static_cast<std::int64_t>(capacity.size()));
+  netmodel::FlowSolver solver(std::move(capacity), std::move(latency), s.run.bin, maxBins);
   const netmodel::FlowTreeRoutes routes(t);
   const CommunicatorResult run = runAsyncCommunicator(setup.plan, routes, solver);
 

@@ -7,6 +7,7 @@
 #pragma once
 #include <memory>
 
+#include "network/channel.h"
 #include "results/results.h"
 #include "scenario/scenario.h"
 #include "topology/topology.h"
@@ -57,8 +58,9 @@ bool runsOnFlow(const Scenario& s, const CrossDcSetup& setup);  // with the setu
 // The solver's state grows with them (sim/memory_estimate.cpp).
 std::int64_t flowRouteEntries(const CrossDcSetup& setup, int depth);
 
-// Throws fl::InputError for a topology the workload cannot use.
-Results runCrossDcMoe(const Scenario& s, const topo::Topology& t);
+// Throws fl::InputError for a topology the workload cannot use, or for links busy across
+// more than their share of `recordedBinBudget` time bins (run.bin's error).
+Results runCrossDcMoe(const Scenario& s, const topo::Topology& t, std::int64_t recordedBinBudget = net::kRecordedBinBudget);
 // The packet model's workload (the plan of communicator_plan.h); annotate fills hybridep.
 std::unique_ptr<work::Workload> makeCrossDcWorkload(const Scenario& s, net::Network& net, Simulator& sim);
 

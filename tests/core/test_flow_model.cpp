@@ -10,6 +10,7 @@
 
 #include "netmodel/flow_routes.h"
 #include "netmodel/flow_solver.h"
+#include "scenario/input_error.h"
 #include "scenario/scenario.h"
 #include "sim/run.h"
 #include "topology/topology.h"
@@ -46,6 +47,8 @@ class TestFlowModel : public QObject {
   void bundleIsItsMembers();
   void bundleMembersShareOneRate();
   void sharedRouteRepeats();
+  void binBudgetPerLink_data();
+  void binBudgetPerLink();
 };
 
 void TestFlowModel::singleFlow() {
@@ -311,6 +314,36 @@ void TestFlowModel::sharedRouteRepeats() {
   QVERIFY_THROWS_EXCEPTION(std::invalid_argument, s.addSharedRoute(bad, one));
   QVERIFY_THROWS_EXCEPTION(std::invalid_argument, s.addSharedRoute(route, std::span<const std::uint32_t>(none, 2)));
   QVERIFY_THROWS_EXCEPTION(std::invalid_argument, s.addBundle(5, 1, 0, 0));
+}
+
+void TestFlowModel::binBudgetPerLink_data() {
+  QTest::addColumn<std::int64_t>("bytes");
+  QTest::addColumn<bool>("refused");
+  // 1 GB/s, bins of 1 us, at most 10 bins per link: a flow of 10 kB is busy across
+  // exactly 10 bins (0..9 us); 10.001 kB spills into an 11th.
+  QTest::newRow("10 bins") << std::int64_t{10'000} << false;
+  QTest::newRow("11 bins") << std::int64_t{10'001} << true;
+  QTest::newRow("a million bins") << std::int64_t{1'000'000'000} << true;
+}
+
+// A link busy across more bins than its share stops the run with run.bin's error (as a
+// packet channel does), rather than grow its series and loop without bound.
+void TestFlowModel::binBudgetPerLink() {
+  QFETCH(std::int64_t, bytes);
+  QFETCH(bool, refused);
+  FlowSolver s({1e9}, {0}, 1 * us, 10);
+  const std::int32_t route[] = {0};
+  s.addFlow(route, bytes, 0);
+  try {
+    runAll(s);
+    QVERIFY(!refused);
+    QCOMPARE(s.links()[0].bins.bins.size(), std::size_t(10));
+    QCOMPARE(binTotal(s.links()[0].bins), bytes);
+  } catch (const InputError& e) {
+    QVERIFY2(refused, e.what());
+    QCOMPARE(e.keyPath(), std::string("run.bin"));
+    QVERIFY2(std::string(e.expected()).find("at most 10 time bins") != std::string::npos, e.what());
+  }
 }
 
 QTEST_GUILESS_MAIN(TestFlowModel)

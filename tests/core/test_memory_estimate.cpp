@@ -7,12 +7,15 @@
 #include <cmath>
 
 #include "scenario/scenario.h"
+#include "scenario/input_error.h"
 #include "scenario/scenario_io.h"
+#include "scenario/schema.h"
 #include "sim/memory_estimate.h"
 #include "sim/run.h"
 #include "netmodel/flow_routes.h"
 #include "network/merge_unit.h"
 #include "topology/topology.h"
+#include "wsc/wsc_run.h"
 #include "xdc/cross_dc_run.h"
 #include "xdc/domain_partition.h"
 
@@ -280,6 +283,78 @@ class TestMemoryEstimate : public QObject {
     QCOMPARE(r.peak_live_packets, std::int64_t{0});  // no packet engine ran
     const double bins = double(r.links.size()) * double(r.bins);
     QVERIFY2(double(e.binBytes) >= 14 * bins, qPrintable(QString("%1 B for %2 bins").arg(e.binBytes).arg(bins)));
+  }
+
+  // A wafer run's layer plan holds every iteration's items: the estimate's part, sized
+  // from one iteration, covers the plan built whole here (its items and their deps,
+  // counted), balancers' copies included, and stays within a few times it.
+  void waferPlanPart_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("balancer");  // "" keeps the file's
+    QTest::addColumn<int>("iterations");
+    QTest::newRow("4x4 paper, 1 iteration") << "wsc-4x4-paper.yaml" << "" << 1;
+    QTest::newRow("4x4 paper, 7 iterations") << "wsc-4x4-paper.yaml" << "" << 7;
+    QTest::newRow("8x8 mixed load, greedy, 100") << "wsc-balancer-mixed.yaml" << "greedy" << 100;
+    QTest::newRow("8x8 mixed load, non-invasive, 100") << "wsc-balancer-mixed.yaml" << "non_invasive" << 100;
+  }
+  void waferPlanPart() {
+    QFETCH(QString, file);
+    QFETCH(QString, balancer);
+    QFETCH(int, iterations);
+    Scenario s = loadScenario(FABRICLAB_SCENARIOS "/" + file.toStdString());
+    s.sweep.clear();
+    s.workload.wsc.iterations = iterations;
+    if (!balancer.isEmpty()) setValue(s, "balancer.kind", balancer.toStdString());
+    const auto t = topo::buildTopology(s.topology);
+    const MemoryEstimate e = estimateRunMemory(s, *t);
+    std::int64_t part = -1;
+    for (const auto& p : e.parts)
+      if (p.what == "wafer layer plan") part = p.bytes;
+    QVERIFY(part > 0);
+    const wsc::WscSetup whole = wsc::prepareWsc(s, *t);
+    double bytes = 0;  // the items themselves and their deps' elements, no allocator overhead
+    for (const netmodel::PlanItem& item : whole.layer.plan.items)
+      bytes += sizeof(netmodel::PlanItem) + sizeof(std::int32_t) * double(item.deps.size());
+    QVERIFY2(double(part) >= bytes, qPrintable(QString("%1 B for a plan of %2 B").arg(part).arg(bytes)));
+    QVERIFY2(double(part) <= 4 * bytes, qPrintable(QString("%1 B for a plan of %2 B").arg(part).arg(bytes)));
+  }
+
+  // Runs far beyond the machine are refused by the estimate at once, naming the part
+  // and the keys to change, without building what they would hold (the estimate of a
+  // plan of 100,000 iterations used to build it: ~85 GB); and a flow-model run with
+  // bins far narrower than its length stops with run.bin's error at its share of them.
+  void hugeRunsRefusedAtOnce_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QStringList>("overrides");
+    QTest::addColumn<QString>("named");  // in the error's text
+    QTest::newRow("wafer, 100000 iterations")
+        << "wsc-balancer-mixed.yaml" << QStringList{"balancer.kind=none", "workload.wsc.iterations=100000"}
+        << "wafer layer plan: workload.wsc.iterations";
+    QTest::newRow("wafer, 1 ns bins over 1000 iterations")
+        << "wsc-balancer-mixed.yaml" << QStringList{"balancer.kind=none", "workload.wsc.iterations=1000", "run.bin=1 ns"}
+        << "analytical model's dense bins: run.bin";
+    QTest::newRow("cross-DC flow, 1 ns bins over 1.9 s")
+        << "xdc-ablation-24-8.yaml"
+        << QStringList{"topology.preset=cluster-l", "scheme.hybrid.compression_ratio=1", "run.bin=1 ns"}
+        << "time bins of traffic per link";
+  }
+  void hugeRunsRefusedAtOnce() {
+    QFETCH(QString, file);
+    QFETCH(QStringList, overrides);
+    QFETCH(QString, named);
+    Scenario s = loadScenario(FABRICLAB_SCENARIOS "/" + file.toStdString());
+    std::vector<std::string> sets;
+    for (const QString& o : overrides) sets.push_back(o.toStdString());
+    s.sweep.clear();  // the overrides set swept keys
+    applyOverrides(s, sets);
+    s.run.memory_limit = std::int64_t{8} << 30;
+    try {
+      (void)runScenario(s);
+      QFAIL("the run was not refused");
+    } catch (const InputError& e) {
+      QVERIFY2(QString(e.what()).contains(named), e.what());
+      QVERIFY2(e.keyPath() == "run.memory_limit" || e.keyPath() == "run.bin", e.what());
+    }
   }
 
   // The benchmark's 1000-DC case: 1.49 TiB of buffer space, but 8000 GPUs posting at
