@@ -143,7 +143,10 @@ void PipelineAgent::startStage(int stage) {
 static std::string stagePhaseName(const KernelStage& k, int step, int steps) {
   static const char* names[] = {"dispatch", "gemm1", "gemm2", "combine"};
   std::string n;
-  for (int kind : k.kinds) n += (n.empty() ? "" : "+") + std::string(names[kind]);
+  for (int kind : k.kinds) {  // appended piece by piece: GCC 12 misreads "+" + string as an overlap (-Wrestrict)
+    if (!n.empty()) n += '+';
+    n += names[kind];
+  }
   return steps > 1 ? n + " #" + std::to_string(step + 1) : n;
 }
 

@@ -20,7 +20,7 @@ namespace {
 
 SmGroup group(int sms, std::vector<int> kinds, bool fcfs = false) {
   SmGroup g;
-  g.name = "g";
+  g.name.assign(1, 'g');  // not = "g": GCC 12 misreads that as an overlapping copy (-Wrestrict)
   g.sms = sms;
   g.kinds = std::move(kinds);
   g.firstComeFirstServed = fcfs;
