@@ -73,11 +73,29 @@ std::int64_t clampMul(double a, double b) {
 
 // A lower bound on the simulated time of the run (its recorded bins span at least this):
 // the bytes the busiest endpoint sends over its own links' capacity; a wafer run's
-// iterations, one after another, each as long as the first (`wsc`: its probe).
-double runSeconds(const Scenario& s, const topo::Topology& t, const std::optional<wsc::IterationProbe>& wsc) {
+// iterations, one after another, each as long as the first (`wsc`: its probe); a cross-DC
+// iteration as HybridEP's model predicts its forward pass (per layer, times the layers), twice for
+// training (the backward pass moves as much; the gradient all-reduce comes on top).
+double runSeconds(const Scenario& s, const topo::Topology& t, const std::optional<wsc::IterationProbe>& wsc,
+                  const std::optional<xdc::CrossDcSetup>& xdc) {
   const WorkloadSpec& w = s.workload;
   if (w.kind == WorkloadKind::Traffic) return toSeconds(w.traffic.warmup + w.traffic.duration);
   if (wsc) return toSeconds(wsc->makespan) * std::max(1, w.wsc.iterations);
+  if (xdc) {
+    const double forward = xdc->prediction.lat * std::max(1, w.xdc.layers);
+    if (w.xdc.pass != XdcPass::Training) return forward;
+    // The gradient all-reduce, at least as long as at its busiest level: each of a level's
+    // W groups sends 2 (W - 1) / W of the gradients through the GPUs' shares of that
+    // level's narrowest link (the model's B^l, times the GPUs in a group).
+    double allReduce = 0, below = std::max(1, t.endpointCount());
+    for (const auto& level : xdc->input.levels) {
+      const double groups = std::max(1, level.workers);
+      below = std::max(1.0, below / groups);
+      if (level.bandwidth > 0)
+        allReduce = std::max(allReduce, 2 * (groups - 1) / groups * xdc->plan.allReduce / (level.bandwidth * below));
+    }
+    return 2 * forward + allReduce;
+  }
   double capacity = 0;
   if (t.endpointCount() > 0)
     for (const topo::Port& p : t.ports(t.endpointNode(0))) {
@@ -296,7 +314,8 @@ std::string formatApproxBytes(std::int64_t bytes) {
     ++u;
   }
   char text[32];
-  std::snprintf(text, sizeof text, u == 0 ? "%.0f %s" : "%.3g %s", v, units[u]);
+  // Three significant figures, never in exponent form (1020 KiB, not 1.02e+03 KiB).
+  std::snprintf(text, sizeof text, u == 0 || v >= 100 ? "%.0f %s" : "%.3g %s", v, units[u]);
   return text;
 }
 
@@ -336,7 +355,7 @@ MemoryEstimate estimateRunMemory(const Scenario& s, const topo::Topology& t) {
 
   // Recorded bins: every channel busy across the run's bins, at most its share of the
   // recorded-bin budget.
-  const double bins = std::ceil(runSeconds(s, t, probe) * 1e12 / static_cast<double>(std::max<Time>(1, s.run.bin))) + 1;
+  const double bins = std::ceil(runSeconds(s, t, probe, setup) * 1e12 / static_cast<double>(std::max<Time>(1, s.run.bin))) + 1;
   const double perChannel = std::min(bins, static_cast<double>(std::max<std::int64_t>(
                                                net::kMinRecordedBins, net::kRecordedBinBudget / std::max<std::int64_t>(1, channels))));
   e.binBytes = clampMul(static_cast<double>(channels) * perChannel, kPerBin);

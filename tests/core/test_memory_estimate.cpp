@@ -264,6 +264,9 @@ class TestMemoryEstimate : public QObject {
     QTest::newRow("wafer, analytical, balancer") << "wsc-balancer-single.yaml" << "recorded time bins";
     QTest::newRow("wafer, analytical") << "wsc-4x4-paper.yaml" << "recorded time bins";
     QTest::newRow("cross-DC, flow") << "xdc-1000-fixed-proportion.yaml" << "flow routes and solver";
+    // Sized by HybridEP's prediction, times the layers and both passes (it was sized as an
+    // MoE layer of the moe_layer keys: 35 KiB of bins for 74 KB).
+    QTest::newRow("cross-DC training, flow") << "xdc-training.yaml" << "recorded time bins";
   }
   void modelsWithoutPackets() {
     QFETCH(QString, file);
