@@ -91,7 +91,7 @@ SweepChart::SweepChart(QWidget* parent) : QWidget(parent) {
     chosen_ = metricBox_->itemData(i).toString().toStdString();
     rebuild();
   });
-  connect(axisBox_, &QComboBox::activated, this, [this](int i) { setXAxis(axisBox_->itemText(i)); });
+  connect(axisBox_, &QComboBox::activated, this, [this](int i) { setXAxis(axisBox_->itemData(i).toString()); });
   connect(plot_, &QCustomPlot::mousePress, this, [this](QMouseEvent* e) {
     const int p = pointNear(e->position());
     if (p >= 0) emit pointClicked(p);
@@ -110,8 +110,11 @@ void SweepChart::setSweep(const std::vector<std::string>& keys, const std::vecto
   {
     QSignalBlocker block(axisBox_);
     axisBox_->clear();
-    for (const std::string& k : keys_) axisBox_->addItem(QString::fromStdString(k));
-    axisBox_->setCurrentText(QString::fromStdString(xKey_));
+    for (const std::string& k : keys_) {  // by its title ("TP scheme"), the key path as data and tooltip
+      axisBox_->addItem(QString::fromStdString(report::axisName(k, keyTitles_)), QString::fromStdString(k));
+      axisBox_->setItemData(axisBox_->count() - 1, QString::fromStdString(k), Qt::ToolTipRole);
+    }
+    axisBox_->setCurrentIndex(axisBox_->findData(QString::fromStdString(xKey_)));
   }
   axisLabel_->setVisible(keys_.size() > 1);
   axisBox_->setVisible(keys_.size() > 1);
@@ -123,7 +126,7 @@ bool SweepChart::setXAxis(const QString& key) {
   const std::string k = key.toStdString();
   if (std::find(keys_.begin(), keys_.end(), k) == keys_.end()) return false;
   xKey_ = k;
-  axisBox_->setCurrentText(key);
+  axisBox_->setCurrentIndex(axisBox_->findData(key));
   refreshMetrics();  // the default figure follows the axis unless one was picked
   rebuild();
   return true;

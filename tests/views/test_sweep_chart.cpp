@@ -416,8 +416,15 @@ class TestSweepChart : public QObject {
     }
     chart.setSweep({"scheme.communication", "scheme.fusion"}, points);
     QVERIFY(chart.axisBox()->isVisibleTo(&chart));
+    // The axes by their titles, their key paths as the items' data.
+    QCOMPARE(chart.axisBox()->count(), 2);
+    QCOMPARE(chart.axisBox()->itemText(0), QString("Communication scheme"));
+    QCOMPARE(chart.axisBox()->itemText(1), QString("Fusion scheme"));
+    QCOMPARE(chart.axisBox()->itemData(1).toString(), QString("scheme.fusion"));
+    QCOMPARE(chart.axisBox()->currentIndex(), 0);
     QVERIFY(!chart.setXAxis("scheme.nothing"));
     QVERIFY(chart.setXAxis("scheme.fusion"));
+    QCOMPARE(chart.axisBox()->currentIndex(), 1);
     // The first figure fusion answers, direction_balance, is 0 at every point here: the
     // headline instead.
     QCOMPARE(chart.metric(), QString("makespan"));
