@@ -6,12 +6,17 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <exception>
 #include <filesystem>
+#include <optional>
 #include <system_error>
 
 #include "results/atomic_file.h"
 #include "results/sweep_metrics.h"
+#include "scenario/friendly_names.h"
 #include "scenario/input_error.h"
+#include "scenario/quantity.h"
+#include "scenario/schema.h"
 
 namespace fl {
 namespace {
@@ -60,10 +65,75 @@ void ensureDirectory(const std::string& dir) {
   if (!fs::is_directory(dir, ec)) dirError(dir, "a file that is not a directory");
 }
 
+// "key=value; key=value" in the schema's canonical text ("4 KiB", "125 MB/s"): values
+// hold spaces, so the settings are parted by "; ".
 std::string settingsText(const SweepPoint& p) {
   std::string s;
-  for (const auto& [k, v] : p.settings) s += (s.empty() ? "" : " ") + k + "=" + v;
+  for (const auto& [k, v] : p.settings) s += (s.empty() ? "" : "; ") + k + "=" + canonicalValueText(k, v);
   return s;
+}
+
+// A swept key's own column, and for a byte size, time or rate a second one with its
+// number, the unit as the suffix (the JSON rule): ready to plot without parsing text.
+struct AxisColumn {
+  std::string key;
+  std::optional<QuantityKind> kind;  // Bytes, Time or Bandwidth: a number column too
+};
+
+std::optional<QuantityKind> numericKind(const std::string& key) {
+  const ParamSpec* spec = findParam(key);
+  const std::string field = key.substr(key.rfind('.') + 1);
+  std::optional<QuantityKind> kind = spec ? spec->quantity : std::nullopt;
+  if (!spec && key.rfind("topology.levels[", 0) == 0 && (field == "bandwidth" || field == "latency"))
+    kind = field == "bandwidth" ? QuantityKind::Bandwidth : QuantityKind::Time;  // no spec per level
+  if (kind && *kind != QuantityKind::Bytes && *kind != QuantityKind::Time && *kind != QuantityKind::Bandwidth)
+    return std::nullopt;
+  return kind;
+}
+
+std::vector<AxisColumn> axisColumns(const std::vector<SweepPoint>& points) {
+  std::vector<AxisColumn> out;
+  for (const SweepPoint& p : points)
+    for (const auto& [k, v] : p.settings)
+      if (std::none_of(out.begin(), out.end(), [&](const AxisColumn& c) { return c.key == k; }))
+        out.push_back({k, numericKind(k)});
+  return out;
+}
+
+// Appends ",text" (piece by piece: GCC 12 misreads "," + string as an overlap, -Wrestrict).
+void cell(std::string& out, const std::string& text) {
+  out += ',';
+  out += text;
+}
+
+std::string axisHeader(const std::vector<AxisColumn>& axes) {
+  std::string out;
+  for (const AxisColumn& a : axes) {
+    cell(out, field(a.key));
+    if (a.kind) cell(out, field(a.key + (*a.kind == QuantityKind::Bytes ? "_bytes" : *a.kind == QuantityKind::Time ? "_ns" : "_GBps")));
+  }
+  return out;
+}
+
+std::string axisCells(const std::vector<AxisColumn>& axes, const SweepPoint& p) {
+  std::string out;
+  for (const AxisColumn& a : axes) {
+    std::string value;
+    for (const auto& [k, v] : p.settings)
+      if (k == a.key) value = v;
+    cell(out, field(canonicalValueText(a.key, value)));
+    if (!a.kind) continue;
+    std::string number;
+    try {
+      const double q = parseQuantity(value, *a.kind, a.key);
+      number = *a.kind == QuantityKind::Time        ? num(q / static_cast<double>(kNanosecond))
+               : *a.kind == QuantityKind::Bandwidth ? num(q / 1e9)
+                                                     : num(q);
+    } catch (const std::exception&) {  // a point that does not set it, or text that is not one
+    }
+    cell(out, number);
+  }
+  return out;
 }
 
 std::string optional(const std::optional<double>& v) { return v ? num(*v) : std::string(); }
@@ -161,11 +231,12 @@ void stageCsvSweep(OutputFiles& files, const std::string& dir, const std::vector
   // ",a,b" for the extra figures: appended to each row's last fixed cell.
   auto extras = [&](auto cell) {
     std::string out;
-    for (const SweepMetric* m : extra) out += "," + cell(*m);
+    for (const SweepMetric* m : extra) fl::cell(out, cell(*m));
     return out;
   };
   std::string index;
-  row(index, "point", "directory", "settings", "makespan_ns", "events", "payload_efficiency", "algbw_GBps",
+  const std::vector<AxisColumn> axes = axisColumns(points);
+  row(index, "point", "directory", "settings" + axisHeader(axes), "makespan_ns", "events", "payload_efficiency", "algbw_GBps",
       "busbw_GBps", "latency_mean_ns", "latency_p99_ns",
       "accepted_fraction" + extras([](const SweepMetric& m) {
         return std::string(m.id) + (m.kind == MetricKind::Time ? "_ns" : "");
@@ -175,7 +246,7 @@ void stageCsvSweep(OutputFiles& files, const std::string& dir, const std::vector
     std::snprintf(name, sizeof name, "point-%03zu", i);
     const Results& r = points[i].results;
     stageCsvDirectory(files, (fs::path(dir) / name).string(), r);
-    row(index, num(static_cast<std::int64_t>(i)), std::string(name), field(settingsText(points[i])),
+    row(index, num(static_cast<std::int64_t>(i)), std::string(name), field(settingsText(points[i])) + axisCells(axes, points[i]),
         ns(r.makespan), num(r.events), num(r.payload_efficiency()), optional(r.algbw_GBps),
         optional(r.busbw_GBps), r.latency ? num(r.latency->mean_ns) : std::string(),
         r.latency ? num(r.latency->p99_ns) : std::string(),

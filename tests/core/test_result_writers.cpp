@@ -147,6 +147,51 @@ class TestResultWriters : public QObject {
     QVERIFY(fl::linksCsv(r).find("\n0:0,0,0,gpu0,sw0,access,1,0,1520,1280,5,60.8,") != std::string::npos);
   }
 
+  // The sweep's points.csv: the settings parted by "; " (values hold spaces), one column
+  // per swept key in the schema's canonical text and, for a size, time or rate, its
+  // number with the unit as the suffix; worked out by hand from the values written.
+  void sweepIndexColumns_data() {
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QStringList>("written");
+    QTest::addColumn<QString>("header");   // the swept key's columns
+    QTest::addColumn<QStringList>("cells");  // per point: settings, then the key's columns
+    QTest::newRow("bytes") << "workload.collective.size" << QStringList{"131072 B", "1 MiB"}
+                           << "workload.collective.size,workload.collective.size_bytes"
+                           << QStringList{"workload.collective.size=128 KiB,128 KiB,131072",
+                                          "workload.collective.size=1 MiB,1 MiB,1048576"};
+    QTest::newRow("rate") << "topology.link.bandwidth" << QStringList{"1 Gb/s", "25 GB/s"}
+                          << "topology.link.bandwidth,topology.link.bandwidth_GBps"
+                          << QStringList{"topology.link.bandwidth=125 MB/s,125 MB/s,0.125",
+                                         "topology.link.bandwidth=25 GB/s,25 GB/s,25"};
+    QTest::newRow("time") << "topology.link.latency" << QStringList{"1000 ns", "250 ns"}
+                          << "topology.link.latency,topology.link.latency_ns"
+                          << QStringList{"topology.link.latency=1 us,1 us,1000", "topology.link.latency=250 ns,250 ns,250"};
+    QTest::newRow("name") << "scheme.tp" << QStringList{"cais", "tp_nvls"} << "scheme.tp"
+                          << QStringList{"scheme.tp=cais,cais", "scheme.tp=tp_nvls,tp_nvls"};
+  }
+  void sweepIndexColumns() {
+    QFETCH(QString, key);
+    QFETCH(QStringList, written);
+    QFETCH(QString, header);
+    QFETCH(QStringList, cells);
+    std::vector<fl::SweepPoint> points;
+    for (const QString& w : written)  // a second axis, so the settings hold two parts
+      points.push_back({{{key.toStdString(), w.toStdString()}, {"run.seed", "7"}}, sampleResults()});
+    const QString dir = tmpPath("sweep-" + QString(QTest::currentDataTag()));
+    fl::writeCsvSweep(dir.toStdString(), points);
+    const QStringList lines = QString::fromUtf8(readAll(dir + "/points.csv")).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 1 + written.size());
+    QVERIFY2(lines[0].startsWith("point,directory,settings," + header + ",run.seed,makespan_ns,"), qPrintable(lines[0]));
+    for (int i = 0; i < written.size(); ++i) {
+      const QStringList parts = cells[i].split(',');
+      const QString expected = QString("%1,point-%2,%3; run.seed=7,%4,7,")
+                                   .arg(i)
+                                   .arg(i, 3, 10, QChar('0'))
+                                   .arg(parts[0], QStringList(parts.mid(1)).join(','));
+      QVERIFY2(lines[i + 1].startsWith(expected), qPrintable(lines[i + 1] + "\nexpected " + expected));
+    }
+  }
+
   void atomicFile() {
     const QString path = tmpPath("atomic/out.txt");
     QVERIFY(QDir().mkpath(tmpPath("atomic")));
