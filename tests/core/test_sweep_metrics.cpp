@@ -190,8 +190,8 @@ class TestSweepMetrics : public QObject {
     QCOMPARE(QString::fromStdString(a.title), title);
   }
 
-  // points.csv: the fixed columns, then every other figure some point has, by id (times
-  // with _ns); empty where a point has no value.
+  // points.csv: the fixed columns (after the settings, the swept key's own), then every
+  // other figure some point has, by id (times with _ns); empty where a point has no value.
   void pointsCsv() {
     QTemporaryDir dir;
     Results moe = moeResults(), collective = collectiveResults();
@@ -204,13 +204,16 @@ class TestSweepMetrics : public QObject {
     const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
     QCOMPARE(lines.size(), 3);
     const QStringList head = lines[0].split(',');
-    QCOMPARE(head.mid(0, 11).join(','), QString("point,directory,settings,makespan_ns,events,payload_efficiency,"
-                                                "algbw_GBps,busbw_GBps,latency_mean_ns,latency_p99_ns,accepted_fraction"));
-    QCOMPARE(head.mid(11).join(','), QString("redundant_useless_share,direction_balance,sm_utilization,"
+    QCOMPARE(head.mid(0, 12).join(','), QString("point,directory,settings,scheme.communication,makespan_ns,events,"
+                                                "payload_efficiency,algbw_GBps,busbw_GBps,latency_mean_ns,latency_p99_ns,"
+                                                "accepted_fraction"));
+    QCOMPARE(head.mid(12).join(','), QString("redundant_useless_share,direction_balance,sm_utilization,"
                                              "throughput_tokens_per_s,straggler_delay_p95_ns,al_tlb_hit_rate,"
                                              "reduction_buffer_hit_rate,evictions"));
     const QStringList first = lines[1].split(','), second = lines[2].split(',');
     auto at = [&](const QStringList& row, const char* column) { return row.value(head.indexOf(column)); };
+    QCOMPARE(at(first, "scheme.communication"), QString("dysharp"));
+    QCOMPARE(at(second, "scheme.communication"), QString("none"));
     QCOMPARE(at(first, "redundant_useless_share").toDouble(), 0.25);
     QCOMPARE(at(first, "al_tlb_hit_rate").toDouble(), 0.9);
     QCOMPARE(at(first, "reduction_buffer_hit_rate").toDouble(), 75.0 / 80.0);
