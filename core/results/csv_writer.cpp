@@ -6,17 +6,14 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <exception>
 #include <filesystem>
-#include <optional>
 #include <system_error>
 
 #include "results/atomic_file.h"
 #include "results/sweep_metrics.h"
+#include "results/setting_values.h"
 #include "scenario/friendly_names.h"
 #include "scenario/input_error.h"
-#include "scenario/quantity.h"
-#include "scenario/schema.h"
 
 namespace fl {
 namespace {
@@ -73,30 +70,19 @@ std::string settingsText(const SweepPoint& p) {
   return s;
 }
 
-// A swept key's own column, and for a byte size, time or rate a second one with its
-// number, the unit as the suffix (the JSON rule): ready to plot without parsing text.
+// A swept key's own column (canonical text) and, for a size, time or rate, a second one
+// with its number (results/setting_values.h): ready to plot without parsing text.
 struct AxisColumn {
   std::string key;
-  std::optional<QuantityKind> kind;  // Bytes, Time or Bandwidth: a number column too
+  std::string unitColumn;  // "" for a key without a unit
 };
-
-std::optional<QuantityKind> numericKind(const std::string& key) {
-  const ParamSpec* spec = findParam(key);
-  const std::string field = key.substr(key.rfind('.') + 1);
-  std::optional<QuantityKind> kind = spec ? spec->quantity : std::nullopt;
-  if (!spec && key.rfind("topology.levels[", 0) == 0 && (field == "bandwidth" || field == "latency"))
-    kind = field == "bandwidth" ? QuantityKind::Bandwidth : QuantityKind::Time;  // no spec per level
-  if (kind && *kind != QuantityKind::Bytes && *kind != QuantityKind::Time && *kind != QuantityKind::Bandwidth)
-    return std::nullopt;
-  return kind;
-}
 
 std::vector<AxisColumn> axisColumns(const std::vector<SweepPoint>& points) {
   std::vector<AxisColumn> out;
   for (const SweepPoint& p : points)
     for (const auto& [k, v] : p.settings)
       if (std::none_of(out.begin(), out.end(), [&](const AxisColumn& c) { return c.key == k; }))
-        out.push_back({k, numericKind(k)});
+        out.push_back({k, settingUnitColumn(k)});
   return out;
 }
 
@@ -110,7 +96,7 @@ std::string axisHeader(const std::vector<AxisColumn>& axes) {
   std::string out;
   for (const AxisColumn& a : axes) {
     cell(out, field(a.key));
-    if (a.kind) cell(out, field(a.key + (*a.kind == QuantityKind::Bytes ? "_bytes" : *a.kind == QuantityKind::Time ? "_ns" : "_GBps")));
+    if (!a.unitColumn.empty()) cell(out, field(a.unitColumn));
   }
   return out;
 }
@@ -121,17 +107,9 @@ std::string axisCells(const std::vector<AxisColumn>& axes, const SweepPoint& p) 
     std::string value;
     for (const auto& [k, v] : p.settings)
       if (k == a.key) value = v;
-    cell(out, field(canonicalValueText(a.key, value)));
-    if (!a.kind) continue;
-    std::string number;
-    try {
-      const double q = parseQuantity(value, *a.kind, a.key);
-      number = *a.kind == QuantityKind::Time        ? num(q / static_cast<double>(kNanosecond))
-               : *a.kind == QuantityKind::Bandwidth ? num(q / 1e9)
-                                                     : num(q);
-    } catch (const std::exception&) {  // a point that does not set it, or text that is not one
-    }
-    cell(out, number);
+    const SettingValue v = settingValue(a.key, value);
+    cell(out, field(v.text));
+    if (!a.unitColumn.empty()) cell(out, v.number ? num(*v.number) : std::string());
   }
   return out;
 }

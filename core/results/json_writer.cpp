@@ -2,6 +2,7 @@
 
 #include "results/tp_timeline.h"
 
+#include "results/setting_values.h"
 #include "scenario/schema.h"
 
 #include <cmath>
@@ -9,6 +10,14 @@
 
 namespace fl {
 namespace {
+
+// "L1", "L2", ...: seed 002's sub-layers (appended, not "L" + text: GCC 12's -Wrestrict
+// misreads that as an overlapping copy).
+std::string sublayerKey(std::size_t i) {
+  std::string key = "L";
+  key += std::to_string(i + 1);
+  return key;
+}
 
 using Json = nlohmann::ordered_json;
 
@@ -329,7 +338,7 @@ Json resultsToJson(const Results& r, const Scenario& scenario) {
   if (r.tp) {
     const TpResults& t = *r.tp;
     Json sub;
-    for (std::size_t i = 0; i < t.sublayer.size(); ++i) sub["L" + std::to_string(i + 1)] = toNs(t.sublayer[i]);
+    for (std::size_t i = 0; i < t.sublayer.size(); ++i) sub[sublayerKey(i)] = toNs(t.sublayer[i]);
     j["tp"] = Json{{"scheme", t.scheme}, {"model", t.model}, {"layer_ns", toNs(t.layer)}, {"sublayer_ns", sub}};
     // Per sub-layer span (seed 002 Fig. 15) and their mean over the sub-layers run, the
     // paper's 62.4 / 84.7 / 90.2 % figure.
@@ -337,7 +346,7 @@ Json resultsToJson(const Results& r, const Scenario& scenario) {
     double utilSum = 0;
     int utilCount = 0;
     for (std::size_t i = 0; i < t.sublayer_utilization.size(); ++i) {
-      subUtil["L" + std::to_string(i + 1)] = finite(t.sublayer_utilization[i]);
+      subUtil[sublayerKey(i)] = finite(t.sublayer_utilization[i]);
       if (t.sublayer[i] > 0) utilSum += t.sublayer_utilization[i], ++utilCount;
     }
     j["tp"]["sublayer_utilization"] = subUtil;
@@ -452,9 +461,19 @@ Json sweepToJson(const std::vector<SweepPoint>& points, const Scenario& scenario
   j["scenario"] = scenario.name;
   Json arr = Json::array();
   for (const SweepPoint& p : points) {
-    Json settings = Json::object();
-    for (const auto& [key, value] : p.settings) settings[key] = value;
-    arr.push_back(Json{{"settings", std::move(settings)}, {"results", resultsToJson(p.results, scenario)}});
+    // `settings` as the file wrote them; `setting_values` as data: sizes, times and rates
+    // as numbers under unit-suffixed keys, other numbers as numbers, names as the schema
+    // writes them (results/setting_values.h).
+    Json settings = Json::object(), values = Json::object();
+    for (const auto& [key, value] : p.settings) {
+      settings[key] = value;
+      const SettingValue v = settingValue(key, value);
+      if (v.number) values[v.column] = *v.number;
+      else values[v.column] = v.text;
+    }
+    arr.push_back(Json{{"settings", std::move(settings)},
+                       {"setting_values", std::move(values)},
+                       {"results", resultsToJson(p.results, scenario)}});
   }
   j["sweep"] = std::move(arr);
   return j;

@@ -155,25 +155,33 @@ class TestResultWriters : public QObject {
     QTest::addColumn<QStringList>("written");
     QTest::addColumn<QString>("header");   // the swept key's columns
     QTest::addColumn<QStringList>("cells");  // per point: settings, then the key's columns
+    QTest::addColumn<QString>("jsonKey");     // the sweep JSON's setting_values key
+    QTest::addColumn<QStringList>("jsonValues");  // its values as JSON text
     QTest::newRow("bytes") << "workload.collective.size" << QStringList{"131072 B", "1 MiB"}
                            << "workload.collective.size,workload.collective.size_bytes"
                            << QStringList{"workload.collective.size=128 KiB,128 KiB,131072",
-                                          "workload.collective.size=1 MiB,1 MiB,1048576"};
+                                          "workload.collective.size=1 MiB,1 MiB,1048576"}
+                           << "workload.collective.size_bytes" << QStringList{"131072.0", "1048576.0"};
     QTest::newRow("rate") << "topology.link.bandwidth" << QStringList{"1 Gb/s", "25 GB/s"}
                           << "topology.link.bandwidth,topology.link.bandwidth_GBps"
                           << QStringList{"topology.link.bandwidth=125 MB/s,125 MB/s,0.125",
-                                         "topology.link.bandwidth=25 GB/s,25 GB/s,25"};
+                                         "topology.link.bandwidth=25 GB/s,25 GB/s,25"}
+                          << "topology.link.bandwidth_GBps" << QStringList{"0.125", "25.0"};
     QTest::newRow("time") << "topology.link.latency" << QStringList{"1000 ns", "250 ns"}
                           << "topology.link.latency,topology.link.latency_ns"
-                          << QStringList{"topology.link.latency=1 us,1 us,1000", "topology.link.latency=250 ns,250 ns,250"};
+                          << QStringList{"topology.link.latency=1 us,1 us,1000", "topology.link.latency=250 ns,250 ns,250"}
+                          << "topology.link.latency_ns" << QStringList{"1000.0", "250.0"};
     QTest::newRow("name") << "scheme.tp" << QStringList{"cais", "tp_nvls"} << "scheme.tp"
-                          << QStringList{"scheme.tp=cais,cais", "scheme.tp=tp_nvls,tp_nvls"};
+                          << QStringList{"scheme.tp=cais,cais", "scheme.tp=tp_nvls,tp_nvls"}
+                          << "scheme.tp" << QStringList{"\"cais\"", "\"tp_nvls\""};
   }
   void sweepIndexColumns() {
     QFETCH(QString, key);
     QFETCH(QStringList, written);
     QFETCH(QString, header);
     QFETCH(QStringList, cells);
+    QFETCH(QString, jsonKey);
+    QFETCH(QStringList, jsonValues);
     std::vector<fl::SweepPoint> points;
     for (const QString& w : written)  // a second axis, so the settings hold two parts
       points.push_back({{{key.toStdString(), w.toStdString()}, {"run.seed", "7"}}, sampleResults()});
@@ -189,6 +197,15 @@ class TestResultWriters : public QObject {
                                    .arg(i, 3, 10, QChar('0'))
                                    .arg(parts[0], QStringList(parts.mid(1)).join(','));
       QVERIFY2(lines[i + 1].startsWith(expected), qPrintable(lines[i + 1] + "\nexpected " + expected));
+    }
+    // The JSON keeps the settings as written and adds them as data; run.seed an integer.
+    const Json j = fl::sweepToJson(points, fl::Scenario{});
+    for (int i = 0; i < written.size(); ++i) {
+      const Json& p = j["sweep"][static_cast<std::size_t>(i)];
+      QCOMPARE(QString::fromStdString(p["settings"][key.toStdString()].get<std::string>()), written[i]);
+      QCOMPARE(QString::fromStdString(p["setting_values"][jsonKey.toStdString()].dump()), jsonValues[i]);
+      QCOMPARE(p["setting_values"]["run.seed"].dump(), std::string("7.0"));
+      QCOMPARE(p["setting_values"].size(), std::size_t{2});
     }
   }
 
