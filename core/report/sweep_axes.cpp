@@ -18,14 +18,9 @@ std::string settingOf(const PointSettings& settings, const std::string& key) {
 std::optional<double> numericSetting(const std::string& key, const std::string& text) {
   const ParamSpec* spec = findParam(key);
   const std::string field = key.substr(key.rfind('.') + 1);
-  bool quantity = spec && spec->quantity.has_value();
-  QuantityKind kind = quantity ? *spec->quantity : QuantityKind::Count;
-  if (!spec && (field == "bandwidth" || field == "latency")) {  // topology.levels[i].bandwidth
-    quantity = true;
-    kind = field == "bandwidth" ? QuantityKind::Bandwidth : QuantityKind::Time;
-  }
+  const std::optional<QuantityKind> quantity = keyQuantity(key);  // hierarchy levels' too
   try {
-    if (quantity) return parseQuantity(text, kind, key);
+    if (quantity) return parseQuantity(text, *quantity, key);
     if ((spec && (spec->type == "int" || spec->type == "float")) || (!spec && field == "count")) {
       std::size_t used = 0;
       const double v = std::stod(text, &used);

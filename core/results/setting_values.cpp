@@ -13,11 +13,7 @@ namespace {
 
 // A size, time or rate: the kinds whose text carries a unit.
 std::optional<QuantityKind> unitKind(const std::string& key) {
-  const ParamSpec* spec = findParam(key);
-  const std::string field = key.substr(key.rfind('.') + 1);
-  std::optional<QuantityKind> kind = spec ? spec->quantity : std::nullopt;
-  if (!spec && key.rfind("topology.levels[", 0) == 0 && (field == "bandwidth" || field == "latency"))
-    kind = field == "bandwidth" ? QuantityKind::Bandwidth : QuantityKind::Time;  // no spec per level
+  const std::optional<QuantityKind> kind = keyQuantity(key);
   if (kind && *kind != QuantityKind::Bytes && *kind != QuantityKind::Time && *kind != QuantityKind::Bandwidth)
     return std::nullopt;
   return kind;

@@ -161,14 +161,9 @@ std::string friendlyNumericValue(const std::string& key, const std::string& valu
 }
 
 std::string canonicalValueText(const std::string& key, const std::string& value) {
-  const ParamSpec* spec = findParam(key);
-  const std::string field = key.substr(key.rfind('.') + 1);
-  QuantityKind kind;
-  if (spec && spec->quantity) kind = *spec->quantity;
-  else if (!spec && key.rfind("topology.levels[", 0) == 0 && (field == "bandwidth" || field == "latency"))
-    kind = field == "bandwidth" ? QuantityKind::Bandwidth : QuantityKind::Time;  // no spec per level
-  else
-    return value;
+  const std::optional<QuantityKind> q = keyQuantity(key);
+  if (!q) return value;
+  const QuantityKind kind = *q;
   if (kind != QuantityKind::Bytes && kind != QuantityKind::Bandwidth && kind != QuantityKind::Time) return value;
   try {
     return formatQuantity(parseQuantity(value, kind, key), kind);

@@ -48,6 +48,14 @@ const ParamSpec* findParam(std::string_view path) {
   return nullptr;
 }
 
+std::optional<QuantityKind> keyQuantity(const std::string& path) {
+  if (const ParamSpec* spec = findParam(path)) return spec->quantity;
+  const std::string field = path.substr(path.rfind('.') + 1);
+  if (path.rfind("topology.levels[", 0) == 0 && (field == "bandwidth" || field == "latency"))
+    return field == "bandwidth" ? QuantityKind::Bandwidth : QuantityKind::Time;
+  return std::nullopt;
+}
+
 std::vector<std::string> childKeys(std::string_view prefix) {
   std::vector<std::string> keys;
   const std::string start = prefix.empty() ? std::string() : std::string(prefix) + ".";

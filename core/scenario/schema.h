@@ -70,6 +70,9 @@ struct ParamSpec {
 
 const std::vector<ParamSpec>& schema();
 const ParamSpec* findParam(std::string_view path);
+// The quantity kind of a key's values: its row's, or Bandwidth / Time for a hierarchy
+// level's topology.levels[i].bandwidth / .latency (no row per level); nullopt otherwise.
+std::optional<QuantityKind> keyQuantity(const std::string& path);
 
 // Child key names under a section prefix ("" = top level, "topology.link" ->
 // bandwidth, latency, efficiency), in schema order. Empty when `prefix` is no section.

@@ -279,7 +279,7 @@ void TestTpLayer::syncPacketsMatchClosedForm() {
   const Results r = runScenario(s);
   QCOMPARE(r.agents_unfinished, qint64(0));
   QVERIFY(r.cais.has_value());
-  const std::int64_t N = 4, T = 512, h = 512, f = 2048, tile = 128;
+  const std::int64_t N = 4, T = 512, h = 512, tile = 128;  // and f = 2048 (FFN), in the comments
   const std::int64_t rows = T / tile, remoteRows = rows - rows / N, rsCols = h / tile;
   // Junctions: forward L1 (AG = FFN1, f/N columns), L2 (AG = QKV, 3h/N) per layer but the
   // last layer's L2 (no AG); backward L3 (AG = out-proj dgrad, h/N), L4 (AG = FFN2 dgrad,

@@ -75,7 +75,7 @@ class TestScenarioDock : public QObject {
     QTest::addColumn<int>("width");
     for (const char* file : {"default.yaml", "xdc-ablation-24-8.yaml", "wsc-4x4-paper.yaml", "cais-4gpu.yaml"})
       for (int width : {270, 330, 440})
-        QTest::addRow("%s at %d px", file, width) << QString(file) << width;
+        QTest::newRow(qPrintable(QString("%1 at %2 px").arg(file).arg(width))) << QString(file) << width;
   }
 
   void keysAndValuesWhole() {

@@ -196,7 +196,8 @@ void TestWindowFit::shrinkKeepsScenarioDock_data() {
   QTest::addColumn<QString>("scenario");
   QTest::addColumn<int>("width");
   for (const char* s : {"default.yaml", "cais-4gpu.yaml", "wsc-4x4-paper.yaml"})
-    for (int width : {960, 900, 860, 800}) QTest::addRow("%s at %d px", s, width) << QString(s) << width;
+    for (int width : {960, 900, 860, 800})
+      QTest::newRow(qPrintable(QString("%1 at %2 px").arg(s).arg(width))) << QString(s) << width;
 }
 
 void TestWindowFit::shrinkKeepsScenarioDock() {

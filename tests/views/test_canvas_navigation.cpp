@@ -88,7 +88,7 @@ void TestCanvasNavigation::opensFittedAndCentred_data() {
   QTest::addColumn<QSize>("size");
   for (const char* f : {"dgx-h100", "mesh 8x8", "hierarchy 4x4x4", "hierarchy 10x10x4"})
     for (QSize s : {QSize(385, 245), QSize(700, 450), QSize(1400, 800), QSize(600, 900)})
-      QTest::addRow("%s %dx%d", f, s.width(), s.height()) << QString(f) << s;
+      QTest::newRow(qPrintable(QString("%1 %2x%3").arg(f).arg(s.width()).arg(s.height()))) << QString(f) << s;
 }
 
 void TestCanvasNavigation::opensFittedAndCentred() {
