@@ -80,9 +80,11 @@ struct AxisColumn {
 std::vector<AxisColumn> axisColumns(const std::vector<SweepPoint>& points) {
   std::vector<AxisColumn> out;
   for (const SweepPoint& p : points)
-    for (const auto& [k, v] : p.settings)
+    for (const auto& setting : p.settings) {  // no structured binding: clang 14 cannot capture one
+      const std::string& k = setting.first;
       if (std::none_of(out.begin(), out.end(), [&](const AxisColumn& c) { return c.key == k; }))
         out.push_back({k, settingUnitColumn(k)});
+    }
   return out;
 }
 
