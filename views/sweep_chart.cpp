@@ -14,6 +14,7 @@
 
 #include "report/metric_format.h"
 #include "results/sweep_metrics.h"
+#include "scenario/schema.h"
 #include "views/elided_combo_box.h"
 #include "views/format_units.h"
 #include "views/legend_under_plot.h"
@@ -272,7 +273,7 @@ void SweepChart::rebuild() {
   bool numeric = true;
   for (const auto& s : settings) {
     const std::string v = report::settingOf(s, key);
-    xs.push_back(report::numericSetting(key, v));
+    xs.push_back(settingNumber(key, v));
     numeric = numeric && xs.back().has_value();
     if (std::find(categories.begin(), categories.end(), v) == categories.end()) categories.push_back(v);
   }

@@ -171,9 +171,9 @@ void FlowSolver::advanceTo(double t) {
         const double end = std::min(t, double(bin + 1) * binSeconds_);
         if (end > a) {
           // Busy across more bins than its share: the series (and this loop) would grow
-          // without bound for a run.bin far below the run's length.
-          // advanceTo visits a bin once per recompute; a sliver left by rounding at a
-          // flow's end is no bin of its own
+          // without bound for a run.bin far below the run's length. Each bin counts once
+          // (advanceTo visits it once per recompute); a rounding sliver at a flow's end
+          // is no bin of its own.
           if (bin != lastBusyBin_[li] && end - a > binSeconds_ * 1e-9) {
             lastBusyBin_[li] = bin;
             if (++busyBins_[li] > maxBins_) net::throwTooManyBins(maxBins_, bin_, static_cast<Time>(end / kPs));

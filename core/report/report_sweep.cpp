@@ -13,6 +13,7 @@
 #include "report/svg_charts.h"
 #include "report/sweep_axes.h"
 #include "results/sweep_metrics.h"
+#include "scenario/schema.h"
 #include "scenario/friendly_names.h"
 
 namespace fl::report {
@@ -85,7 +86,7 @@ std::string figureChart(const SweepMetric& m, const std::vector<SweepPoint>& poi
   bool numeric = true;
   for (const SweepPoint& p : points) {
     const std::string v = settingOf(p, key);
-    xs.push_back(numericSetting(key, v));
+    xs.push_back(settingNumber(key, v));
     numeric = numeric && xs.back().has_value();
     if (std::find(categories.begin(), categories.end(), v) == categories.end()) categories.push_back(v);
   }

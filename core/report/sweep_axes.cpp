@@ -1,11 +1,8 @@
 #include "report/sweep_axes.h"
 
 #include <algorithm>
-#include <exception>
 
 #include "scenario/friendly_names.h"
-#include "scenario/quantity.h"
-#include "scenario/schema.h"
 
 namespace fl::report {
 
@@ -13,22 +10,6 @@ std::string settingOf(const PointSettings& settings, const std::string& key) {
   for (const auto& [k, v] : settings)
     if (k == key) return canonicalValueText(k, v);
   return {};
-}
-
-std::optional<double> numericSetting(const std::string& key, const std::string& text) {
-  const ParamSpec* spec = findParam(key);
-  const std::string field = key.substr(key.rfind('.') + 1);
-  const std::optional<QuantityKind> quantity = keyQuantity(key);  // hierarchy levels' too
-  try {
-    if (quantity) return parseQuantity(text, *quantity, key);
-    if ((spec && (spec->type == "int" || spec->type == "float")) || (!spec && field == "count")) {
-      std::size_t used = 0;
-      const double v = std::stod(text, &used);
-      if (used == text.size()) return v;
-    }
-  } catch (const std::exception&) {
-  }
-  return std::nullopt;
 }
 
 std::string axisName(const std::string& key, const std::map<std::string, std::string>& titles) {

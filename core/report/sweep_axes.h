@@ -18,9 +18,6 @@ using PointSettings = std::vector<std::pair<std::string, std::string>>;  // key 
 // "1 Gb/s", friendly_names.h canonicalValueText); "" when it does not set it.
 std::string settingOf(const PointSettings& settings, const std::string& key);
 
-// A setting's value as a number, through the schema's own parser (so "64 KiB", "30 %"
-// and "4 TB/s" all work); nullopt for names such as "ring".
-std::optional<double> numericSetting(const std::string& key, const std::string& text);
 
 // The x axis title of a sweep over `key`: its title (from `titles`, a hierarchy level's
 // name, else friendlyKeyTitle) over the key path, "Merge table size

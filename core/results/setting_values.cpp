@@ -1,10 +1,7 @@
 #include "results/setting_values.h"
 
-#include <exception>
-
 #include "engine/time.h"
 #include "scenario/friendly_names.h"
-#include "scenario/quantity.h"
 #include "scenario/schema.h"
 
 namespace fl {
@@ -31,24 +28,11 @@ std::string settingUnitColumn(const std::string& key) {
 }
 
 SettingValue settingValue(const std::string& key, const std::string& value) {
-  SettingValue v{key, std::nullopt, canonicalValueText(key, value)};
-  try {
-    if (const std::optional<QuantityKind> kind = unitKind(key)) {
-      v.column = key + suffix(*kind);
-      const double q = parseQuantity(value, *kind, key);
-      v.number = *kind == QuantityKind::Time ? q / static_cast<double>(kNanosecond) : *kind == QuantityKind::Bandwidth ? q / 1e9 : q;
-      return v;
-    }
-    const ParamSpec* spec = findParam(key);
-    const std::string field = key.substr(key.rfind('.') + 1);
-    if ((spec && (spec->type == "int" || spec->type == "float" || spec->type == "fraction")) ||
-        (!spec && field == "count")) {  // topology.levels[i].count
-      std::size_t used = 0;
-      const double d = spec && spec->quantity ? parseQuantity(value, *spec->quantity, key) : std::stod(value, &used);
-      if (spec && spec->quantity) used = value.size();
-      if (used == value.size()) v.number = d;
-    }
-  } catch (const std::exception&) {  // text that is not a number of its kind: kept as text
+  SettingValue v{key, settingNumber(key, value), canonicalValueText(key, value)};
+  if (const std::optional<QuantityKind> kind = unitKind(key)) {  // from bytes, ps, B/s
+    v.column = key + suffix(*kind);
+    if (v.number && *kind == QuantityKind::Time) *v.number /= static_cast<double>(kNanosecond);
+    if (v.number && *kind == QuantityKind::Bandwidth) *v.number /= 1e9;
   }
   return v;
 }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <exception>
 
 #include "scenario/bounded_yaml.h"
 #include "scenario/did_you_mean.h"
@@ -53,6 +54,21 @@ std::optional<QuantityKind> keyQuantity(const std::string& path) {
   const std::string field = path.substr(path.rfind('.') + 1);
   if (path.rfind("topology.levels[", 0) == 0 && (field == "bandwidth" || field == "latency"))
     return field == "bandwidth" ? QuantityKind::Bandwidth : QuantityKind::Time;
+  return std::nullopt;
+}
+
+std::optional<double> settingNumber(const std::string& path, const std::string& text) {
+  const ParamSpec* spec = findParam(path);
+  const std::string field = path.substr(path.rfind('.') + 1);
+  try {
+    if (const std::optional<QuantityKind> quantity = keyQuantity(path)) return parseQuantity(text, *quantity, path);
+    if ((spec && (spec->type == "int" || spec->type == "float")) || (!spec && field == "count")) {  // levels[i].count
+      std::size_t used = 0;
+      const double v = std::stod(text, &used);
+      if (used == text.size()) return v;
+    }
+  } catch (const std::exception&) {
+  }
   return std::nullopt;
 }
 

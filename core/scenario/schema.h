@@ -73,6 +73,10 @@ const ParamSpec* findParam(std::string_view path);
 // The quantity kind of a key's values: its row's, or Bandwidth / Time for a hierarchy
 // level's topology.levels[i].bandwidth / .latency (no row per level); nullopt otherwise.
 std::optional<QuantityKind> keyQuantity(const std::string& path);
+// A setting's value as a number in the schema's base unit (bytes, ps, B/s, a fraction, a
+// count), through the schema's own parser (so "64 KiB", "30 %" and "4 TB/s" all work);
+// nullopt for names such as "ring" and for text that is no number of its kind.
+std::optional<double> settingNumber(const std::string& path, const std::string& text);
 
 // Child key names under a section prefix ("" = top level, "topology.link" ->
 // bandwidth, latency, efficiency), in schema order. Empty when `prefix` is no section.
